@@ -1,0 +1,3 @@
+module github.com/sumacdev/sumac
+
+go 1.26
