@@ -295,3 +295,14 @@ func (p *kvParser) types() (Types, error) {
 	}
 	return t, nil
 }
+
+// Body is the normalized spec without its type parameters.
+func (s *Spec) Body() string {
+	str := s.String()
+	return strings.TrimSuffix(str, " "+s.Types.String())
+}
+
+// Retype returns s with new type parameters, e.g. Retype(s, "atype=uint8 btype=int8 acc=int32").
+func Retype(s *Spec, types string) (*Spec, error) {
+	return Parse(s.Body() + " " + types)
+}

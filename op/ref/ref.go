@@ -59,7 +59,7 @@ type accumulator struct {
 	wide num.Acc // used when bits > 64
 }
 
-func (a *accumulator) reset()         { a.s64, a.wide = 0, num.Acc{} }
+func (a *accumulator) reset() { a.s64, a.wide = 0, num.Acc{} }
 func (a *accumulator) mac(x, y int64) {
 	if a.bits <= 64 {
 		a.s64 += x * y // operands are at most 32-bit: the product is exact; the sum wraps mod 2^64
