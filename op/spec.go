@@ -139,11 +139,9 @@ func Parse(text string) (*Spec, error) {
 		order = append(order, k)
 	}
 	p := &kvParser{kv: kv, used: map[string]bool{}}
-	types, err := p.types()
-	if err != nil {
-		return nil, err
-	}
-	s := &Spec{Types: types}
+	s := &Spec{}
+	var err error
+	// Shape parameters first: a malformed shape is reported before missing types.
 	switch name {
 	case "conv2d", "conv":
 		s.Conv, err = p.conv()
@@ -157,6 +155,9 @@ func Parse(text string) (*Spec, error) {
 		return nil, fmt.Errorf("unknown op %q (want conv2d, gemm, einsum or maxpool)", fields[0])
 	}
 	if err != nil {
+		return nil, err
+	}
+	if s.Types, err = p.types(); err != nil {
 		return nil, err
 	}
 	for _, k := range order {
