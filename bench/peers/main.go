@@ -1,0 +1,147 @@
+// Command peers measures sumac's CPU GEMM and direct convolution side by side with OpenBLAS,
+// BLIS and oneDNN on the same shapes (op/suite's "gemm" and "resnet50" suites), on this
+// machine. It is a separate module because it uses cgo; the main module stays cgo-free.
+//
+//	bash setup.sh && go run . --suite gemm --threads 1 --json
+//
+// Each peer library runs in its own worker process (this binary, re-executed) that loads it
+// with dlopen(RTLD_LOCAL). Measurements are interleaved - sumac, then each peer, round after
+// round - and the median of the rounds is reported. See docs/bench.md.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	if name := os.Getenv(workerEnv); name != "" {
+		os.Exit(workerMain(name))
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type config struct {
+	suite   string
+	specs   []string
+	threads int
+	rounds  int
+	minTime float64
+	dtypes  []string
+	peers   []string
+	json    bool
+	check   bool
+	match   string
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, "; ") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("peers", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	var specs multiFlag
+	var dtypes, peers string
+	fs.StringVar(&c.suite, "suite", "", "workload suite from op/suite: gemm or resnet50")
+	fs.Var(&specs, "spec", "an op spec to measure instead of a suite, e.g. 'gemm m=512 n=512 k=512' (repeatable)")
+	fs.IntVar(&c.threads, "threads", 1, "threads for sumac and for every peer")
+	fs.IntVar(&c.rounds, "rounds", 5, "interleaved rounds per measurement; the median is reported")
+	fs.Float64Var(&c.minTime, "min-time", 0.1, "seconds of repeated calls per timed sample")
+	fs.StringVar(&dtypes, "dtype", "", "comma-separated element types (float32,float64,int16,u8s8); default: all the op supports")
+	fs.StringVar(&peers, "peers", "openblas,blis,onednn", "comma-separated peers to run")
+	fs.StringVar(&c.match, "match", "", "only workloads whose name contains this")
+	fs.BoolVar(&c.json, "json", false, "write one JSON array to stdout")
+	fs.BoolVar(&c.check, "check", false, "self-test: compare each peer's result with sumac's on small shapes, no timing")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: go run . (--suite gemm|resnet50 | --spec SPEC... | --check) [--threads N] [--json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "peers: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	c.specs = specs
+	c.dtypes = splitList(dtypes)
+	c.peers = splitList(peers)
+	if err := c.validate(); err != nil {
+		fmt.Fprintln(stderr, "peers:", err)
+		return 2
+	}
+	var err error
+	if c.check {
+		err = runCheck(&c, stdout, stderr)
+	} else {
+		err = runBench(&c, stdout, stderr)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "peers:", err)
+		if errors.Is(err, errMismatch) {
+			return 1
+		}
+		return 2
+	}
+	return 0
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+var allDTypes = []string{"float32", "float64", "int16", "u8s8"}
+
+func (c *config) validate() error {
+	if c.threads < 1 || c.threads > 256 {
+		return fmt.Errorf("--threads %d out of range 1..256", c.threads)
+	}
+	if c.rounds < 1 || c.rounds > 1000 {
+		return fmt.Errorf("--rounds %d out of range 1..1000", c.rounds)
+	}
+	if !(c.minTime >= 0 && c.minTime <= 60) {
+		return fmt.Errorf("--min-time %v out of range 0..60", c.minTime)
+	}
+	if !c.check && c.suite == "" && len(c.specs) == 0 {
+		return errors.New("give --suite, --spec or --check")
+	}
+	if c.suite != "" && len(c.specs) > 0 {
+		return errors.New("give either --suite or --spec, not both")
+	}
+	for _, d := range c.dtypes {
+		if !contains(allDTypes, d) {
+			return fmt.Errorf("unknown --dtype %q (want one of %s)", d, strings.Join(allDTypes, ", "))
+		}
+	}
+	for _, p := range c.peers {
+		if _, ok := peerKinds[p]; !ok {
+			return fmt.Errorf("unknown peer %q (want openblas, blis, onednn)", p)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
