@@ -1,6 +1,5 @@
 package main
 
-
 // prepareSumac builds sumac's implementation of a task.
 //
 // STAND-IN: until cpu/gemm and cpu/conv land this runs plain loops, so the harness can be
