@@ -1,0 +1,176 @@
+package kernels
+
+import "unsafe"
+
+// Pure-Go implementations of the micro-kernel contract. They serve other architectures,
+// -tags noasm and amd64 processors without AVX2/FMA, and they are bit-for-bit models of
+// the integer assembly (including VPMADDUBSW's int16 saturation), so tests can compare the
+// two. The callers in kernels.go have checked every slice length already; the pointers
+// here are re-sliced to exactly the extent the contract allows.
+
+type float interface{ float32 | float64 }
+
+// goFloatTile finishes a tile: C = alpha*acc + beta*C, not reading C when beta == 0.
+func goFloatTile[T float](mr, nr int, acc []T, c *T, ldc int, alpha, beta T) {
+	cs := unsafe.Slice(c, (mr-1)*ldc+nr)
+	for i := 0; i < mr; i++ {
+		row := cs[i*ldc : i*ldc+nr]
+		for j := range row {
+			if beta == 0 {
+				row[j] = alpha * acc[i*nr+j]
+			} else {
+				row[j] = alpha*acc[i*nr+j] + beta*row[j]
+			}
+		}
+	}
+}
+
+func goFloatP[T float](mr, nr, kg int, a, b, c *T, ldc int, alpha, beta T) {
+	as := unsafe.Slice(a, kg*mr)
+	bs := unsafe.Slice(b, kg*nr)
+	acc := make([]T, mr*nr)
+	for p := 0; p < kg; p++ {
+		bp := bs[p*nr : p*nr+nr]
+		for i := 0; i < mr; i++ {
+			ai := as[p*mr+i]
+			row := acc[i*nr : i*nr+nr]
+			for j, bv := range bp {
+				row[j] += ai * bv
+			}
+		}
+	}
+	goFloatTile(mr, nr, acc, c, ldc, alpha, beta)
+}
+
+func goFloatS[T float](mr, nr, kg int, a *T, lda int, b, c *T, ldc int, alpha, beta T) {
+	as := unsafe.Slice(a, (mr-1)*lda+kg)
+	bs := unsafe.Slice(b, kg*nr)
+	acc := make([]T, mr*nr)
+	for i := 0; i < mr; i++ {
+		ar := as[i*lda : i*lda+kg]
+		row := acc[i*nr : i*nr+nr]
+		for p, ai := range ar {
+			for j, bv := range bs[p*nr : p*nr+nr] {
+				row[j] += ai * bv
+			}
+		}
+	}
+	goFloatTile(mr, nr, acc, c, ldc, alpha, beta)
+}
+
+func goF32P(mr, nr, kg int, a, b, c *float32, ldc int, alpha, beta float32) {
+	goFloatP(mr, nr, kg, a, b, c, ldc, alpha, beta)
+}
+
+func goF32S(mr, nr, kg int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
+	goFloatS(mr, nr, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+func goF64P(mr, nr, kg int, a, b, c *float64, ldc int, alpha, beta float64) {
+	goFloatP(mr, nr, kg, a, b, c, ldc, alpha, beta)
+}
+
+func goF64S(mr, nr, kg int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64) {
+	goFloatS(mr, nr, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// goIntTile finishes an integer tile: C = alpha*acc + beta*C with int32 wrap-around.
+func goIntTile(mr, nr int, acc []int32, c *int32, ldc int, alpha, beta int32) {
+	cs := unsafe.Slice(c, (mr-1)*ldc+nr)
+	for i := 0; i < mr; i++ {
+		row := cs[i*ldc : i*ldc+nr]
+		for j := range row {
+			v := alpha * acc[i*nr+j]
+			if beta != 0 {
+				v += beta * row[j]
+			}
+			row[j] = v
+		}
+	}
+}
+
+// maddwd is one int32 lane of VPMADDWD: the sum of two int16 products, wrapping.
+func maddwd(a0, a1, b0, b1 int16) int32 {
+	return int32(a0)*int32(b0) + int32(a1)*int32(b1)
+}
+
+// maddubsw is one int16 lane of VPMADDUBSW: u0*s0 + u1*s1 saturated to int16.
+func maddubsw(u0, u1 uint8, s0, s1 int8) int32 {
+	v := int32(u0)*int32(s0) + int32(u1)*int32(s1)
+	return min(max(v, -32768), 32767)
+}
+
+// goI16 computes a tile from a group accessor: ag(i, p) returns the pair of row i, group p.
+func goI16(mr, nr, kg int, ag func(i, p int) (int16, int16), b *int16, c *int32, ldc int, alpha, beta int32) {
+	bs := unsafe.Slice(b, kg*nr*2)
+	acc := make([]int32, mr*nr)
+	for p := 0; p < kg; p++ {
+		for i := 0; i < mr; i++ {
+			a0, a1 := ag(i, p)
+			for j := 0; j < nr; j++ {
+				acc[i*nr+j] += maddwd(a0, a1, bs[(p*nr+j)*2], bs[(p*nr+j)*2+1])
+			}
+		}
+	}
+	goIntTile(mr, nr, acc, c, ldc, alpha, beta)
+}
+
+func goI16P(mr, nr, kg int, a, b *int16, c *int32, ldc int, alpha, beta int32) {
+	as := unsafe.Slice(a, kg*mr*2)
+	goI16(mr, nr, kg, func(i, p int) (int16, int16) { return as[(p*mr+i)*2], as[(p*mr+i)*2+1] }, b, c, ldc, alpha, beta)
+}
+
+func goI16S(mr, nr, kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha, beta int32) {
+	as := unsafe.Slice(a, (mr-1)*lda+2*kg)
+	goI16(mr, nr, kg, func(i, p int) (int16, int16) { return as[i*lda+2*p], as[i*lda+2*p+1] }, b, c, ldc, alpha, beta)
+}
+
+// quad is one int32 lane of VPMADDUBSW followed by VPMADDWD by ones.
+func quad(u [4]uint8, s [4]int8) int32 {
+	return maddubsw(u[0], u[1], s[0], s[1]) + maddubsw(u[2], u[3], s[2], s[3])
+}
+
+func goU8S8P(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32) {
+	as := unsafe.Slice(a, kg*mr*4)
+	bs := unsafe.Slice(b, kg*nr*4)
+	acc := make([]int32, mr*nr)
+	for p := 0; p < kg; p++ {
+		for i := 0; i < mr; i++ {
+			u := [4]uint8(as[(p*mr+i)*4:])
+			for j := 0; j < nr; j++ {
+				acc[i*nr+j] += quad(u, [4]int8(bs[(p*nr+j)*4:]))
+			}
+		}
+	}
+	goIntTile(mr, nr, acc, c, ldc, alpha, beta)
+}
+
+func goU8S8S(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32) {
+	as := unsafe.Slice(a, (mr-1)*lda+4*kg)
+	bs := unsafe.Slice(b, kg*nr*4)
+	acc := make([]int32, mr*nr)
+	for p := 0; p < kg; p++ {
+		for i := 0; i < mr; i++ {
+			u := [4]uint8(as[i*lda+4*p:])
+			for j := 0; j < nr; j++ {
+				acc[i*nr+j] += quad(u, [4]int8(bs[(p*nr+j)*4:]))
+			}
+		}
+	}
+	goIntTile(mr, nr, acc, c, ldc, alpha, beta)
+}
+
+func goS8U8P(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32) {
+	as := unsafe.Slice(a, kg*mr*4)
+	bs := unsafe.Slice(b, kg*nr*4)
+	acc := make([]int32, mr*nr)
+	for p := 0; p < kg; p++ {
+		for i := 0; i < mr; i++ {
+			s := [4]int8(as[(p*mr+i)*4:])
+			for j := 0; j < nr; j++ {
+				acc[i*nr+j] += quad([4]uint8(bs[(p*nr+j)*4:]), s)
+			}
+		}
+	}
+	goIntTile(mr, nr, acc, c, ldc, alpha, beta)
+}

@@ -1,0 +1,3 @@
+package kernels
+
+//go:generate go run ../../internal/x86gen/cmd/x86gen -out .

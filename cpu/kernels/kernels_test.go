@@ -1,0 +1,395 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// kgs are the k group counts tried: every remainder of the unrolled loop, the chunking
+// boundary and one beyond it.
+var kgs = []int{0, 1, 2, 3, 4, 5, 7, 8, 13, 64, 255, maxChunk, maxChunk + 3}
+
+// floatBound is the forward error bound of alpha*sum(a_p*b_p) + beta*c evaluated in
+// any order with (fused) multiply-adds: gamma_{k+2} * (|alpha| sum|a_p b_p| + |beta c|),
+// gamma_n = n*u/(1-n*u) (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.1).
+func floatBound(k int, u, absSum float64) float64 {
+	n := float64(k + 2)
+	return n * u / (1 - n*u) * absSum
+}
+
+type scal struct{ alpha, beta float64 }
+
+var floatScalars = []scal{{1, 0}, {1, 1}, {-0.5, 2}, {0, 1.5}, {3, 0}}
+
+// checkFloat compares a computed tile with the float64-exact reference.
+func checkFloat(t *testing.T, name string, mr, nr, k int, aAt, bAt func(i, p int) float64, c0, c []float64, ldc int, s scal, u float64) {
+	t.Helper()
+	for i := 0; i < mr; i++ {
+		for j := 0; j < nr; j++ {
+			var sum, abs float64
+			for p := 0; p < k; p++ {
+				x := aAt(i, p) * bAt(p, j)
+				sum += x
+				abs += math.Abs(x)
+			}
+			want := s.alpha * sum
+			bound := floatBound(k, u, math.Abs(s.alpha)*abs)
+			if s.beta != 0 {
+				want += s.beta * c0[i*ldc+j]
+				bound = floatBound(k, u, math.Abs(s.alpha)*abs+math.Abs(s.beta*c0[i*ldc+j]))
+			}
+			got := c[i*ldc+j]
+			if math.IsNaN(got) || math.Abs(got-want) > bound {
+				t.Fatalf("%s: C[%d][%d] = %v, want %v (bound %g)", name, i, j, got, want, bound)
+			}
+		}
+	}
+	// Elements between rows (ldc > nr) must be untouched.
+	for i := 0; i < mr-1; i++ {
+		for j := nr; j < ldc; j++ {
+			if c[i*ldc+j] != c0[i*ldc+j] && !(math.IsNaN(c[i*ldc+j]) && math.IsNaN(c0[i*ldc+j])) {
+				t.Fatalf("%s: wrote outside the tile at row %d column %d", name, i, j)
+			}
+		}
+	}
+}
+
+func randC(r *rand.Rand, n int, beta float64) []float64 {
+	c := make([]float64, n)
+	for i := range c {
+		if beta == 0 {
+			c[i] = math.NaN() // beta == 0 must not read C
+		} else {
+			c[i] = r.Float64()*2 - 1
+		}
+	}
+	return c
+}
+
+func TestFloatKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, kg := range kgs {
+			for _, s := range floatScalars {
+				ldc := 16 + r.IntN(5)
+				lda := kg + r.IntN(3)
+				name := fmt.Sprintf("%s k=%d alpha=%v beta=%v", impl, kg, s.alpha, s.beta)
+				// float32, packed and strided.
+				{
+					a := make([]float32, max(kg*F32MR, (F32MR-1)*lda+kg))
+					b := make([]float32, kg*F32NR)
+					for i := range a {
+						a[i] = float32(r.Float64()*2 - 1)
+					}
+					for i := range b {
+						b[i] = float32(r.Float64()*2 - 1)
+					}
+					c0 := randC(r, (F32MR-1)*ldc+F32NR, s.beta)
+					for _, strided := range []bool{false, true} {
+						c := make([]float32, len(c0))
+						for i := range c {
+							c[i] = float32(c0[i])
+						}
+						c064 := make([]float64, len(c))
+						for i := range c {
+							c064[i] = float64(c[i])
+						}
+						aAt := func(i, p int) float64 { return float64(a[p*F32MR+i]) }
+						if strided {
+							F32Strided(kg, a, lda, b, c, ldc, float32(s.alpha), float32(s.beta))
+							aAt = func(i, p int) float64 { return float64(a[i*lda+p]) }
+						} else {
+							F32(kg, a, b, c, ldc, float32(s.alpha), float32(s.beta))
+						}
+						got := make([]float64, len(c))
+						for i := range c {
+							got[i] = float64(c[i])
+						}
+						checkFloat(t, fmt.Sprintf("F32 strided=%v %s", strided, name), F32MR, F32NR, kg, aAt,
+							func(p, j int) float64 { return float64(b[p*F32NR+j]) }, c064, got, ldc, s, 0x1p-24)
+					}
+				}
+				// float64.
+				{
+					ldc := 8 + r.IntN(5)
+					a := make([]float64, max(kg*F64MR, (F64MR-1)*lda+kg))
+					b := make([]float64, kg*F64NR)
+					for i := range a {
+						a[i] = r.Float64()*2 - 1
+					}
+					for i := range b {
+						b[i] = r.Float64()*2 - 1
+					}
+					c0 := randC(r, (F64MR-1)*ldc+F64NR, s.beta)
+					for _, strided := range []bool{false, true} {
+						c := append([]float64(nil), c0...)
+						aAt := func(i, p int) float64 { return a[p*F64MR+i] }
+						if strided {
+							F64Strided(kg, a, lda, b, c, ldc, s.alpha, s.beta)
+							aAt = func(i, p int) float64 { return a[i*lda+p] }
+						} else {
+							F64(kg, a, b, c, ldc, s.alpha, s.beta)
+						}
+						// The reference sums in float64 too, so allow the bound twice.
+						checkFloat(t, fmt.Sprintf("F64 strided=%v %s", strided, name), F64MR, F64NR, kg, aAt,
+							func(p, j int) float64 { return b[p*F64NR+j] }, c0, c, ldc, s, 0x1p-52)
+					}
+				}
+			}
+		}
+		restore()
+	}
+}
+
+type iscal struct{ alpha, beta int32 }
+
+var intScalars = []iscal{{1, 0}, {1, 1}, {-3, 7}, {0, -1}, {1 << 20, 1 << 15}}
+
+// intKernel runs one integer kernel on random operands; dot(i, j) is the exact (int64)
+// per-tile dot product for the operands it generated, sat(i, j) the saturating model.
+type intCase struct {
+	name   string
+	run    func(c []int32, ldc int, alpha, beta int32)
+	dot    func(i, j int) int64
+	mr, nr int
+}
+
+func checkInt(t *testing.T, cs intCase, r *rand.Rand, s iscal) {
+	t.Helper()
+	ldc := cs.nr + r.IntN(4)
+	c0 := make([]int32, (cs.mr-1)*ldc+cs.nr)
+	for i := range c0 {
+		c0[i] = int32(r.Uint32())
+	}
+	c := append([]int32(nil), c0...)
+	cs.run(c, ldc, s.alpha, s.beta)
+	for i := 0; i < cs.mr; i++ {
+		for j := 0; j < cs.nr; j++ {
+			// int32 arithmetic wraps: reduce the exact value modulo 2^32.
+			want := int32(cs.dot(i, j))*s.alpha + s.beta*c0[i*ldc+j]
+			if got := c[i*ldc+j]; got != want {
+				t.Fatalf("%s alpha=%d beta=%d: C[%d][%d] = %d, want %d", cs.name, s.alpha, s.beta, i, j, got, want)
+			}
+		}
+		for j := cs.nr; j < ldc && i < cs.mr-1; j++ {
+			if c[i*ldc+j] != c0[i*ldc+j] {
+				t.Fatalf("%s: wrote outside the tile at row %d column %d", cs.name, i, j)
+			}
+		}
+	}
+}
+
+func TestIntKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, kg := range kgs {
+			if kg > 300 && testing.Short() {
+				continue
+			}
+			for _, s := range intScalars {
+				lda := 2*kg + r.IntN(3)
+				a := make([]int16, max(kg*I16MR*2, (I16MR-1)*lda+2*kg))
+				b := make([]int16, kg*I16NR*2)
+				for i := range a {
+					a[i] = int16(r.Uint32())
+				}
+				for i := range b {
+					b[i] = int16(r.Uint32())
+				}
+				if kg > 0 && r.IntN(2) == 0 {
+					// The one VPMADDWD lane that overflows int32: (-32768)^2 * 2.
+					a[0], a[1], b[0], b[1] = -32768, -32768, -32768, -32768
+				}
+				pk := func(aAt func(i, kk int) int16) func(i, j int) int64 {
+					return func(i, j int) int64 {
+						var d int64
+						for kk := 0; kk < 2*kg; kk++ {
+							d += int64(aAt(i, kk)) * int64(b[(kk/2*I16NR+j)*2+kk%2])
+						}
+						return d
+					}
+				}
+				checkInt(t, intCase{fmt.Sprintf("%s I16 k=%d", impl, kg), func(c []int32, ldc int, alpha, beta int32) {
+					I16(kg, a, b, c, ldc, alpha, beta)
+				}, pk(func(i, kk int) int16 { return a[(kk/2*I16MR+i)*2+kk%2] }), I16MR, I16NR}, r, s)
+				checkInt(t, intCase{fmt.Sprintf("%s I16Strided k=%d", impl, kg), func(c []int32, ldc int, alpha, beta int32) {
+					I16Strided(kg, a, lda, b, c, ldc, alpha, beta)
+				}, pk(func(i, kk int) int16 { return a[i*lda+kk] }), I16MR, I16NR}, r, s)
+
+				// uint8 x int8: activations in 0..127 are exact.
+				lda8 := 4*kg + r.IntN(3)
+				ua := make([]uint8, max(kg*U8MR*4, (U8MR-1)*lda8+4*kg))
+				sb := make([]int8, kg*U8NR*4)
+				for i := range ua {
+					ua[i] = uint8(r.IntN(128))
+				}
+				for i := range sb {
+					sb[i] = int8(r.Uint32())
+				}
+				q := func(aAt func(i, kk int) int64) func(i, j int) int64 {
+					return func(i, j int) int64 {
+						var d int64
+						for kk := 0; kk < 4*kg; kk++ {
+							d += aAt(i, kk) * int64(sb[(kk/4*U8NR+j)*4+kk%4])
+						}
+						return d
+					}
+				}
+				checkInt(t, intCase{fmt.Sprintf("%s U8S8 k=%d", impl, kg), func(c []int32, ldc int, alpha, beta int32) {
+					U8S8(kg, ua, sb, c, ldc, alpha, beta)
+				}, q(func(i, kk int) int64 { return int64(ua[(kk/4*U8MR+i)*4+kk%4]) }), U8MR, U8NR}, r, s)
+				checkInt(t, intCase{fmt.Sprintf("%s U8S8Strided k=%d", impl, kg), func(c []int32, ldc int, alpha, beta int32) {
+					U8S8Strided(kg, ua, lda8, sb, c, ldc, alpha, beta)
+				}, q(func(i, kk int) int64 { return int64(ua[i*lda8+kk]) }), U8MR, U8NR}, r, s)
+
+				// S8U8: the unsigned operand is B; keep it in 0..127 for exactness.
+				sa := make([]int8, kg*U8MR*4)
+				ub := make([]uint8, kg*U8NR*4)
+				for i := range sa {
+					sa[i] = int8(r.Uint32())
+				}
+				for i := range ub {
+					ub[i] = uint8(r.IntN(128))
+				}
+				checkInt(t, intCase{fmt.Sprintf("%s S8U8 k=%d", impl, kg), func(c []int32, ldc int, alpha, beta int32) {
+					S8U8(kg, sa, ub, c, ldc, alpha, beta)
+				}, func(i, j int) int64 {
+					var d int64
+					for kk := 0; kk < 4*kg; kk++ {
+						d += int64(sa[(kk/4*U8MR+i)*4+kk%4]) * int64(ub[(kk/4*U8NR+j)*4+kk%4])
+					}
+					return d
+				}, U8MR, U8NR}, r, s)
+			}
+		}
+		restore()
+	}
+}
+
+// TestU8S8SaturationModel checks that the assembly saturates exactly as the Go model does
+// for full-range activations, where VPMADDUBSW's int16 pair sums clip.
+func TestU8S8SaturationModel(t *testing.T) {
+	if len(implementations()) < 2 {
+		t.Skip("no assembly kernels in this build")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, kg := range []int{1, 5, 64} {
+		a := make([]uint8, kg*U8MR*4)
+		b := make([]int8, kg*U8NR*4)
+		for i := range a {
+			a[i] = uint8(200 + r.IntN(56))
+		}
+		for i := range b {
+			b[i] = int8(-128 + r.IntN(20))
+		}
+		var out [2][]int32
+		for n, impl := range []string{"asm", "go"} {
+			restore := use(impl)
+			out[n] = make([]int32, U8MR*U8NR)
+			U8S8(kg, a, b, out[n], U8NR, 1, 0)
+			restore()
+		}
+		saturated := false
+		for i := range out[0] {
+			if out[0][i] != out[1][i] {
+				t.Fatalf("k=%d: asm %d, Go model %d at %d", kg, out[0][i], out[1][i], i)
+			}
+			if out[0][i] != -32768*2*int32(kg) {
+				continue
+			}
+			saturated = true
+		}
+		if !saturated {
+			t.Fatalf("k=%d: operands chosen to saturate did not", kg)
+		}
+	}
+}
+
+func TestShortSlicesPanic(t *testing.T) {
+	cases := map[string]func(){
+		"A":   func() { F32(2, make([]float32, 11), make([]float32, 32), make([]float32, 96), 16, 1, 0) },
+		"B":   func() { F64(2, make([]float64, 12), make([]float64, 15), make([]float64, 48), 8, 1, 0) },
+		"C":   func() { I16(1, make([]int16, 12), make([]int16, 32), make([]int32, 95), 16, 1, 0) },
+		"ldc": func() { U8S8(1, make([]uint8, 24), make([]int8, 64), make([]int32, 96), 15, 1, 0) },
+		"k":   func() { S8U8(-1, nil, nil, make([]int32, 96), 16, 1, 0) },
+		"lda": func() { F32Strided(4, make([]float32, 100), -1, make([]float32, 64), make([]float32, 96), 16, 1, 0) },
+	}
+	for name, f := range cases {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// TestKernelsUnderGC runs kernels on several goroutines while the collector runs and moves
+// stacks, checking every result.
+func TestKernelsUnderGC(t *testing.T) {
+	const kg = 512
+	r := rand.New(rand.NewPCG(7, 8))
+	a := make([]float32, kg*F32MR)
+	b := make([]float32, kg*F32NR)
+	for i := range a {
+		a[i] = float32(r.IntN(5) - 2)
+	}
+	for i := range b {
+		b[i] = float32(r.IntN(5) - 2)
+	}
+	want := make([]float32, F32MR*F32NR)
+	for i := 0; i < F32MR; i++ {
+		for j := 0; j < F32NR; j++ {
+			for p := 0; p < kg; p++ {
+				want[i*F32NR+j] += a[p*F32MR+i] * b[p*F32NR+j] // small integers: exact
+			}
+		}
+	}
+	stop := make(chan struct{})
+	var gc sync.WaitGroup
+	gc.Add(1)
+	go func() {
+		defer gc.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := 0; it < 300; it++ {
+				c := make([]float32, F32MR*F32NR) // fresh heap objects keep the collector busy
+				F32(kg, a, b, c, F32NR, 1, 0)
+				for i := range c {
+					if c[i] != want[i] {
+						errs <- fmt.Sprintf("iteration %d: C[%d] = %v, want %v", it, i, c[i], want[i])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	gc.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+}

@@ -1,0 +1,491 @@
+package x86gen
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Elem is the operand and accumulator type combination of a micro-kernel.
+type Elem int
+
+const (
+	// F32: float32 x float32 -> float32 with VFMADD231PS (one k value per lane).
+	F32 Elem = iota
+	// F64: float64 x float64 -> float64 with VFMADD231PD.
+	F64
+	// I16: int16 x int16 -> int32 with VPMADDWD + VPADDD. Each int32 lane sums the products of
+	// two consecutive k values ("2 columns" in the 2D-SIMD sense of seed 000).
+	I16
+	// U8S8: uint8 (broadcast side) x int8 (vector side) -> int32 with VPMADDUBSW, VPMADDWD by
+	// ones and VPADDD: each lane sums four consecutive k values. VPMADDUBSW saturates each pair
+	// sum to int16, so the result is exact only when every pair sum fits (see cpu/kernels).
+	U8S8
+	// S8U8: the same with the signedness of the operands swapped (broadcast side int8, vector
+	// side uint8); it serves column-major outputs, where the roles of A and B swap.
+	S8U8
+)
+
+// elemInfo describes how a type combination maps to vector instructions.
+type elemInfo struct {
+	tag       string // symbol fragment: F32, F64, I16, U8S8, S8U8
+	goA, goB  string // Go types of the broadcast-side (A) and vector-side (B) operands
+	goC       string // Go type of C, alpha and beta
+	group     int    // consecutive k values folded into one lane
+	laneBytes int    // bytes of one lane of a vector register (and of one broadcast unit)
+	aElem     int    // bytes of one A element (for the row stride of strided kernels)
+	cElem     int    // bytes of one C element
+	isFloat   bool
+}
+
+var elems = map[Elem]elemInfo{
+	F32:  {"F32", "float32", "float32", "float32", 1, 4, 4, 4, true},
+	F64:  {"F64", "float64", "float64", "float64", 1, 8, 8, 8, true},
+	I16:  {"I16", "int16", "int16", "int32", 2, 4, 2, 4, false},
+	U8S8: {"U8S8", "uint8", "int8", "int32", 4, 4, 1, 4, false},
+	S8U8: {"S8U8", "int8", "uint8", "int32", 4, 4, 1, 4, false},
+}
+
+// Kernel is the parameter set of one generated micro-kernel. The kernel computes the MR x NR
+// tile C = alpha*(A*B) + beta*C for kg groups of k, where A is MR x (kg*group), B is
+// (kg*group) x NR in the packed layout described in cpu/kernels, and C has row stride ldc.
+type Kernel struct {
+	Elem   Elem
+	MR, NR int // rows and columns of the C tile held in registers
+	Unroll int // k groups per loop iteration; a power of two
+	// Strided kernels read A in place (MR rows, row stride lda elements, k contiguous in a row);
+	// packed kernels read A as [kg][MR] groups, the BLIS packed micro-panel.
+	Strided bool
+	// PrefetchA is the distance in bytes of PREFETCHT0 hints on the packed A stream (0: none).
+	PrefetchA int
+}
+
+// Symbol is the Go name of the assembly function (the dispatcher adds a "k" prefix).
+func (k Kernel) Symbol() string {
+	form := "P"
+	if k.Strided {
+		form = "S"
+	}
+	return fmt.Sprintf("asm%s%s%dx%d", elems[k.Elem].tag, form, k.MR, k.NR)
+}
+
+// Dispatcher is the Go function that callers use: assembly when available, Go otherwise.
+func (k Kernel) Dispatcher() string { return "k" + strings.TrimPrefix(k.Symbol(), "asm") }
+
+// fallback is the pure-Go implementation of the same contract (cpu/kernels/fallback.go).
+func (k Kernel) fallback() string {
+	form := "P"
+	if k.Strided {
+		form = "S"
+	}
+	return "go" + elems[k.Elem].tag + form
+}
+
+func (k Kernel) lanes() int { return 32 / elems[k.Elem].laneBytes }
+
+// nv is the number of vector registers per row of the C tile.
+func (k Kernel) nv() int { return k.NR / k.lanes() }
+
+// Validate checks that the kernel fits the 16 ymm registers of AVX2 and is well formed.
+func (k Kernel) Validate() error {
+	e, ok := elems[k.Elem]
+	if !ok {
+		return fmt.Errorf("x86gen: unknown element type %d", k.Elem)
+	}
+	if k.MR < 1 || k.MR > 8 {
+		return fmt.Errorf("x86gen: %s: MR=%d outside 1..8", e.tag, k.MR)
+	}
+	if k.NR < k.lanes() || k.NR%k.lanes() != 0 {
+		return fmt.Errorf("x86gen: %s: NR=%d is not a positive multiple of %d lanes", e.tag, k.NR, k.lanes())
+	}
+	if k.Unroll < 1 || k.Unroll&(k.Unroll-1) != 0 {
+		return fmt.Errorf("x86gen: %s: Unroll=%d is not a power of two", e.tag, k.Unroll)
+	}
+	// Accumulators, the B vectors of one k group, at least one broadcast register and, for
+	// the integer types, one product temporary; the epilogue needs three free registers
+	// (alpha, beta and a load temporary) once the B and broadcast registers are dead.
+	need := k.MR*k.nv() + k.nv() + 1
+	if !e.isFloat {
+		need++
+	}
+	if need > 16 || k.MR*k.nv() > 13 {
+		return fmt.Errorf("x86gen: %s %dx%d needs %d ymm registers, AVX2 has 16", e.tag, k.MR, k.NR, need)
+	}
+	if k.PrefetchA < 0 || k.PrefetchA%64 != 0 {
+		return fmt.Errorf("x86gen: PrefetchA=%d is not a non-negative multiple of 64", k.PrefetchA)
+	}
+	return nil
+}
+
+// arg is one Go parameter of a kernel with its ABI0 frame offset.
+type arg struct {
+	name, typ string
+	size, off int
+}
+
+func (k Kernel) args() (args []arg, frame int) {
+	e := elems[k.Elem]
+	cSize := 4
+	if k.Elem == F64 {
+		cSize = 8
+	}
+	list := []arg{{name: "kg", typ: "int", size: 8}, {name: "a", typ: "*" + e.goA, size: 8}}
+	if k.Strided {
+		list = append(list, arg{name: "lda", typ: "int", size: 8})
+	}
+	list = append(list,
+		arg{name: "b", typ: "*" + e.goB, size: 8},
+		arg{name: "c", typ: "*" + e.goC, size: 8},
+		arg{name: "ldc", typ: "int", size: 8},
+		arg{name: "alpha", typ: e.goC, size: cSize},
+		arg{name: "beta", typ: e.goC, size: cSize})
+	off := 0
+	for i := range list {
+		off = (off + list[i].size - 1) / list[i].size * list[i].size
+		list[i].off = off
+		off += list[i].size
+	}
+	return list, (off + 7) / 8 * 8
+}
+
+func (k Kernel) argOff(name string) string {
+	args, _ := k.args()
+	for _, a := range args {
+		if a.name == name {
+			return fmt.Sprintf("%s+%d(FP)", a.name, a.off)
+		}
+	}
+	panic("x86gen: no argument " + name)
+}
+
+// goSignature is the parameter list of the kernel in Go syntax.
+func (k Kernel) goSignature() string {
+	args, _ := k.args()
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.name + " " + a.typ
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (k Kernel) goArgNames() string {
+	args, _ := k.args()
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.name
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Register roles. General-purpose registers:
+//
+//	CX  k groups left (tail loop)     R11 unrolled iterations left, epilogue scratch
+//	AX  A pointer (row 0 when strided) R8 A row stride in bytes (strided)
+//	R9, R12 A pointers of rows 3 and 6 (strided)
+//	BX  B pointer                      DI  C pointer    DX  C row stride in bytes
+//	R10 C prefetch walker
+//
+// Vector registers: accumulators Y0 .. Y(MR*nv-1) (row-major over the tile), then nv B
+// registers, then broadcast registers, then (integers) one product temporary.
+type regs struct {
+	acc   [][]string // [row][vector]
+	b     []string
+	bcast []string
+	tmp   string
+}
+
+func (k Kernel) allocate() regs {
+	var r regs
+	n := 0
+	for i := 0; i < k.MR; i++ {
+		row := make([]string, k.nv())
+		for j := range row {
+			row[j] = y(n)
+			n++
+		}
+		r.acc = append(r.acc, row)
+	}
+	for j := 0; j < k.nv(); j++ {
+		r.b = append(r.b, y(n))
+		n++
+	}
+	last := 15
+	if !elems[k.Elem].isFloat {
+		r.tmp = y(15)
+		last = 14
+	}
+	for ; n <= last; n++ {
+		r.bcast = append(r.bcast, y(n))
+	}
+	return r
+}
+
+// aOperand is the memory operand of the broadcast unit of A for row i in k step s of the
+// unrolled body.
+func (k Kernel) aOperand(i, s int) string {
+	lb := elems[k.Elem].laneBytes
+	if !k.Strided {
+		return mem((s*k.MR+i)*lb, "AX")
+	}
+	base := []string{"AX", "R9", "R12"}[i/3]
+	switch i % 3 {
+	case 0:
+		return mem(s*lb, base)
+	case 1:
+		return memIdx(s*lb, base, "R8", 1)
+	default:
+		return memIdx(s*lb, base, "R8", 2)
+	}
+}
+
+// step emits one rank-group update of the tile for unrolled step s.
+func (k Kernel) step(a *asm, r regs, s int, bcastNext *int) {
+	e := elems[k.Elem]
+	bStep := k.NR * e.laneBytes
+	for j, rb := range r.b {
+		load := "VMOVUPS"
+		switch {
+		case k.Elem == F64:
+			load = "VMOVUPD"
+		case !e.isFloat:
+			load = "VMOVDQU"
+		}
+		a.ins(load, mem(s*bStep+32*j, "BX"), rb)
+	}
+	for i := 0; i < k.MR; i++ {
+		ra := r.bcast[*bcastNext%len(r.bcast)]
+		*bcastNext++
+		switch k.Elem {
+		case F32:
+			a.ins("VBROADCASTSS", k.aOperand(i, s), ra)
+		case F64:
+			a.ins("VBROADCASTSD", k.aOperand(i, s), ra)
+		default:
+			a.ins("VPBROADCASTD", k.aOperand(i, s), ra)
+		}
+		for j, rb := range r.b {
+			acc := r.acc[i][j]
+			switch k.Elem {
+			case F32:
+				a.ins("VFMADD231PS", rb, ra, acc)
+			case F64:
+				a.ins("VFMADD231PD", rb, ra, acc)
+			case I16:
+				a.ins("VPMADDWD", rb, ra, r.tmp)
+				a.ins("VPADDD", r.tmp, acc, acc)
+			case U8S8:
+				// Intel order VPMADDUBSW dst, src1(unsigned bytes), src2(signed bytes);
+				// Go order reverses it: the broadcast A (unsigned) is the middle operand.
+				a.ins("VPMADDUBSW", rb, ra, r.tmp)
+				a.ins("VPMADDWD", "onesw<>(SB)", r.tmp, r.tmp)
+				a.ins("VPADDD", r.tmp, acc, acc)
+			case S8U8:
+				// Here the vector B holds the unsigned bytes.
+				a.ins("VPMADDUBSW", ra, rb, r.tmp)
+				a.ins("VPMADDWD", "onesw<>(SB)", r.tmp, r.tmp)
+				a.ins("VPADDD", r.tmp, acc, acc)
+			}
+		}
+	}
+}
+
+// advance moves the A and B pointers past n k groups.
+func (k Kernel) advance(a *asm, n int) {
+	e := elems[k.Elem]
+	if k.Strided {
+		a.ins("ADDQ", imm(n*e.laneBytes), "AX")
+		if k.MR > 3 {
+			a.ins("ADDQ", imm(n*e.laneBytes), "R9")
+		}
+		if k.MR > 6 {
+			a.ins("ADDQ", imm(n*e.laneBytes), "R12")
+		}
+	} else {
+		a.ins("ADDQ", imm(n*k.MR*e.laneBytes), "AX")
+	}
+	a.ins("ADDQ", imm(n*k.NR*e.laneBytes), "BX")
+}
+
+// emit writes the kernel's TEXT block.
+func (k Kernel) emit(a *asm) {
+	e := elems[k.Elem]
+	r := k.allocate()
+	_, frame := k.args()
+	sym := k.Symbol()
+	a.line("// func %s(%s)", sym, k.goSignature())
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-%d", sym, frame)
+	a.ins("MOVQ", k.argOff("kg"), "CX")
+	a.ins("MOVQ", k.argOff("a"), "AX")
+	if k.Strided {
+		a.ins("MOVQ", k.argOff("lda"), "R8")
+		if e.aElem > 1 {
+			a.ins("SHLQ", imm(log2(e.aElem)), "R8")
+		}
+		if k.MR > 3 {
+			a.ins("LEAQ", memIdx(0, "AX", "R8", 2), "R9")
+			a.ins("ADDQ", "R8", "R9")
+		}
+		if k.MR > 6 {
+			a.ins("LEAQ", memIdx(0, "R9", "R8", 2), "R12")
+			a.ins("ADDQ", "R8", "R12")
+		}
+	}
+	a.ins("MOVQ", k.argOff("b"), "BX")
+	a.ins("MOVQ", k.argOff("c"), "DI")
+	a.ins("MOVQ", k.argOff("ldc"), "DX")
+	a.ins("SHLQ", imm(log2(e.cElem)), "DX")
+
+	a.comment("Touch the C tile early so its lines arrive while the k loop runs.")
+	rowBytes := k.NR * e.cElem
+	a.ins("MOVQ", "DI", "R10")
+	for i := 0; i < k.MR; i++ {
+		a.ins("PREFETCHT0", mem(0, "R10"))
+		a.ins("PREFETCHT0", mem(rowBytes-1, "R10"))
+		if i < k.MR-1 {
+			a.ins("ADDQ", "DX", "R10")
+		}
+	}
+
+	for _, row := range r.acc {
+		for _, acc := range row {
+			if e.isFloat {
+				a.ins("VXORPS", acc, acc, acc)
+			} else {
+				a.ins("VPXOR", acc, acc, acc)
+			}
+		}
+	}
+
+	bc := 0
+	a.ins("MOVQ", "CX", "R11")
+	a.ins("SHRQ", imm(log2(k.Unroll)), "R11")
+	a.ins("JZ", "tail")
+	a.label("loop")
+	aStep := k.MR * e.laneBytes
+	for s := 0; s < k.Unroll; s++ {
+		if k.PrefetchA > 0 && !k.Strided {
+			// One hint per cache line of A consumed by this step.
+			if s == 0 || (s*aStep)/64 != ((s-1)*aStep)/64 {
+				a.ins("PREFETCHT0", mem(k.PrefetchA+s*aStep, "AX"))
+			}
+		}
+		k.step(a, r, s, &bc)
+	}
+	k.advance(a, k.Unroll)
+	a.ins("DECQ", "R11")
+	a.ins("JNZ", "loop")
+	a.label("tail")
+	if k.Unroll > 1 {
+		a.ins("ANDQ", imm(k.Unroll-1), "CX")
+		a.ins("JZ", "epilogue")
+		a.label("tailloop")
+		k.step(a, r, 0, &bc)
+		k.advance(a, 1)
+		a.ins("DECQ", "CX")
+		a.ins("JNZ", "tailloop")
+	}
+	a.label("epilogue")
+	if e.isFloat {
+		k.floatEpilogue(a, r)
+	} else {
+		k.intEpilogue(a, r)
+	}
+	a.blank()
+}
+
+// Epilogue registers: the B, broadcast and temporary registers are dead after the loop.
+func (k Kernel) spare(r regs) (alpha, beta, tmp string) {
+	free := append(append([]string{}, r.b...), r.bcast...)
+	if r.tmp != "" {
+		free = append(free, r.tmp)
+	}
+	return free[0], free[1], free[2]
+}
+
+// storeRows emits body(acc, memOperand) for every accumulator, walking DI over the rows.
+func (k Kernel) storeRows(a *asm, r regs, body func(acc, m string)) {
+	a.ins("MOVQ", k.argOff("c"), "DI")
+	for i, row := range r.acc {
+		for j, acc := range row {
+			body(acc, mem(32*j, "DI"))
+		}
+		if i < k.MR-1 {
+			a.ins("ADDQ", "DX", "DI")
+		}
+	}
+}
+
+func (k Kernel) floatEpilogue(a *asm, r regs) {
+	alpha, beta, tmp := k.spare(r)
+	bcast, mul, fma, load, store := "VBROADCASTSS", "VMULPS", "VFMADD231PS", "VMOVUPS", "VMOVUPS"
+	mov, shl := "MOVL", "SHLL"
+	if k.Elem == F64 {
+		bcast, mul, fma, load, store = "VBROADCASTSD", "VMULPD", "VFMADD231PD", "VMOVUPD", "VMOVUPD"
+		mov, shl = "MOVQ", "SHLQ"
+	}
+	a.comment("C = alpha*AB + beta*C; beta == ±0 must not read C (BLAS: C may hold NaN).")
+	a.ins(bcast, k.argOff("alpha"), alpha)
+	a.ins(mov, k.argOff("beta"), "R11")
+	a.ins(shl, imm(1), "R11")
+	a.ins("JZ", "beta0")
+	a.ins(bcast, k.argOff("beta"), beta)
+	k.storeRows(a, r, func(acc, m string) {
+		a.ins(load, m, tmp)
+		a.ins(mul, alpha, acc, acc)
+		a.ins(fma, beta, tmp, acc)
+		a.ins(store, acc, m)
+	})
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.label("beta0")
+	k.storeRows(a, r, func(acc, m string) {
+		a.ins(mul, alpha, acc, acc)
+		a.ins(store, acc, m)
+	})
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+}
+
+func (k Kernel) intEpilogue(a *asm, r regs) {
+	alpha, beta, tmp := k.spare(r)
+	a.comment("C = alpha*AB + beta*C in wrapping int32 arithmetic; beta == 0 does not read C.")
+	a.ins("MOVL", k.argOff("alpha"), "R11")
+	a.ins("CMPL", "R11", imm(1))
+	a.ins("JEQ", "scaled")
+	// vet's asmdecl misreads a 4-byte VPBROADCASTD from the frame, so go through R11.
+	a.ins("VMOVD", "R11", xreg(alpha))
+	a.ins("VPBROADCASTD", xreg(alpha), alpha)
+	for _, row := range r.acc {
+		for _, acc := range row {
+			a.ins("VPMULLD", alpha, acc, acc)
+		}
+	}
+	a.label("scaled")
+	a.ins("MOVL", k.argOff("beta"), "R11")
+	a.ins("TESTL", "R11", "R11")
+	a.ins("JZ", "beta0")
+	a.ins("CMPL", "R11", imm(1))
+	a.ins("JEQ", "beta1")
+	a.ins("VMOVD", "R11", xreg(beta))
+	a.ins("VPBROADCASTD", xreg(beta), beta)
+	k.storeRows(a, r, func(acc, m string) {
+		a.ins("VMOVDQU", m, tmp)
+		a.ins("VPMULLD", beta, tmp, tmp)
+		a.ins("VPADDD", tmp, acc, acc)
+		a.ins("VMOVDQU", acc, m)
+	})
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.label("beta1")
+	k.storeRows(a, r, func(acc, m string) {
+		a.ins("VPADDD", m, acc, acc)
+		a.ins("VMOVDQU", acc, m)
+	})
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.label("beta0")
+	k.storeRows(a, r, func(acc, m string) {
+		a.ins("VMOVDQU", acc, m)
+	})
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+}
