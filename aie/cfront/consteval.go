@@ -1,0 +1,159 @@
+package cfront
+
+// constEval evaluates an integer constant expression with 32-bit C semantics for int and
+// unsigned int. env gives the values of named constants (nil: none); an unknown name is an
+// error.
+func constEval(e Expr, env func(name string) (int64, bool, bool)) (int64, error) {
+	v, _, err := constEvalU(e, env)
+	return v, err
+}
+
+// constEvalU also reports whether the result has type unsigned int.
+func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int64, bool, error) {
+	switch e := e.(type) {
+	case *IntLit:
+		if e.Unsigned {
+			return int64(uint32(e.Value)), true, nil
+		}
+		return int64(int32(e.Value)), false, nil
+	case *Paren:
+		return constEvalU(e.X, env)
+	case *Ident:
+		if env != nil {
+			if v, u, ok := env(e.Name); ok {
+				return v, u, nil
+			}
+		}
+		return 0, false, errorf(e.Pos, "%s is not a compile-time constant", e.Name)
+	case *Unary:
+		x, u, err := constEvalU(e.X, env)
+		if err != nil {
+			return 0, false, err
+		}
+		switch e.Op {
+		case "-":
+			return norm(-x, u), u, nil
+		case "+":
+			return x, u, nil
+		case "~":
+			return norm(^x, u), u, nil
+		case "!":
+			return b2i(x == 0), false, nil
+		}
+		return 0, false, errorf(e.Pos, "operator %s is not allowed in a constant expression", e.Op)
+	case *Cast:
+		x, _, err := constEvalU(e.X, env)
+		if err != nil {
+			return 0, false, err
+		}
+		if e.Type.Ptr == 0 {
+			switch e.Type.Base {
+			case "int", "int32", "int32_t":
+				return int64(int32(x)), false, nil
+			case "unsigned int", "uint32", "uint32_t":
+				return int64(uint32(x)), true, nil
+			}
+		}
+		return 0, false, errorf(e.Pos, "cast to %s is not allowed in a constant expression", e.Type)
+	case *Cond:
+		c, _, err := constEvalU(e.C, env)
+		if err != nil {
+			return 0, false, err
+		}
+		if c != 0 {
+			return constEvalU(e.X, env)
+		}
+		return constEvalU(e.Y, env)
+	case *Binary:
+		x, ux, err := constEvalU(e.X, env)
+		if err != nil {
+			return 0, false, err
+		}
+		y, uy, err := constEvalU(e.Y, env)
+		if err != nil {
+			return 0, false, err
+		}
+		return binop32(e.Pos, e.Op, x, ux, y, uy)
+	}
+	return 0, false, errorf(ExprPos(e), "not a compile-time constant expression")
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// norm wraps v to 32 bits, signed or unsigned.
+func norm(v int64, unsigned bool) int64 {
+	if unsigned {
+		return int64(uint32(v))
+	}
+	return int64(int32(v))
+}
+
+// binop32 applies a C binary operator to 32-bit operands with the usual arithmetic
+// conversions (either operand unsigned -> unsigned arithmetic).
+func binop32(pos Pos, op string, x int64, ux bool, y int64, uy bool) (int64, bool, error) {
+	u := ux || uy
+	switch op {
+	case "<<", ">>":
+		u = ux // the type of a shift is that of its promoted left operand
+		if y < 0 || y > 31 {
+			return 0, false, errorf(pos, "shift count %d out of range 0..31", y)
+		}
+		if op == "<<" {
+			return norm(x<<uint(y), u), u, nil
+		}
+		if u {
+			return int64(uint32(x) >> uint(y)), u, nil
+		}
+		return int64(int32(x) >> uint(y)), u, nil
+	case "&&":
+		return b2i(x != 0 && y != 0), false, nil
+	case "||":
+		return b2i(x != 0 || y != 0), false, nil
+	}
+	if u {
+		x, y = int64(uint32(x)), int64(uint32(y))
+	}
+	switch op {
+	case "+":
+		return norm(x+y, u), u, nil
+	case "-":
+		return norm(x-y, u), u, nil
+	case "*":
+		return norm(x*y, u), u, nil
+	case "/", "%":
+		if y == 0 {
+			return 0, false, errorf(pos, "division by zero in a constant expression")
+		}
+		if !u && x == -1<<31 && y == -1 {
+			return 0, false, errorf(pos, "signed overflow in a constant expression")
+		}
+		if op == "/" {
+			return norm(x/y, u), u, nil // Go and C both truncate towards zero
+		}
+		return norm(x%y, u), u, nil
+	case "&":
+		return norm(x&y, u), u, nil
+	case "|":
+		return norm(x|y, u), u, nil
+	case "^":
+		return norm(x^y, u), u, nil
+	case "==":
+		return b2i(x == y), false, nil
+	case "!=":
+		return b2i(x != y), false, nil
+	case "<":
+		return b2i(x < y), false, nil
+	case "<=":
+		return b2i(x <= y), false, nil
+	case ">":
+		return b2i(x > y), false, nil
+	case ">=":
+		return b2i(x >= y), false, nil
+	}
+	return 0, false, errorf(pos, "operator %s is not allowed in a constant expression", op)
+}

@@ -1,0 +1,485 @@
+package cfront
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// macro is a #define. Params is nil for an object-like macro.
+type macro struct {
+	Name     string
+	FuncLike bool
+	Params   []string
+	Body     []Token
+	Pos      Pos
+}
+
+// preprocessor runs the C preprocessor's directives and macro expansion over lexed lines:
+// object- and function-like #define, #undef, #ifdef/#ifndef/#if/#elif/#else/#endif with
+// constant expressions and defined(), and #include of the AIE headers (which are ignored:
+// their types and intrinsics are built into the front end). Stringizing (#) and pasting (##)
+// are outside the subset.
+type preprocessor struct {
+	macros map[string]*macro
+	out    []Token
+}
+
+// knownHeaders are the headers a kernel may include; sumac provides their contents itself.
+var knownHeaders = map[string]bool{
+	"adf.h": true, "aie_api/aie.hpp": true, "aie_api/aie_adf.hpp": true, "aie_api/utils.hpp": true,
+	"stdint.h": true, "cstdint": true,
+}
+
+// Define is one -D option: NAME or NAME=VALUE (VALUE defaults to 1, as for a C compiler).
+func parseDefine(d string) (*macro, error) {
+	name, val, ok := strings.Cut(d, "=")
+	if !ok {
+		val = "1"
+	}
+	pos := Pos{File: "<command line>", Line: 1, Col: 1}
+	if name == "" || !isIdentStart(name[0]) || strings.IndexFunc(name, func(r rune) bool { return r > 127 || !isIdentChar(byte(r)) }) >= 0 {
+		return nil, fmt.Errorf("-D %s: %q is not a macro name", d, name)
+	}
+	toks, err := lex("<command line>", []byte(val))
+	if err != nil {
+		return nil, fmt.Errorf("-D %s: %v", d, err.(*Error).Msg)
+	}
+	var body []Token
+	for _, t := range toks {
+		if t.Kind != tNewline && t.Kind != tEOF {
+			if t.Kind == tHash {
+				t.Kind = tPunct
+			}
+			body = append(body, t)
+		}
+	}
+	return &macro{Name: name, Body: body, Pos: pos}, nil
+}
+
+// Preprocess lexes src and returns the token stream after preprocessing (no tNewline or tHash
+// tokens; ends with tEOF). defines are -D options, applied before the first line.
+func Preprocess(file string, src []byte, defines []string) ([]Token, error) {
+	toks, err := lex(file, src)
+	if err != nil {
+		return nil, err
+	}
+	pp := &preprocessor{macros: map[string]*macro{}}
+	for _, d := range defines {
+		m, err := parseDefine(d)
+		if err != nil {
+			return nil, err
+		}
+		pp.macros[m.Name] = m
+	}
+	if err := pp.run(toks); err != nil {
+		return nil, err
+	}
+	return pp.out, nil
+}
+
+// cond is one level of #if nesting.
+type cond struct {
+	pos       Pos
+	active    bool // the current branch is being emitted
+	taken     bool // some branch of this #if was taken
+	sawElse   bool
+	parentOff bool // an enclosing #if is inactive
+}
+
+func (pp *preprocessor) run(toks []Token) error {
+	var conds []cond
+	active := func() bool { return len(conds) == 0 || conds[len(conds)-1].active }
+	var text []Token // pending text tokens, expanded at the next directive or at the end
+	flush := func() error {
+		exp, err := pp.expandList(text, nil)
+		if err != nil {
+			return err
+		}
+		pp.out = append(pp.out, exp...)
+		text = text[:0]
+		return nil
+	}
+	for i := 0; i < len(toks); {
+		// one line: toks[i:j] up to the tNewline
+		j := i
+		for toks[j].Kind != tNewline && toks[j].Kind != tEOF {
+			j++
+		}
+		line := toks[i:j]
+		next := j + 1
+		if toks[j].Kind == tEOF {
+			next = j
+		}
+		if len(line) > 0 && line[0].Kind == tHash {
+			if err := flush(); err != nil {
+				return err
+			}
+			if len(line) == 1 { // null directive
+				i = next
+				if toks[j].Kind == tEOF {
+					break
+				}
+				continue
+			}
+			d := line[1]
+			args := line[2:]
+			switch d.Text {
+			case "ifdef", "ifndef":
+				if len(args) != 1 || args[0].Kind != tIdent {
+					return errorf(d.Pos, "#%s takes one macro name", d.Text)
+				}
+				_, def := pp.macros[args[0].Text]
+				on := def == (d.Text == "ifdef")
+				conds = append(conds, cond{pos: d.Pos, active: active() && on, taken: on, parentOff: !active()})
+			case "if":
+				on := false
+				if active() {
+					v, err := pp.evalIf(d, args)
+					if err != nil {
+						return err
+					}
+					on = v != 0
+				}
+				conds = append(conds, cond{pos: d.Pos, active: active() && on, taken: on, parentOff: !active()})
+			case "elif":
+				if len(conds) == 0 {
+					return errorf(d.Pos, "#elif without #if")
+				}
+				c := &conds[len(conds)-1]
+				if c.sawElse {
+					return errorf(d.Pos, "#elif after #else")
+				}
+				on := false
+				if !c.parentOff && !c.taken {
+					v, err := pp.evalIf(d, args)
+					if err != nil {
+						return err
+					}
+					on = v != 0
+				}
+				c.active = !c.parentOff && on
+				c.taken = c.taken || on
+			case "else":
+				if len(conds) == 0 {
+					return errorf(d.Pos, "#else without #if")
+				}
+				c := &conds[len(conds)-1]
+				if c.sawElse {
+					return errorf(d.Pos, "second #else")
+				}
+				c.sawElse = true
+				c.active = !c.parentOff && !c.taken
+				c.taken = true
+			case "endif":
+				if len(conds) == 0 {
+					return errorf(d.Pos, "#endif without #if")
+				}
+				conds = conds[:len(conds)-1]
+			default:
+				if !active() {
+					break // other directives in skipped branches are not checked
+				}
+				if err := pp.directive(d, args); err != nil {
+					return err
+				}
+			}
+		} else if active() {
+			text = append(text, line...)
+		}
+		i = next
+		if toks[j].Kind == tEOF {
+			break
+		}
+	}
+	if len(conds) > 0 {
+		return errorf(conds[len(conds)-1].pos, "#if without #endif")
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	pp.out = append(pp.out, toks[len(toks)-1]) // tEOF
+	return nil
+}
+
+func (pp *preprocessor) directive(d Token, args []Token) error {
+	switch d.Text {
+	case "define":
+		return pp.define(d, args)
+	case "undef":
+		if len(args) != 1 || args[0].Kind != tIdent {
+			return errorf(d.Pos, "#undef takes one macro name")
+		}
+		delete(pp.macros, args[0].Text)
+		return nil
+	case "include":
+		if len(args) == 0 {
+			return errorf(d.Pos, "#include without a file name")
+		}
+		var name string
+		if args[0].Kind == tString {
+			name = strings.Trim(args[0].Text, `"`)
+		} else if args[0].Text == "<" {
+			var b strings.Builder
+			k := 1
+			for ; k < len(args) && args[k].Text != ">"; k++ {
+				b.WriteString(args[k].Text)
+			}
+			if k == len(args) {
+				return errorf(args[0].Pos, "#include <...> without '>'")
+			}
+			name = b.String()
+		} else {
+			return errorf(args[0].Pos, "#include expects \"file\" or <file>")
+		}
+		if !knownHeaders[name] {
+			return errorf(args[0].Pos, "#include %q: only the AIE headers (%s) may be included; their contents are built in", name, strings.Join(sortedKeys(knownHeaders), ", "))
+		}
+		return nil
+	}
+	return errorf(d.Pos, "preprocessor directive #%s is not supported in the AIE kernel subset", d.Text)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func (pp *preprocessor) define(d Token, args []Token) error {
+	if len(args) == 0 || args[0].Kind != tIdent {
+		return errorf(d.Pos, "#define needs a macro name")
+	}
+	name := args[0]
+	if name.Text == "defined" {
+		return errorf(name.Pos, "\"defined\" cannot be a macro name")
+	}
+	m := &macro{Name: name.Text, Pos: name.Pos}
+	body := args[1:]
+	if len(body) > 0 && body[0].Text == "(" && !body[0].Space {
+		m.FuncLike = true
+		k := 1
+		m.Params = []string{}
+		for {
+			if k >= len(body) {
+				return errorf(body[0].Pos, "unterminated parameter list of macro %s", name.Text)
+			}
+			t := body[k]
+			if t.Text == ")" && len(m.Params) == 0 {
+				k++
+				break
+			}
+			if t.Kind != tIdent {
+				if t.Text == "..." {
+					return errorf(t.Pos, "variadic macros are not supported in the AIE kernel subset")
+				}
+				return errorf(t.Pos, "expected a parameter name in macro %s, found %s", name.Text, t)
+			}
+			for _, p := range m.Params {
+				if p == t.Text {
+					return errorf(t.Pos, "duplicate macro parameter %s", t.Text)
+				}
+			}
+			m.Params = append(m.Params, t.Text)
+			k++
+			if k >= len(body) {
+				return errorf(t.Pos, "unterminated parameter list of macro %s", name.Text)
+			}
+			if body[k].Text == "," {
+				k++
+				continue
+			}
+			if body[k].Text == ")" {
+				k++
+				break
+			}
+			return errorf(body[k].Pos, "expected ',' or ')' in the parameter list of macro %s, found %s", name.Text, body[k])
+		}
+		body = body[k:]
+	}
+	for _, t := range body {
+		if t.Text == "#" || t.Text == "##" || t.Kind == tHash {
+			return errorf(t.Pos, "the preprocessor operator %s is not supported in the AIE kernel subset", t.Text)
+		}
+	}
+	m.Body = append([]Token(nil), body...)
+	pp.macros[m.Name] = m
+	return nil
+}
+
+// expandList macro-expands toks. disabled holds the macros being expanded (C 6.10.3.4: a macro
+// is not replaced inside its own replacement).
+func (pp *preprocessor) expandList(toks []Token, disabled map[string]bool) ([]Token, error) {
+	var out []Token
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		m, ok := pp.macros[t.Text]
+		if t.Kind != tIdent || !ok {
+			out = append(out, t)
+			continue
+		}
+		if disabled[t.Text] {
+			out = append(out, t)
+			continue
+		}
+		var repl []Token
+		if m.FuncLike {
+			if i+1 >= len(toks) || toks[i+1].Text != "(" {
+				out = append(out, t) // a function-like macro name without '(' is not a call
+				continue
+			}
+			args, end, err := collectArgs(toks, i+1, m)
+			if err != nil {
+				return nil, err
+			}
+			if len(m.Params) == 0 && len(args) == 1 && len(args[0]) == 0 {
+				args = nil
+			}
+			if len(args) != len(m.Params) {
+				return nil, errorf(t.Pos, "macro %s takes %d arguments, %d given", m.Name, len(m.Params), len(args))
+			}
+			// arguments are fully expanded before substitution (C 6.10.3.1)
+			exp := make([][]Token, len(args))
+			for k, a := range args {
+				if exp[k], err = pp.expandList(a, disabled); err != nil {
+					return nil, err
+				}
+			}
+			for _, b := range m.Body {
+				if b.Kind == tIdent {
+					if k := indexOf(m.Params, b.Text); k >= 0 {
+						repl = append(repl, exp[k]...)
+						continue
+					}
+				}
+				repl = append(repl, relocate(b, t))
+			}
+			i = end
+		} else {
+			for _, b := range m.Body {
+				repl = append(repl, relocate(b, t))
+			}
+		}
+		d := map[string]bool{m.Name: true}
+		for k := range disabled {
+			d[k] = true
+		}
+		res, err := pp.expandList(repl, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res...)
+	}
+	return out, nil
+}
+
+// relocate gives a token from a macro body the position of the expansion site, remembering
+// where it was written.
+func relocate(b, site Token) Token {
+	from := b.Pos
+	if b.From != nil {
+		from = *b.From
+	}
+	b.From = &from
+	b.Pos = site.Pos
+	return b
+}
+
+func indexOf(ss []string, s string) int {
+	for i, x := range ss {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// collectArgs reads the parenthesized, comma-separated arguments of a macro call starting at
+// toks[open] == "(" and returns them and the index of the closing ")".
+func collectArgs(toks []Token, open int, m *macro) ([][]Token, int, error) {
+	depth := 0
+	var args [][]Token
+	var cur []Token
+	for k := open; k < len(toks); k++ {
+		t := toks[k]
+		switch t.Text {
+		case "(":
+			depth++
+			if depth == 1 {
+				continue
+			}
+		case ")":
+			depth--
+			if depth == 0 {
+				args = append(args, cur)
+				return args, k, nil
+			}
+		case ",":
+			if depth == 1 {
+				args = append(args, cur)
+				cur = nil
+				continue
+			}
+		}
+		if t.Kind == tEOF {
+			break
+		}
+		cur = append(cur, t)
+	}
+	return nil, 0, errorf(toks[open].Pos, "unterminated call of macro %s", m.Name)
+}
+
+// evalIf evaluates the controlling expression of #if/#elif.
+func (pp *preprocessor) evalIf(d Token, args []Token) (int64, error) {
+	if len(args) == 0 {
+		return 0, errorf(d.Pos, "#%s with no expression", d.Text)
+	}
+	// defined NAME and defined(NAME) are replaced before expansion (C 6.10.1)
+	var pre []Token
+	for k := 0; k < len(args); k++ {
+		t := args[k]
+		if t.Kind == tIdent && t.Text == "defined" {
+			var name Token
+			switch {
+			case k+1 < len(args) && args[k+1].Kind == tIdent:
+				name = args[k+1]
+				k++
+			case k+3 < len(args) && args[k+1].Text == "(" && args[k+2].Kind == tIdent && args[k+3].Text == ")":
+				name = args[k+2]
+				k += 3
+			default:
+				return 0, errorf(t.Pos, "defined needs a macro name")
+			}
+			v := "0"
+			if _, ok := pp.macros[name.Text]; ok {
+				v = "1"
+			}
+			pre = append(pre, Token{Kind: tNumber, Text: v, Pos: t.Pos})
+			continue
+		}
+		pre = append(pre, t)
+	}
+	exp, err := pp.expandList(pre, nil)
+	if err != nil {
+		return 0, err
+	}
+	for k, t := range exp { // identifiers left after expansion are 0 (C 6.10.1p4)
+		if t.Kind == tIdent {
+			exp[k] = Token{Kind: tNumber, Text: "0", Pos: t.Pos}
+		}
+	}
+	exp = append(exp, Token{Kind: tEOF, Pos: d.Pos})
+	p := &parser{toks: exp}
+	e, err := p.parseExprOnly()
+	if err != nil {
+		return 0, err
+	}
+	v, err := constEval(e, nil)
+	if err != nil {
+		return 0, err
+	}
+	return v, nil
+}
