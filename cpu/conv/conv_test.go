@@ -1,0 +1,266 @@
+package conv
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sumacdev/sumac/op"
+	"github.com/sumacdev/sumac/op/ref"
+)
+
+// fixedShapes cover the paths by name: the 1x1 GEMM path, fused filter rows with padding on
+// every side, the gathered short-row path (3 input channels, as ResNet-50's C1), dilation,
+// groups, depth-wise, batches, channel counts that are not multiples of the panel width,
+// and pixel counts that are not multiples of the tile height.
+var fixedShapes = []string{
+	"conv2d x=13 y=5 k=40 c=24 r=1 s=1",                     // 1x1 fast path, tails in pixels and channels
+	"conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1",                // ResNet-like 3x3
+	"conv2d x=8 y=8 k=16 c=3 r=7 s=7 stride=2 pad=3",        // C1-like: gathered short rows
+	"conv2d x=7 y=6 k=17 c=5 r=3 s=3 stride=2 pad=2",        // stride, wide padding, odd channels
+	"conv2d x=6 y=7 k=24 c=8 r=3 s=3 pad=2 dilation=2",      // dilation: one tap per block
+	"conv2d x=5 y=5 k=32 c=16 r=3 s=3 pad=1 groups=2",       // groups
+	"conv2d x=6 y=4 k=8 c=8 r=3 s=3 pad=1 groups=8",         // depth-wise (plain loop)
+	"conv2d x=4 y=3 k=16 c=7 r=2 s=3 n=3 pad=1",             // batch, rectangular filter
+	"conv2d x=3 y=3 k=20 c=40 r=1 s=1 stride=2 xin=6 yin=6", // strided 1x1 (not linear)
+	"conv2d x=1 y=1 k=9 c=2 r=3 s=3 pad=4 xin=1 yin=1",      // all taps but one in padding
+	"conv2d x=7 y=7 k=64 c=600 r=1 s=1",                     // several k blocks
+	"conv2d x=5 y=5 k=16 c=100 r=3 s=3 pad=1",               // fused rows split into k blocks
+}
+
+func parse(t *testing.T, s string) *op.Conv2D {
+	t.Helper()
+	sp, err := op.Parse(s + " dtype=fp32")
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	return sp.Conv
+}
+
+// randomShape draws a valid convolution with small sizes.
+func randomShape(rng *rand.Rand) *op.Conv2D {
+	for {
+		c := &op.Conv2D{
+			X: 1 + rng.IntN(12), Y: 1 + rng.IntN(6), N: 1 + rng.IntN(2),
+			R: 1 + rng.IntN(4), S: 1 + rng.IntN(4),
+			Stride: 1 + rng.IntN(3), Pad: rng.IntN(3), Dilation: 1 + rng.IntN(2),
+		}
+		c.Groups = []int{1, 1, 1, 2, 3}[rng.IntN(5)]
+		c.C = c.Groups * (1 + rng.IntN(20))
+		c.K = c.Groups * (1 + rng.IntN(40))
+		c.XIn = max(1, (c.X-1)*c.Stride+(c.R-1)*c.Dilation+1-2*c.Pad) + rng.IntN(2)
+		c.YIn = max(1, (c.Y-1)*c.Stride+(c.S-1)*c.Dilation+1-2*c.Pad) + rng.IntN(2)
+		if validate(c) == nil {
+			return c
+		}
+	}
+}
+
+func shapes(t *testing.T, nRandom int) []*op.Conv2D {
+	var out []*op.Conv2D
+	for _, s := range fixedShapes {
+		out = append(out, parse(t, s))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < nRandom; i++ {
+		out = append(out, randomShape(rng))
+	}
+	return out
+}
+
+func TestF32MatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i, c := range shapes(t, 60) {
+		in := make([]float32, c.InLen())
+		w := make([]float32, c.WLen())
+		for j := range in {
+			in[j] = rng.Float32()*2 - 1
+		}
+		for j := range w {
+			w[j] = rng.Float32()*2 - 1
+		}
+		in64, w64 := f64(in), f64(w)
+		want, err := ref.Conv2DFloat(c, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, in64, w64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs := ref.Conv2DAbs(c, in64, w64)
+		n := c.R * c.S * c.C / c.Groups
+		for _, threads := range []int{1, 3} {
+			p, err := NewF32(c, w, Options{Threads: threads})
+			if err != nil {
+				t.Fatalf("%v: %v", c, err)
+			}
+			out := make([]float32, c.OutLen())
+			for j := range out {
+				out[j] = float32(math.NaN()) // every output must be written
+			}
+			if err := p.Run(in, out); err != nil {
+				t.Fatal(err)
+			}
+			for j := range out {
+				if d := math.Abs(float64(out[j]) - want[j]); !(d <= ref.FloatBound(n, abs[j], op.AccF32)) {
+					t.Fatalf("shape %d %v threads %d: output %d = %v, want %v (bound %g)", i, c, threads, j, out[j], want[j],
+						ref.FloatBound(n, abs[j], op.AccF32))
+				}
+			}
+		}
+	}
+}
+
+func f64(v []float32) []float64 {
+	o := make([]float64, len(v))
+	for i, x := range v {
+		o[i] = float64(x)
+	}
+	return o
+}
+
+// intWant is the exact result with int32 accumulation, wrapping modulo 2^32 as the kernels do.
+func intWant(t *testing.T, c *op.Conv2D, a, b op.DType, in, w []int64) []int64 {
+	t.Helper()
+	res, err := ref.Conv2DInt(c, op.Types{A: a, B: b, Acc: op.AccI32, Out: op.Int32}, in, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Out
+}
+
+func checkInt(t *testing.T, what string, c *op.Conv2D, got []int32, want []int64) {
+	t.Helper()
+	for j := range got {
+		if int64(got[j]) != want[j] {
+			t.Fatalf("%s %v: output %d = %d, want %d", what, c, j, got[j], want[j])
+		}
+	}
+}
+
+func TestI16MatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range shapes(t, 60) {
+		in := make([]int16, c.InLen())
+		w := make([]int16, c.WLen())
+		for j := range in {
+			in[j] = int16(rng.Uint32())
+		}
+		for j := range w {
+			w[j] = int16(rng.Uint32())
+		}
+		want := intWant(t, c, op.Int16, op.Int16, i64(in), i64(w))
+		for _, threads := range []int{1, 2} {
+			p, err := NewI16(c, w, Options{Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]int32, c.OutLen())
+			for j := range out {
+				out[j] = -7
+			}
+			if err := p.Run(in, out); err != nil {
+				t.Fatal(err)
+			}
+			checkInt(t, fmt.Sprintf("int16 threads %d", threads), c, out, want)
+		}
+	}
+}
+
+func i64[T int16 | int8 | uint8](v []T) []int64 {
+	o := make([]int64, len(v))
+	for i, x := range v {
+		o[i] = int64(x)
+	}
+	return o
+}
+
+func TestU8S8MatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range shapes(t, 60) {
+		w := make([]int8, c.WLen())
+		for j := range w {
+			w[j] = int8(rng.Uint32())
+		}
+		for _, path := range []U8Path{U8Fast, U8Exact} {
+			// The fast path is exact for activations in 0..127, the exact path for all.
+			maxAct := uint32(127)
+			if path == U8Exact {
+				maxAct = 255
+			}
+			in := make([]uint8, c.InLen())
+			for j := range in {
+				in[j] = uint8(rng.Uint32N(maxAct + 1))
+			}
+			// Extremes make VPMADDUBSW's pair sums as large as they get.
+			if len(in) > 2 {
+				in[0], in[1] = uint8(maxAct), uint8(maxAct)
+			}
+			want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))
+			p, err := NewU8S8(c, w, Options{Threads: 2, U8: path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]int32, c.OutLen())
+			if err := p.Run(in, out); err != nil {
+				t.Fatal(err)
+			}
+			checkInt(t, "u8s8 "+path.String(), c, out, want)
+		}
+	}
+}
+
+// TestU8ExactFullRange uses the worst case for VPMADDUBSW (255 x -128 in every pair), where
+// the fast path would saturate: the exact path must still match the reference.
+func TestU8ExactFullRange(t *testing.T) {
+	c := parse(t, "conv2d x=8 y=4 k=32 c=16 r=3 s=3 pad=1")
+	in := make([]uint8, c.InLen())
+	w := make([]int8, c.WLen())
+	for j := range in {
+		in[j] = 255
+	}
+	for j := range w {
+		w[j] = -128
+	}
+	want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))
+	p, err := NewU8S8(c, w, Options{U8: U8Exact, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int32, c.OutLen())
+	if err := p.Run(in, out); err != nil {
+		t.Fatal(err)
+	}
+	checkInt(t, "exact", c, out, want)
+}
+
+func TestBadInput(t *testing.T) {
+	c := parse(t, "conv2d x=4 y=4 k=16 c=8 r=3 s=3 pad=1")
+	if _, err := NewF32(c, make([]float32, 5), Options{}); err == nil {
+		t.Error("short weights accepted")
+	}
+	if _, err := NewF32(nil, nil, Options{}); err == nil {
+		t.Error("nil shape accepted")
+	}
+	bad := *c
+	bad.Groups = 3
+	if _, err := NewF32(&bad, make([]float32, c.WLen()), Options{}); err == nil {
+		t.Error("groups not dividing channels accepted")
+	}
+	bad = *c
+	bad.X = 9
+	if _, err := NewI16(&bad, make([]int16, c.WLen()), Options{}); err == nil {
+		t.Error("output larger than the input allows accepted")
+	}
+	if _, err := NewU8S8(c, make([]int8, c.WLen()), Options{U8: 7}); err == nil {
+		t.Error("unknown uint8 path accepted")
+	}
+	p, err := NewF32(c, make([]float32, c.WLen()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(make([]float32, 3), make([]float32, c.OutLen())); err == nil {
+		t.Error("short input accepted")
+	}
+	if err := p.Run(make([]float32, c.InLen()), make([]float32, 3)); err == nil {
+		t.Error("short output accepted")
+	}
+}

@@ -1,0 +1,390 @@
+package conv
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/sumacdev/sumac/op"
+)
+
+// elem is every element type a kernel reads or writes.
+type elem interface {
+	~float32 | ~int16 | ~uint8 | ~int8 | ~int32
+}
+
+// kernel is one micro-kernel family of cpu/kernels: an MR x NR tile of C updated from A read
+// in place (row i at a[i*lda:], kgroup*kg values) and a packed B micro-panel.
+type kernel[A, B, C elem] struct {
+	mr, nr, kgroup int
+	kc             int // largest k of one block, a multiple of kgroup
+	run            func(kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
+}
+
+// tap is one filter position: filter row kh (along y) and column kw (along x).
+type tap struct{ kh, kw int }
+
+// segment is a list of taps whose reduction index is kk = tapIndex*Cg + channel. A fused
+// segment holds consecutive columns of one filter row with all C channels (one group, no
+// dilation), so for an output pixel its k values are one contiguous run of the input.
+// A gather segment (gatherOnly) holds every tap; it is used when a filter row is too short
+// for a micro-kernel call to pay off, and is always copied into the tile buffer.
+type segment struct {
+	taps       []tap
+	fused      bool
+	gatherOnly bool
+}
+
+// block is a range [kOff, kOff+kLen) of one segment's reduction, padded to kgp groups.
+type block struct {
+	seg        int
+	kOff, kLen int
+	kgp        int
+	wOff       int // offset of the block's packed panels within a group's weights
+}
+
+// engine is a convolution plan for one kernel family.
+type engine[A, B, C elem] struct {
+	c       op.Conv2D
+	k       kernel[A, B, C]
+	cg, kg  int // input and output channels per group
+	panels  int // NR-wide panels per group
+	segs    []segment
+	blocks  []block
+	ldgMax  int // widest tile buffer row
+	wGroup  int // packed weight elements per group
+	w       []B
+	linear  bool // pixel p's input starts at p*C: 1x1, stride 1, no padding
+	pixels  int  // N*Y*X output pixels
+	tiles   int  // pixel tiles of MR
+	threads int
+
+	tilesPerUnit, panelsPerUnit int
+	pool                        sync.Pool // *scratch
+}
+
+// scratch is one goroutine's private buffers.
+type scratch[A, C elem] struct {
+	g     []A // MR rows of a gathered tile
+	slots []C // C tiles that do not fit the output (last pixel tile, partial channel panel)
+}
+
+// newEngine lays out the reduction and packs the canonical weights.
+func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int) *engine[A, B, C] {
+	e := &engine[A, B, C]{c: *c, k: k, threads: threads}
+	e.cg, e.kg = c.C/c.Groups, c.K/c.Groups
+	e.panels = (e.kg + k.nr - 1) / k.nr
+	e.pixels = c.N * c.Y * c.X
+	e.tiles = (e.pixels + k.mr - 1) / k.mr
+	e.linear = c.R == 1 && c.S == 1 && c.Stride == 1 && c.Pad == 0 && c.XIn == c.X && c.YIn == c.Y
+	e.layout()
+	e.pack(w)
+	e.units()
+	return e
+}
+
+// layout chooses the segments and splits them into blocks of at most kc.
+func (e *engine[A, B, C]) layout() {
+	c := &e.c
+	switch {
+	case c.S*c.R*e.cg <= e.k.kc && c.R*e.cg < 32 && c.R*c.S > 1:
+		// A filter row holds fewer than 32 products (e.g. 3 input channels): one k block of
+		// every tap, gathered per tile, beats S short micro-kernel calls.
+		var taps []tap
+		for kh := 0; kh < c.S; kh++ {
+			for kw := 0; kw < c.R; kw++ {
+				taps = append(taps, tap{kh, kw})
+			}
+		}
+		e.segs = []segment{{taps: taps, gatherOnly: true}}
+	case c.Groups == 1 && c.Dilation == 1:
+		for kh := 0; kh < c.S; kh++ {
+			taps := make([]tap, c.R)
+			for kw := range taps {
+				taps[kw] = tap{kh, kw}
+			}
+			e.segs = append(e.segs, segment{taps: taps, fused: true})
+		}
+	default:
+		for kh := 0; kh < c.S; kh++ {
+			for kw := 0; kw < c.R; kw++ {
+				e.segs = append(e.segs, segment{taps: []tap{{kh, kw}}})
+			}
+		}
+	}
+	g := e.k.kgroup
+	panelLen := func(kgp int) int { return kgp * e.k.nr * g }
+	for si, s := range e.segs {
+		total := len(s.taps) * e.cg
+		nb := (total + e.k.kc - 1) / e.k.kc
+		size := roundUp((total+nb-1)/nb, g)
+		for off := 0; off < total; off += size {
+			n := min(size, total-off)
+			kgp := (n + g - 1) / g
+			e.blocks = append(e.blocks, block{seg: si, kOff: off, kLen: n, kgp: kgp, wOff: e.wGroup})
+			e.wGroup += e.panels * panelLen(kgp)
+			e.ldgMax = max(e.ldgMax, kgp*g)
+		}
+	}
+}
+
+func roundUp(v, m int) int { return (v + m - 1) / m * m }
+
+// pack converts canonical weights [K][S][R][C/G] to the blocks' packed micro-panels: for
+// group g, block b, panel jr, the panel starts at g*wGroup + b.wOff + jr*kgp*NR*kgroup and
+// holds b[(p*NR+j)*kgroup+q] = W[g*Kg + jr*NR + j][reduction index kOff + p*kgroup + q],
+// zero beyond the block's k range or the group's channels.
+func (e *engine[A, B, C]) pack(w []B) {
+	c := &e.c
+	nr, g := e.k.nr, e.k.kgroup
+	e.w = make([]B, c.Groups*e.wGroup)
+	for grp := 0; grp < c.Groups; grp++ {
+		for _, b := range e.blocks {
+			taps := e.segs[b.seg].taps
+			for jr := 0; jr < e.panels; jr++ {
+				dst := e.w[grp*e.wGroup+b.wOff+jr*b.kgp*nr*g:]
+				for p := 0; p < b.kgp; p++ {
+					for j := 0; j < nr; j++ {
+						ko := jr*nr + j
+						if ko >= e.kg {
+							continue
+						}
+						k := grp*e.kg + ko
+						for q := 0; q < g; q++ {
+							kk := p*g + q
+							if kk >= b.kLen {
+								break
+							}
+							kk += b.kOff
+							t := taps[kk/e.cg]
+							dst[(p*nr+j)*g+q] = w[((k*c.S+t.kh)*c.R+t.kw)*e.cg+kk%e.cg]
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// units sizes the work units so that a block's weights for the unit's panels stay in L2
+// (about 192 KiB of the 512 KiB, cpu.md) and the unit's output tiles in about 96 KiB, then
+// splits further until every thread has several units.
+func (e *engine[A, B, C]) units() {
+	var bz B
+	var cz C
+	bBytes := int(sizeOf(bz))
+	cBytes := int(sizeOf(cz))
+	panelBytes := e.k.kc * e.k.nr * bBytes
+	e.panelsPerUnit = max(1, min(e.panels, 192<<10/panelBytes))
+	tileBytes := e.k.mr * e.panelsPerUnit * e.k.nr * cBytes
+	e.tilesPerUnit = max(1, min(e.tiles, 96<<10/tileBytes))
+	if e.threads > 1 {
+		for e.unitCount() < 4*e.threads && e.tilesPerUnit > 1 {
+			e.tilesPerUnit = (e.tilesPerUnit + 1) / 2
+		}
+		for e.unitCount() < 2*e.threads && e.panelsPerUnit > 1 {
+			e.panelsPerUnit = (e.panelsPerUnit + 1) / 2
+		}
+	}
+}
+
+func (e *engine[A, B, C]) unitCount() int {
+	return e.c.Groups * ceilDiv(e.tiles, e.tilesPerUnit) * ceilDiv(e.panels, e.panelsPerUnit)
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+func sizeOf[T elem](T) uintptr {
+	var v T
+	switch any(v).(type) {
+	case float32, int32:
+		return 4
+	case int16:
+		return 2
+	}
+	return 1
+}
+
+// run computes the convolution: in and out are canonical NHWC tensors of the plan's shape.
+func (e *engine[A, B, C]) run(in []A, out []C) {
+	tChunks := ceilDiv(e.tiles, e.tilesPerUnit)
+	pChunks := ceilDiv(e.panels, e.panelsPerUnit)
+	total := e.c.Groups * tChunks * pChunks
+	var next atomic.Int64
+	work := func() {
+		s, _ := e.pool.Get().(*scratch[A, C])
+		if s == nil {
+			s = &scratch[A, C]{
+				g:     make([]A, e.k.mr*e.ldgMax),
+				slots: make([]C, (e.tilesPerUnit+e.panelsPerUnit)*e.k.mr*e.k.nr),
+			}
+		}
+		for {
+			u := int(next.Add(1)) - 1
+			if u >= total {
+				break
+			}
+			pc := u % pChunks
+			tc := u / pChunks % tChunks
+			grp := u / (pChunks * tChunks)
+			t0 := tc * e.tilesPerUnit
+			j0 := pc * e.panelsPerUnit
+			e.unit(in, out, s, grp, t0, min(e.tiles, t0+e.tilesPerUnit), j0, min(e.panels, j0+e.panelsPerUnit))
+		}
+		e.pool.Put(s)
+	}
+	nt := min(e.threads, total)
+	if nt <= 1 {
+		work()
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < nt; i++ {
+		wg.Go(work)
+	}
+	wg.Wait()
+}
+
+// unit computes output tiles t0..t1-1 (MR pixels each) x panels j0..j1-1 of group grp.
+func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j0, j1 int) {
+	c := &e.c
+	mr, nr, g := e.k.mr, e.k.nr, e.k.kgroup
+	nj := j1 - j0
+	for bi := range e.blocks {
+		b := &e.blocks[bi]
+		first := bi == 0
+		var beta C
+		if !first {
+			beta = 1
+		}
+		wBlock := e.w[grp*e.wGroup+b.wOff:]
+		panelLen := b.kgp * nr * g
+		for t := t0; t < t1; t++ {
+			p0 := t * mr
+			a, lda, inside := e.direct(in, grp, b, p0)
+			if a == nil {
+				a, lda, inside = e.gather(in, s.g, grp, b, p0)
+				if !inside && !first {
+					continue // every tap of the tile is zero padding
+				}
+			}
+			for jr := j0; jr < j1; jr++ {
+				var cs []C
+				ldc := c.K
+				switch {
+				case p0+mr > e.pixels:
+					cs, ldc = s.slots[(jr-j0)*mr*nr:], nr
+				case (jr+1)*nr > e.kg:
+					cs, ldc = s.slots[(nj+t-t0)*mr*nr:], nr
+				default:
+					cs = out[p0*c.K+grp*e.kg+jr*nr:]
+				}
+				e.k.run(b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+			}
+		}
+	}
+	// Copy the tiles computed aside into the valid part of the output.
+	for t := t0; t < t1; t++ {
+		p0 := t * mr
+		for jr := j0; jr < j1; jr++ {
+			var src []C
+			switch {
+			case p0+mr > e.pixels:
+				src = s.slots[(jr-j0)*mr*nr:]
+			case (jr+1)*nr > e.kg:
+				src = s.slots[(nj+t-t0)*mr*nr:]
+			default:
+				continue
+			}
+			cols := min(nr, e.kg-jr*nr)
+			for i := 0; i < mr && p0+i < e.pixels; i++ {
+				copy(out[(p0+i)*c.K+grp*e.kg+jr*nr:][:cols], src[i*nr:][:cols])
+			}
+		}
+	}
+}
+
+// direct returns the tile's A operand read in place, or nil when the tile needs a copy:
+// its pixels span two output rows, a tap falls into the padding, or the kgroup padding of
+// k would read past the input.
+func (e *engine[A, B, C]) direct(in []A, grp int, b *block, p0 int) ([]A, int, bool) {
+	c := &e.c
+	mr := e.k.mr
+	seg := &e.segs[b.seg]
+	if p0+mr > e.pixels || seg.gatherOnly {
+		return nil, 0, false
+	}
+	reach := b.kgp * e.k.kgroup // values read per row
+	if e.linear {
+		base := p0*c.C + grp*e.cg + b.kOff
+		lda := c.C
+		if base+(mr-1)*lda+reach > len(in) {
+			return nil, 0, false
+		}
+		return in[base:], lda, true
+	}
+	x0 := p0 % c.X
+	if x0+mr > c.X {
+		return nil, 0, false
+	}
+	row := p0 / c.X
+	y, n := row%c.Y, row/c.Y
+	tf := b.kOff / e.cg
+	tl := (b.kOff + b.kLen - 1) / e.cg
+	first, last := seg.taps[tf], seg.taps[tl]
+	iy := y*c.Stride + first.kh*c.Dilation - c.Pad
+	if iy < 0 || iy >= c.YIn {
+		return nil, 0, false
+	}
+	ix0 := x0*c.Stride + first.kw*c.Dilation - c.Pad
+	ixl := (x0+mr-1)*c.Stride + last.kw*c.Dilation - c.Pad
+	if ix0 < 0 || ixl >= c.XIn {
+		return nil, 0, false
+	}
+	base := ((n*c.YIn+iy)*c.XIn+ix0)*c.C + grp*e.cg + b.kOff - tf*e.cg
+	lda := c.Stride * c.C
+	if base+(mr-1)*lda+reach > len(in) {
+		return nil, 0, false
+	}
+	return in[base:], lda, true
+}
+
+// gather copies the tile's k block into buf (MR rows of kgp*kgroup values, zero where a tap
+// falls into the padding, past the last pixel, or past the block), and reports whether any
+// tap was inside the input.
+func (e *engine[A, B, C]) gather(in []A, buf []A, grp int, b *block, p0 int) ([]A, int, bool) {
+	c := &e.c
+	ld := b.kgp * e.k.kgroup
+	seg := &e.segs[b.seg]
+	tf := b.kOff / e.cg
+	tl := (b.kOff + b.kLen - 1) / e.cg
+	anyIn := false
+	for i := 0; i < e.k.mr; i++ {
+		dst := buf[i*ld : (i+1)*ld]
+		p := p0 + i
+		if p >= e.pixels {
+			clear(dst)
+			continue
+		}
+		x := p % c.X
+		row := p / c.X
+		y, n := row%c.Y, row/c.Y
+		for t := tf; t <= tl; t++ {
+			// The part of tap t's channels inside the block.
+			lo := max(t*e.cg, b.kOff)
+			hi := min((t+1)*e.cg, b.kOff+b.kLen)
+			d := dst[lo-b.kOff : hi-b.kOff]
+			tp := seg.taps[t]
+			iy := y*c.Stride + tp.kh*c.Dilation - c.Pad
+			ix := x*c.Stride + tp.kw*c.Dilation - c.Pad
+			if iy < 0 || iy >= c.YIn || ix < 0 || ix >= c.XIn {
+				clear(d)
+				continue
+			}
+			anyIn = true
+			src := ((n*c.YIn+iy)*c.XIn+ix)*c.C + grp*e.cg + lo - t*e.cg
+			copy(d, in[src:src+len(d)])
+		}
+		clear(dst[b.kLen:])
+	}
+	return buf, ld, anyIn
+}
