@@ -93,8 +93,14 @@ func TestModuloMACChain(t *testing.T) {
 	// shape of seed 001's loop. II must be 8 (one VEC slot, 8 MACs).
 	var nodes []SNode
 	var edges []Edge
-	ld := func() int { nodes = append(nodes, SNode{Alts: []uint16{SlotMask(aie1.SlotLDA), SlotMask(aie1.SlotLDB)}, Mem: true}); return len(nodes) - 1 }
-	mac := func() int { nodes = append(nodes, SNode{Alts: []uint16{SlotMask(aie1.SlotVEC)}}); return len(nodes) - 1 }
+	ld := func() int {
+		nodes = append(nodes, SNode{Alts: []uint16{SlotMask(aie1.SlotLDA), SlotMask(aie1.SlotLDB)}, Mem: true})
+		return len(nodes) - 1
+	}
+	mac := func() int {
+		nodes = append(nodes, SNode{Alts: []uint16{SlotMask(aie1.SlotVEC)}})
+		return len(nodes) - 1
+	}
 	a0, a1, b := ld(), ld(), ld()
 	var first, second [4]int
 	for j := 0; j < 4; j++ {
