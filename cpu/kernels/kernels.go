@@ -62,6 +62,7 @@ const (
 
 // maxChunk bounds the k groups of one assembly call: 2048 groups of a 6x16 tile are about
 // 12k cycles (4 us), short enough that the scheduler's preemption requests are honoured.
+// Calls with more groups are split; the later chunks accumulate into C with beta = 1.
 const maxChunk = 2048
 
 func check(what string, have, need int) {
@@ -82,19 +83,6 @@ func checkArgs(kg, ldc, nr, lda int) {
 	}
 }
 
-// chunks calls f on successive chunks of at most maxChunk groups; the first chunk applies
-// beta and later ones accumulate into C.
-func chunks[T any](kg int, beta T, one T, f func(g0, n int, beta T)) {
-	for g0 := 0; ; g0 += maxChunk {
-		n := min(maxChunk, kg-g0)
-		f(g0, n, beta)
-		beta = one
-		if g0+n >= kg {
-			return
-		}
-	}
-}
-
 // at returns a pointer to s[i]; i may equal len(s) when the kernel will not read it (kg == 0).
 func at[T any](s []T, i int) *T { return unsafe.SliceData(s[i:]) }
 
@@ -104,9 +92,14 @@ func F32(kg int, a, b, c []float32, ldc int, alpha, beta float32) {
 	check("A", len(a), kg*F32MR)
 	check("B", len(b), kg*F32NR)
 	check("C", len(c), (F32MR-1)*ldc+F32NR)
-	chunks(kg, beta, 1, func(g0, n int, beta float32) {
-		kF32P6x16(n, at(a, g0*F32MR), at(b, g0*F32NR), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kF32P6x16(n, at(a, g0*F32MR), at(b, g0*F32NR), &c[0], ldc, alpha, beta)
+			return
+		}
+		kF32P6x16(maxChunk, at(a, g0*F32MR), at(b, g0*F32NR), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }
 
 // F32Strided updates a 6x16 float32 tile from A read in place (row i at a[i*lda:], k
@@ -116,9 +109,14 @@ func F32Strided(k int, a []float32, lda int, b, c []float32, ldc int, alpha, bet
 	check("A", len(a), (F32MR-1)*lda+k)
 	check("B", len(b), k*F32NR)
 	check("C", len(c), (F32MR-1)*ldc+F32NR)
-	chunks(k, beta, 1, func(g0, n int, beta float32) {
-		kF32S6x16(n, at(a, g0), lda, at(b, g0*F32NR), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, k; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kF32S6x16(n, at(a, g0), lda, at(b, g0*F32NR), &c[0], ldc, alpha, beta)
+			return
+		}
+		kF32S6x16(maxChunk, at(a, g0), lda, at(b, g0*F32NR), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }
 
 // F64 updates a 6x8 float64 tile from packed A (kg*6 values) and packed B (kg*8 values).
@@ -127,9 +125,14 @@ func F64(kg int, a, b, c []float64, ldc int, alpha, beta float64) {
 	check("A", len(a), kg*F64MR)
 	check("B", len(b), kg*F64NR)
 	check("C", len(c), (F64MR-1)*ldc+F64NR)
-	chunks(kg, beta, 1, func(g0, n int, beta float64) {
-		kF64P6x8(n, at(a, g0*F64MR), at(b, g0*F64NR), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kF64P6x8(n, at(a, g0*F64MR), at(b, g0*F64NR), &c[0], ldc, alpha, beta)
+			return
+		}
+		kF64P6x8(maxChunk, at(a, g0*F64MR), at(b, g0*F64NR), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }
 
 // F64Strided updates a 6x8 float64 tile from A read in place and packed B.
@@ -138,9 +141,14 @@ func F64Strided(k int, a []float64, lda int, b, c []float64, ldc int, alpha, bet
 	check("A", len(a), (F64MR-1)*lda+k)
 	check("B", len(b), k*F64NR)
 	check("C", len(c), (F64MR-1)*ldc+F64NR)
-	chunks(k, beta, 1, func(g0, n int, beta float64) {
-		kF64S6x8(n, at(a, g0), lda, at(b, g0*F64NR), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, k; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kF64S6x8(n, at(a, g0), lda, at(b, g0*F64NR), &c[0], ldc, alpha, beta)
+			return
+		}
+		kF64S6x8(maxChunk, at(a, g0), lda, at(b, g0*F64NR), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }
 
 // I16 updates a 6x16 int32 tile from int16 operands, kg pairs of k: packed A (kg*6*2
@@ -151,9 +159,14 @@ func I16(kg int, a, b []int16, c []int32, ldc int, alpha, beta int32) {
 	check("A", len(a), kg*I16MR*g)
 	check("B", len(b), kg*I16NR*g)
 	check("C", len(c), (I16MR-1)*ldc+I16NR)
-	chunks(kg, beta, 1, func(g0, n int, beta int32) {
-		kI16P6x16(n, at(a, g0*I16MR*g), at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kI16P6x16(n, at(a, g0*I16MR*g), at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
+			return
+		}
+		kI16P6x16(maxChunk, at(a, g0*I16MR*g), at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }
 
 // I16Strided updates a 6x16 int32 tile from int16 A read in place (row i at a[i*lda:], 2*kg
@@ -164,9 +177,14 @@ func I16Strided(kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha
 	check("A", len(a), (I16MR-1)*lda+kg*g)
 	check("B", len(b), kg*I16NR*g)
 	check("C", len(c), (I16MR-1)*ldc+I16NR)
-	chunks(kg, beta, 1, func(g0, n int, beta int32) {
-		kI16S6x16(n, at(a, g0*g), lda, at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kI16S6x16(n, at(a, g0*g), lda, at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
+			return
+		}
+		kI16S6x16(maxChunk, at(a, g0*g), lda, at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }
 
 // U8S8 updates a 6x16 int32 tile from uint8 A and int8 B, kg quads of k: packed A (kg*6*4
@@ -178,9 +196,14 @@ func U8S8(kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
 	check("A", len(a), kg*U8MR*g)
 	check("B", len(b), kg*U8NR*g)
 	check("C", len(c), (U8MR-1)*ldc+U8NR)
-	chunks(kg, beta, 1, func(g0, n int, beta int32) {
-		kU8S8P6x16(n, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kU8S8P6x16(n, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
+			return
+		}
+		kU8S8P6x16(maxChunk, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }
 
 // U8S8Strided is U8S8 with A read in place (row i at a[i*lda:], 4*kg values).
@@ -190,9 +213,14 @@ func U8S8Strided(kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha
 	check("A", len(a), (U8MR-1)*lda+kg*g)
 	check("B", len(b), kg*U8NR*g)
 	check("C", len(c), (U8MR-1)*ldc+U8NR)
-	chunks(kg, beta, 1, func(g0, n int, beta int32) {
-		kU8S8S6x16(n, at(a, g0*g), lda, at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kU8S8S6x16(n, at(a, g0*g), lda, at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
+			return
+		}
+		kU8S8S6x16(maxChunk, at(a, g0*g), lda, at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }
 
 // S8U8 is U8S8 with the signedness swapped: int8 packed A and uint8 packed B (the unsigned
@@ -203,7 +231,12 @@ func S8U8(kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
 	check("A", len(a), kg*U8MR*g)
 	check("B", len(b), kg*U8NR*g)
 	check("C", len(c), (U8MR-1)*ldc+U8NR)
-	chunks(kg, beta, 1, func(g0, n int, beta int32) {
-		kS8U8P6x16(n, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-	})
+	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
+		if n <= maxChunk {
+			kS8U8P6x16(n, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
+			return
+		}
+		kS8U8P6x16(maxChunk, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
+		beta = 1 // later chunks accumulate
+	}
 }

@@ -1,0 +1,5 @@
+//go:build !amd64 || noasm
+
+package gemm
+
+func cpuidCaches() []Cache { return nil }

@@ -1,0 +1,355 @@
+// Package gemm is sumac's general matrix multiply for the host CPU:
+//
+//	C = alpha * op(A) * op(B) + beta * C
+//
+// for float32, float64, int16 -> int32 and uint8 x int8 -> int32, in row- or column-major
+// order with optional transposes, any m, n, k. It follows the BLIS design (seed 001,
+// Fig. 2): five loops around a register-blocked micro-kernel (cpu/kernels, generated AVX2/FMA
+// assembly), operands packed into cache-sized blocks derived from the CPU's caches, and the
+// work split over goroutines.
+//
+// Semantics follow BLAS: when beta is zero C is not read (it may hold NaN); when alpha is
+// zero or k is zero A and B are not read and C = beta*C. Integer results wrap modulo 2^32
+// (the int32 lanes of the hardware), which is exact whenever the true result fits in int32.
+// Bad arguments (negative sizes, too-small leading dimensions, short slices, unknown enum
+// values) are returned as errors; nothing is written to C then.
+package gemm
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
+)
+
+// Layout is the storage order of all three matrices.
+type Layout uint8
+
+const (
+	RowMajor Layout = iota // element (i, j) at i*ld + j (C, Go, gonum)
+	ColMajor               // element (i, j) at j*ld + i (Fortran BLAS)
+)
+
+// Transpose says whether an operand is used as stored or transposed.
+type Transpose uint8
+
+const (
+	NoTrans Transpose = iota
+	Trans
+)
+
+// U8Path selects how uint8 x int8 products are computed.
+type U8Path uint8
+
+const (
+	// U8Auto (the zero value) is always exact: it scans the operands and uses the fast
+	// VPMADDUBSW kernel when no int16 pair sum can saturate (every A value <= 127, or every
+	// B value in -64..64), else the exact path.
+	U8Auto U8Path = iota
+	// U8Exact widens both operands to int16 while packing and runs the VPMADDWD kernel:
+	// exact for all values, about 3/4 of the fast path's peak (reference/cpu.md: 147 vs 192 GOPS).
+	U8Exact
+	// U8Fast runs VPMADDUBSW + VPMADDWD(ones) directly. The caller promises that every
+	// A (activation) value is in 0..127 or every B (weight) value is in -64..64; otherwise
+	// pair sums saturate at int16 and the result is wrong (deterministically so).
+	// This is the setting of oneDNN's u8s8 figures in reference/cpu.md.
+	U8Fast
+)
+
+// Options configure a GEMM call. The zero value is row-major, all cores, blocking from the
+// detected caches and the automatic uint8 path.
+type Options struct {
+	Layout   Layout
+	Threads  int       // goroutines; 0 means runtime.GOMAXPROCS(0)
+	Blocking *Blocking // nil: derived from Caches(); set to experiment with block sizes
+	U8Path   U8Path
+}
+
+func (o Options) threads() (int, error) {
+	switch {
+	case o.Threads < 0:
+		return 0, fmt.Errorf("gemm: Threads=%d is negative", o.Threads)
+	case o.Threads == 0:
+		return runtime.GOMAXPROCS(0), nil
+	}
+	return o.Threads, nil
+}
+
+// Sgemm computes C = alpha*op(A)*op(B) + beta*C in float32 for row-major matrices on all cores.
+func Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	return Options{}.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// Dgemm computes C = alpha*op(A)*op(B) + beta*C in float64 for row-major matrices on all cores.
+func Dgemm(tA, tB Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	return Options{}.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// GemmI16 computes C = alpha*op(A)*op(B) + beta*C with int16 operands and int32 C
+// (wrapping) for row-major matrices on all cores.
+func GemmI16(tA, tB Transpose, m, n, k int, alpha int32, a []int16, lda int, b []int16, ldb int, beta int32, c []int32, ldc int) error {
+	return Options{}.GemmI16(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// GemmU8S8 computes C = alpha*op(A)*op(B) + beta*C with uint8 A, int8 B and int32 C
+// (wrapping) for row-major matrices on all cores, exactly (U8Auto).
+func GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8, lda int, b []int8, ldb int, beta int32, c []int32, ldc int) error {
+	return Options{}.GemmU8S8(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// args is a validated call normalized to row-major C: when the layout is column-major the
+// product is computed as C^T = op(B)^T op(A)^T, which swaps the roles of A and B.
+type args struct {
+	m, n, k        int
+	lda, ldb, ldc  int
+	transA, transB bool
+	swapped        bool // A and B trade places (column-major input)
+}
+
+// check validates a call against BLAS rules and normalizes it.
+func (o Options) check(tA, tB Transpose, m, n, k, lda, ldb, ldc, lenA, lenB, lenC int) (args, error) {
+	if o.Layout != RowMajor && o.Layout != ColMajor {
+		return args{}, fmt.Errorf("gemm: unknown layout %d", o.Layout)
+	}
+	if tA != NoTrans && tA != Trans {
+		return args{}, fmt.Errorf("gemm: unknown transpose %d for A", tA)
+	}
+	if tB != NoTrans && tB != Trans {
+		return args{}, fmt.Errorf("gemm: unknown transpose %d for B", tB)
+	}
+	if m < 0 || n < 0 || k < 0 {
+		return args{}, fmt.Errorf("gemm: negative dimension m=%d n=%d k=%d", m, n, k)
+	}
+	// Stored shapes (rows x cols in the storage order's own sense).
+	type stored struct {
+		name       string
+		rows, cols int // in row-major terms: rows are strided by ld
+		ld, length int
+	}
+	aR, aC := m, k
+	if tA == Trans {
+		aR, aC = k, m
+	}
+	bR, bC := k, n
+	if tB == Trans {
+		bR, bC = n, k
+	}
+	mats := []stored{{"A", aR, aC, lda, lenA}, {"B", bR, bC, ldb, lenB}, {"C", m, n, ldc, lenC}}
+	for _, s := range mats {
+		rows, cols := s.rows, s.cols
+		if o.Layout == ColMajor {
+			rows, cols = cols, rows
+		}
+		if s.ld < max(1, cols) {
+			return args{}, fmt.Errorf("gemm: ld%s=%d is smaller than max(1, %d)", lowerName(s.name), s.ld, cols)
+		}
+		if rows == 0 || cols == 0 {
+			continue
+		}
+		if rows-1 > (math.MaxInt-cols)/s.ld {
+			return args{}, fmt.Errorf("gemm: %s of %d x %d with ld=%d is too large", s.name, rows, cols, s.ld)
+		}
+		if need := (rows-1)*s.ld + cols; s.length < need {
+			return args{}, fmt.Errorf("gemm: %s has %d elements, %d x %d with ld=%d needs %d", s.name, s.length, rows, cols, s.ld, need)
+		}
+	}
+	if m > 0 && n > 0 && k > 0 && (m > math.MaxInt/n || m*n > math.MaxInt/k) {
+		return args{}, fmt.Errorf("gemm: m*n*k overflows")
+	}
+	ar := args{m: m, n: n, k: k, lda: lda, ldb: ldb, ldc: ldc, transA: tA == Trans, transB: tB == Trans}
+	if o.Layout == ColMajor {
+		ar = args{m: n, n: m, k: k, lda: ldb, ldb: lda, ldc: ldc, transA: tB == Trans, transB: tA == Trans, swapped: true}
+	}
+	return ar, nil
+}
+
+func lowerName(s string) string { return string(rune(s[0]) + 'a' - 'A') }
+
+// views returns op(A) (m x k) and op(B) (k x n) of a normalized call as strided views.
+func views[TA, TB number](ar args, a []TA, b []TB) (view[TA], view[TB]) {
+	va := view[TA]{data: a, rs: ar.lda, cs: 1}
+	if ar.transA {
+		va = view[TA]{data: a, rs: 1, cs: ar.lda}
+	}
+	vb := view[TB]{data: b, rs: ar.ldb, cs: 1}
+	if ar.transB {
+		vb = view[TB]{data: b, rs: 1, cs: ar.ldb}
+	}
+	return va, vb
+}
+
+func (o Options) blocking(s shape) (Blocking, error) {
+	if o.Blocking != nil {
+		if err := o.Blocking.validate(s); err != nil {
+			return Blocking{}, err
+		}
+		return *o.Blocking, nil
+	}
+	return derive(Caches(), s), nil
+}
+
+// Kernel shapes: register block, k group and packed element sizes (cpu/kernels).
+var (
+	shapeF32 = shape{mr: kernels.F32MR, nr: kernels.F32NR, group: 1, sizeA: 4, sizeB: 4}
+	shapeF64 = shape{mr: kernels.F64MR, nr: kernels.F64NR, group: 1, sizeA: 8, sizeB: 8}
+	shapeI16 = shape{mr: kernels.I16MR, nr: kernels.I16NR, group: kernels.I16KGroup, sizeA: 2, sizeB: 2}
+	shapeU8  = shape{mr: kernels.U8MR, nr: kernels.U8NR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1}
+)
+
+var (
+	poolF32 bufPool[float32]
+	poolF64 bufPool[float64]
+	poolI16 bufPool[int16]
+	poolU8  bufPool[uint8]
+	poolI8  bufPool[int8]
+)
+
+// DefaultBlocking returns the block sizes derived from the caches for each element type
+// ("float32", "float64", "int16", "u8s8"; the exact u8s8 path uses int16's).
+func DefaultBlocking(dtype string) (Blocking, error) {
+	switch dtype {
+	case "float32":
+		return derive(Caches(), shapeF32), nil
+	case "float64":
+		return derive(Caches(), shapeF64), nil
+	case "int16":
+		return derive(Caches(), shapeI16), nil
+	case "u8s8":
+		return derive(Caches(), shapeU8), nil
+	}
+	return Blocking{}, fmt.Errorf("gemm: unknown element type %q", dtype)
+}
+
+// Sgemm is the float32 GEMM with these options.
+func (o Options) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	ar, err := o.check(tA, tB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
+	if err != nil {
+		return err
+	}
+	if ar.swapped {
+		a, b = b, a
+	}
+	return runFloat(o, ar, shapeF32, kernels.F32, &poolF32, alpha, a, b, beta, c)
+}
+
+// Dgemm is the float64 GEMM with these options.
+func (o Options) Dgemm(tA, tB Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	ar, err := o.check(tA, tB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
+	if err != nil {
+		return err
+	}
+	if ar.swapped {
+		a, b = b, a
+	}
+	return runFloat(o, ar, shapeF64, kernels.F64, &poolF64, alpha, a, b, beta, c)
+}
+
+func runFloat[T float32 | float64](o Options, ar args, s shape, kern kernelFn[T, T, T], pool *bufPool[T], alpha T, a, b []T, beta T, c []T) error {
+	blk, err := o.blocking(s)
+	if err != nil {
+		return err
+	}
+	threads, err := o.threads()
+	if err != nil {
+		return err
+	}
+	va, vb := views(ar, a, b)
+	pl := plan[T, T, T, T, T]{s: s, kern: kern, blk: blk, threads: threads, poolA: pool, poolB: pool}
+	pl.run(ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
+	return nil
+}
+
+// GemmI16 is the int16 -> int32 GEMM with these options.
+func (o Options) GemmI16(tA, tB Transpose, m, n, k int, alpha int32, a []int16, lda int, b []int16, ldb int, beta int32, c []int32, ldc int) error {
+	ar, err := o.check(tA, tB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
+	if err != nil {
+		return err
+	}
+	if ar.swapped {
+		a, b = b, a
+	}
+	return runInt(o, ar, shapeI16, kernels.I16, &poolI16, &poolI16, alpha, a, b, beta, c)
+}
+
+func runInt[TA, TB, PA, PB number](o Options, ar args, s shape, kern kernelFn[PA, PB, int32], poolA *bufPool[PA], poolB *bufPool[PB], alpha int32, a []TA, b []TB, beta int32, c []int32) error {
+	blk, err := o.blocking(s)
+	if err != nil {
+		return err
+	}
+	threads, err := o.threads()
+	if err != nil {
+		return err
+	}
+	va, vb := views(ar, a, b)
+	pl := plan[TA, TB, PA, PB, int32]{s: s, kern: kern, blk: blk, threads: threads, poolA: poolA, poolB: poolB}
+	pl.run(ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
+	return nil
+}
+
+// GemmU8S8 is the uint8 x int8 -> int32 GEMM with these options; o.U8Path picks the kernel.
+func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8, lda int, b []int8, ldb int, beta int32, c []int32, ldc int) error {
+	ar, err := o.check(tA, tB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
+	if err != nil {
+		return err
+	}
+	path := o.U8Path
+	switch path {
+	case U8Auto:
+		path = U8Exact
+		if m > 0 && n > 0 && k > 0 && alpha != 0 && fastIsExact(o.Layout, tA, tB, m, n, k, a, lda, b, ldb) {
+			path = U8Fast
+		}
+	case U8Exact, U8Fast:
+	default:
+		return fmt.Errorf("gemm: unknown uint8 path %d", o.U8Path)
+	}
+	switch {
+	case path == U8Exact && !ar.swapped:
+		return runInt(o, ar, shapeI16, kernels.I16, &poolI16, &poolI16, alpha, a, b, beta, c)
+	case path == U8Exact:
+		return runInt(o, ar, shapeI16, kernels.I16, &poolI16, &poolI16, alpha, b, a, beta, c)
+	case !ar.swapped:
+		return runInt(o, ar, shapeU8, kernels.U8S8, &poolU8, &poolI8, alpha, a, b, beta, c)
+	default:
+		// Column-major: C^T = B^T A^T puts the signed operand on the broadcast side.
+		return runInt(o, ar, shapeU8, kernels.S8U8, &poolI8, &poolU8, alpha, b, a, beta, c)
+	}
+}
+
+// fastIsExact reports whether VPMADDUBSW cannot saturate for these operands: every value of
+// op(A) is at most 127, or every value of op(B) is within -64..64 (then |u0*s0 + u1*s1| <=
+// 2*255*64 = 32640 <= 32767).
+func fastIsExact(l Layout, tA, tB Transpose, m, n, k int, a []uint8, lda int, b []int8, ldb int) bool {
+	rowsA, colsA := m, k
+	if tA == Trans {
+		rowsA, colsA = k, m
+	}
+	rowsB, colsB := k, n
+	if tB == Trans {
+		rowsB, colsB = n, k
+	}
+	if l == ColMajor {
+		rowsA, colsA, rowsB, colsB = colsA, rowsA, colsB, rowsB
+	}
+	small := true
+	for i := 0; i < rowsA && small; i++ {
+		for _, v := range a[i*lda:][:colsA] {
+			if v > 127 {
+				small = false
+				break
+			}
+		}
+	}
+	if small {
+		return true
+	}
+	for i := 0; i < rowsB; i++ {
+		for _, v := range b[i*ldb:][:colsB] {
+			if v < -64 || v > 64 {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,122 @@
+package gemm
+
+// number is every element type that is packed: operands are converted on the way in
+// (uint8 and int8 widen to int16 for the exact uint8 x int8 path).
+type number interface {
+	~int8 | ~uint8 | ~int16 | ~int32 | ~float32 | ~float64
+}
+
+// view is a strided matrix: element (i, j) is data[i*rs + j*cs]. Row-major storage has
+// cs == 1; a transposed operand has rs == 1.
+type view[T number] struct {
+	data   []T
+	rs, cs int
+}
+
+func shiftOf(g int) uint {
+	switch g {
+	case 1:
+		return 0
+	case 2:
+		return 1
+	case 4:
+		return 2
+	}
+	panic("gemm: k group must be 1, 2 or 4")
+}
+
+// packA copies rows i0..i0+mlen, columns p0..p0+klen of a into micro-panels of mr rows
+// (the packed-A layout of cpu/kernels): panel ip holds a[(pg*mr+i)*g+q] = A(i0+ip*mr+i,
+// p0+pg*g+q). Rows past mlen and k past klen are zero so the kernel can run whole tiles.
+func packA[S, D number](dst []D, a view[S], i0, mlen, p0, klen, mr, g int) {
+	gs := shiftOf(g)
+	kg := (klen + g - 1) >> gs
+	panel := kg * mr * g
+	for ip := 0; ip*mr < mlen; ip++ {
+		d := dst[ip*panel : (ip+1)*panel]
+		rows := min(mr, mlen-ip*mr)
+		switch {
+		case a.cs == 1 && g == 1:
+			for i := 0; i < rows; i++ {
+				src := a.data[(i0+ip*mr+i)*a.rs+p0:][:klen]
+				for p, v := range src {
+					d[p*mr+i] = D(v)
+				}
+			}
+		case a.cs == 1:
+			for i := 0; i < rows; i++ {
+				src := a.data[(i0+ip*mr+i)*a.rs+p0:][:klen]
+				for p, v := range src {
+					d[((p>>gs)*mr+i)<<gs+p&(g-1)] = D(v)
+				}
+			}
+		default: // a.rs == 1: the mr values of one k are contiguous
+			for p := 0; p < klen; p++ {
+				src := a.data[(p0+p)*a.cs+i0+ip*mr:][:rows]
+				dd := d[((p>>gs)*mr)<<gs+p&(g-1):]
+				for i, v := range src {
+					dd[i<<gs] = D(v)
+				}
+			}
+		}
+		// Zero padding: missing rows, then the tail of the last k group.
+		if rows < mr {
+			for pg := 0; pg < kg; pg++ {
+				clear(d[(pg*mr+rows)<<gs : (pg+1)*mr<<gs])
+			}
+		}
+		for p := klen; p < kg<<gs; p++ {
+			for i := 0; i < mr; i++ {
+				d[((p>>gs)*mr+i)<<gs+p&(g-1)] = 0
+			}
+		}
+	}
+}
+
+// packB copies rows p0..p0+klen, columns j0..j0+nlen of b into micro-panels of nr
+// columns (the packed-B layout of cpu/kernels): panel jp holds b[(pg*nr+j)*g+q] =
+// B(p0+pg*g+q, j0+jp*nr+j), zero-padded like packA.
+func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
+	gs := shiftOf(g)
+	kg := (klen + g - 1) >> gs
+	panel := kg * nr * g
+	for jp := 0; jp*nr < nlen; jp++ {
+		d := dst[jp*panel : (jp+1)*panel]
+		cols := min(nr, nlen-jp*nr)
+		switch {
+		case b.cs == 1 && g == 1:
+			for p := 0; p < klen; p++ {
+				src := b.data[(p0+p)*b.rs+j0+jp*nr:][:cols]
+				dd := d[p*nr:][:cols]
+				for j, v := range src {
+					dd[j] = D(v)
+				}
+			}
+		case b.cs == 1:
+			for p := 0; p < klen; p++ {
+				src := b.data[(p0+p)*b.rs+j0+jp*nr:][:cols]
+				dd := d[((p>>gs)*nr)<<gs+p&(g-1):]
+				for j, v := range src {
+					dd[j<<gs] = D(v)
+				}
+			}
+		default: // b.rs == 1: column j has its k values contiguous
+			for j := 0; j < cols; j++ {
+				src := b.data[(j0+jp*nr+j)*b.cs+p0:][:klen]
+				for p, v := range src {
+					d[((p>>gs)*nr+j)<<gs+p&(g-1)] = D(v)
+				}
+			}
+		}
+		if cols < nr {
+			for pg := 0; pg < kg; pg++ {
+				clear(d[(pg*nr+cols)<<gs : (pg+1)*nr<<gs])
+			}
+		}
+		for p := klen; p < kg<<gs; p++ {
+			for j := 0; j < nr; j++ {
+				d[((p>>gs)*nr+j)<<gs+p&(g-1)] = 0
+			}
+		}
+	}
+}
