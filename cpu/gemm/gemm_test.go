@@ -14,13 +14,13 @@ import (
 // problem is one randomly shaped GEMM call; the matrices are stored with leading dimensions
 // larger than needed so that writes outside the matrix would be seen.
 type problem struct {
-	layout         Layout
-	tA, tB         Transpose
-	m, n, k        int
-	lda, ldb, ldc  int
-	opts           Options
-	alphaF, betaF  float64
-	alphaI, betaI  int32
+	layout        Layout
+	tA, tB        Transpose
+	m, n, k       int
+	lda, ldb, ldc int
+	opts          Options
+	alphaF, betaF float64
+	alphaI, betaI int32
 }
 
 func (p problem) String() string {
@@ -357,15 +357,17 @@ func TestU8FastSaturates(t *testing.T) {
 func TestBadArguments(t *testing.T) {
 	a, b, c := make([]float32, 100), make([]float32, 100), make([]float32, 100)
 	cases := map[string]func() error{
-		"negative m":  func() error { return Sgemm(NoTrans, NoTrans, -1, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
-		"lda":         func() error { return Sgemm(NoTrans, NoTrans, 2, 2, 3, 1, a, 2, b, 2, 0, c, 2) },
-		"ldb trans":   func() error { return Sgemm(NoTrans, Trans, 2, 4, 3, 1, a, 3, b, 2, 0, c, 4) },
-		"ldc":         func() error { return Sgemm(NoTrans, NoTrans, 2, 5, 2, 1, a, 2, b, 5, 0, c, 4) },
-		"short A":     func() error { return Sgemm(NoTrans, NoTrans, 20, 2, 6, 1, a, 6, b, 2, 0, c, 2) },
-		"short C col": func() error { return Options{Layout: ColMajor}.Sgemm(NoTrans, NoTrans, 11, 10, 1, 1, a, 11, b, 1, 0, c, 11) },
-		"transpose":   func() error { return Sgemm(Transpose(7), NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
-		"layout":      func() error { return Options{Layout: 9}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
-		"threads":     func() error { return Options{Threads: -1}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
+		"negative m": func() error { return Sgemm(NoTrans, NoTrans, -1, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
+		"lda":        func() error { return Sgemm(NoTrans, NoTrans, 2, 2, 3, 1, a, 2, b, 2, 0, c, 2) },
+		"ldb trans":  func() error { return Sgemm(NoTrans, Trans, 2, 4, 3, 1, a, 3, b, 2, 0, c, 4) },
+		"ldc":        func() error { return Sgemm(NoTrans, NoTrans, 2, 5, 2, 1, a, 2, b, 5, 0, c, 4) },
+		"short A":    func() error { return Sgemm(NoTrans, NoTrans, 20, 2, 6, 1, a, 6, b, 2, 0, c, 2) },
+		"short C col": func() error {
+			return Options{Layout: ColMajor}.Sgemm(NoTrans, NoTrans, 11, 10, 1, 1, a, 11, b, 1, 0, c, 11)
+		},
+		"transpose": func() error { return Sgemm(Transpose(7), NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
+		"layout":    func() error { return Options{Layout: 9}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
+		"threads":   func() error { return Options{Threads: -1}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
 		"blocking": func() error {
 			return Options{Blocking: &Blocking{MC: 5, KC: 8, NC: 16}}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2)
 		},
