@@ -111,3 +111,20 @@ int y = SQ(N) + CALL(g, 1);
 		t.Errorf("self-reference: got %q", s)
 	}
 }
+
+func TestLowerTestdata(t *testing.T) {
+	for _, f := range testdataKernels(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := ParseKernel(filepath.Base(f), src, nil)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if testing.Verbose() {
+			t.Logf("%s", k)
+		}
+	}
+}
