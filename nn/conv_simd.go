@@ -1,68 +1,284 @@
 package nn
 
-// convSIMDState holds the SIMD algorithm's scratch buffers for one Conv2D.
+// convSIMDState is the SIMD algorithm of Conv2D on the CPU backend's micro-kernels, in NHWC.
 //
-// The SIMD algorithm lowers the convolution to GEMM (im2col, Chellapilla, Puri, Simard, "High
-// Performance Convolutional Neural Networks for Document Processing", 2006): with the patch
-// matrix col[p, (kh, kw, ic)] = x[n, oh+kh, ow+kw, ic] for positions p = (n, oh, ow),
+// Direct path (a filter row has K*IC >= 16 values, e.g. conv2): the GEMM-like direct
+// convolution of seed 004 (Fig. 3). For an output row (n, oh) and a filter row kh, the K*IC
+// inputs under output pixel ow are one contiguous run starting at x[n, oh+kh, ow, 0], so the
+// kernel reads 6 overlapping runs (row stride IC) in place: y[n, oh, :, :] += A_kh x W_kh with
+// W_kh[(kw, ic), oc] packed once per call. The input gradient is the same computation on the
+// output gradient padded by K-1, with the filters flipped and their channels swapped. The
+// weight gradient reduces over pixels, which NHWC does not store contiguously per channel, so
+// x is repacked channel-panel-major (x_p[q][n][h][w][16 channels]) and gy into 6-channel tiles
+// over "wide" rows of W pixels (zeros in the K-1 columns past the output width): then for each
+// (kh, kw, q) the pixels of a whole image form one contiguous k loop of OH*W values.
 //
-//	forward      y[P, OC]     = col[P, KKC] x w[OC, KKC]^T  (+ bias)
-//	weight grad  gw[OC, KKC]  = gy[P, OC]^T x col[P, KKC]
-//	input grad   gcol[P, KKC] = gy[P, OC] x w[OC, KKC], scattered back into gx (col2im)
-//
-// In NHWC each (kh) slice of a patch row is a contiguous run of K*IC inputs, so im2col copies
-// K runs per position. The forward pass keeps col for the weight gradient.
+// im2col path (small filter rows, e.g. conv1 with one input channel): patches are copied into
+// rows of 16 (K*K*IC values, then a 1 that multiplies the bias), which serve in place as the
+// forward A operand and as the weight gradient's packed B panel, whose extra column gives the
+// bias gradient.
 type convSIMDState struct {
-	col []float32 // [P, KKC] patches of the last forward input, reused as gcol in backward
+	wp, bp, ap []float32 // packed operands
+	col        []float32 // im2col path: [P][colW] patches of the last forward input
+	xp         []float32 // direct path: x repacked per 16-channel panel
+	gyp        []float32 // direct path: padded output gradient
+	gwp        []float32 // direct path: weight gradient with output channels padded to tiles
+	gyShape    [4]int
 }
 
+// directPath reports whether a filter row is long enough for the in-place kernel to pay off.
+func directPath(s convShape) bool { return s.K*s.IC >= nr }
+
 func (st *convSIMDState) forward(cfg *Config, s convShape, x, w, b, y []float32) {
-	kkc := s.K * s.K * s.IC
-	pos := s.OH * s.OW // positions per image
-	st.col = grow(st.col, s.N*pos*kkc)
-	col := st.col
-	t := cfg.threads()
-	parallelFor(t, s.N, func(lo, hi int) {
-		im2col(s, x, col, lo, hi)
-		for p := lo * pos; p < hi*pos; p++ {
-			copy(y[p*s.OC:][:s.OC], b)
-		}
-	})
-	sgemmRows(t, false, true, s.N*pos, s.OC, kkc, 1, col, kkc, w, kkc, 1, y, s.OC)
+	if directPath(s) {
+		st.forwardDirect(cfg, s, x, w, b, y)
+	} else {
+		st.forwardIm2col(cfg, s, x, w, b, y)
+	}
 }
 
 func (st *convSIMDState) backward(cfg *Config, s convShape, x, w, gy, gx, gw, gb []float32) {
-	kkc := s.K * s.K * s.IC
-	pos := s.OH * s.OW
-	P := s.N * pos
-	t := cfg.threads()
-	// Weight gradient from the patches of the forward pass; columns split across threads.
-	sgemmCols(t, true, false, s.OC, kkc, P, 1, gy, s.OC, st.col, kkc, 0, gw, kkc)
-	colSums(gy, P, s.OC, gb)
-	if gx == nil {
+	if directPath(s) {
+		st.weightGradDirect(cfg, s, x, gy, gw, gb)
+		if gx != nil {
+			st.inputGradDirect(cfg, s, w, gy, gx)
+		}
 		return
 	}
-	gcol := st.col // patches no longer needed
-	parallelFor(t, s.N, func(lo, hi int) {
-		kern.Sgemm(false, false, (hi-lo)*pos, kkc, s.OC, 1, gy[lo*pos*s.OC:], s.OC, w, kkc, 0, gcol[lo*pos*kkc:], kkc)
-		col2im(s, gcol, gx, lo, hi)
+	st.weightGradIm2col(cfg, s, gy, gw, gb)
+	if gx != nil {
+		st.inputGradIm2col(cfg, s, w, gy, gx)
+	}
+}
+
+// forwardDirect: bias first, then one in-place GEMM per filter row accumulating into y.
+func (st *convSIMDState) forwardDirect(cfg *Config, s convShape, x, w, b, y []float32) {
+	kc := s.K * s.IC
+	kkc := s.K * kc
+	// W_kh[(kw, ic), oc] = w[oc, kh, kw, ic]: the transposed rows of w, packed per kh.
+	per := panels(s.OC) * kc * nr
+	st.wp = grow(st.wp, s.K*per)
+	for kh := 0; kh < s.K; kh++ {
+		packBT(kc, s.OC, w[kh*kc:], kkc, st.wp[kh*per:][:per])
+	}
+	parallelFor(cfg.threads(), s.N*s.OH, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			n, oh := r/s.OH, r%s.OH
+			yr := y[r*s.OW*s.OC:][:s.OW*s.OC]
+			for p := 0; p < s.OW; p++ {
+				copy(yr[p*s.OC:][:s.OC], b)
+			}
+			for kh := 0; kh < s.K; kh++ {
+				gemmStrided(1, s.OW, s.OC, kc, x[((n*s.H+oh+kh)*s.W)*s.IC:], s.IC, st.wp[kh*per:][:per], 1, yr, s.OC)
+			}
+		}
 	})
 }
 
-// im2col writes the patch rows of images [lo, hi).
-func im2col(s convShape, x, col []float32, lo, hi int) {
-	kc := s.K * s.IC
-	kkc := s.K * kc
-	for n := lo; n < hi; n++ {
+// inputGradDirect: gx[n, ih, :, :] = sum over valid kh' of gyp rows x the flipped filters.
+func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []float32) {
+	k1 := s.K - 1
+	hp, wp := s.OH+2*k1, s.OW+2*k1
+	if st.gyShape != [4]int{s.N, hp, wp, s.OC} || len(st.gyp) != s.N*hp*wp*s.OC {
+		st.gyp = make([]float32, s.N*hp*wp*s.OC) // borders stay zero from here on
+		st.gyShape = [4]int{s.N, hp, wp, s.OC}
+	}
+	gyp := st.gyp
+	for n := 0; n < s.N; n++ {
 		for oh := 0; oh < s.OH; oh++ {
-			for ow := 0; ow < s.OW; ow++ {
-				row := col[((n*s.OH+oh)*s.OW+ow)*kkc:][:kkc]
-				for kh := 0; kh < s.K; kh++ {
-					copy(row[kh*kc:][:kc], x[((n*s.H+oh+kh)*s.W+ow)*s.IC:][:kc])
+			copy(gyp[((n*hp+oh+k1)*wp+k1)*s.OC:][:s.OW*s.OC], gy[(n*s.OH+oh)*s.OW*s.OC:][:s.OW*s.OC])
+		}
+	}
+	// F_kh'[(kw', oc), ic] = w[oc, K-1-kh', K-1-kw', ic], packed per kh' in 16-channel panels.
+	kc := s.K * s.OC
+	per := panels(s.IC) * kc * nr
+	st.bp = grow(st.bp, s.K*per)
+	for kh := 0; kh < s.K; kh++ {
+		f := st.bp[kh*per:][:per]
+		clear(f)
+		for kw := 0; kw < s.K; kw++ {
+			for oc := 0; oc < s.OC; oc++ {
+				src := w[((oc*s.K+k1-kh)*s.K+k1-kw)*s.IC:][:s.IC]
+				r := kw*s.OC + oc
+				for ic, v := range src {
+					f[((ic/nr)*kc+r)*nr+ic%nr] = v
 				}
 			}
 		}
 	}
+	parallelFor(cfg.threads(), s.N*s.H, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			n, ih := r/s.H, r%s.H
+			c := gx[r*s.W*s.IC:][:s.W*s.IC]
+			beta := float32(0)
+			for kh := 0; kh < s.K; kh++ {
+				if oh := ih + kh - k1; oh < 0 || oh >= s.OH {
+					continue // an all-zero padding row
+				}
+				gemmStrided(1, s.W, s.IC, kc, gyp[((n*hp+ih+kh)*wp)*s.OC:], s.OC, st.bp[kh*per:][:per], beta, c, s.IC)
+				beta = 1
+			}
+		}
+	})
+}
+
+// weightGradDirect computes gw and gb from x repacked per channel panel and gy in tiles.
+func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, gb []float32) {
+	q := panels(s.IC)
+	img := s.H * s.W * nr                  // one image of one panel
+	pad := (s.K - 1) * nr                  // the last k loop runs K-1 pixels past the end
+	xpLen := q*(s.N*img+pad) + s.OH*s.W*nr // + a ones panel for the bias gradient
+	st.xp = grow(st.xp, xpLen)
+	xp := st.xp
+	for p := 0; p < q; p++ {
+		dst := xp[p*(s.N*img+pad):][:s.N*img+pad]
+		w := min(nr, s.IC-p*nr)
+		for pix := 0; pix < s.N*s.H*s.W; pix++ {
+			d := dst[pix*nr:][:nr]
+			copy(d, x[pix*s.IC+p*nr:][:w])
+			clear(d[w:])
+		}
+		clear(dst[s.N*img:])
+	}
+	ones := xp[q*(s.N*img+pad):][:s.OH*s.W*nr]
+	clear(ones)
+	for i := 0; i < s.OH*s.W; i++ {
+		ones[i*nr] = 1
+	}
+	// gy in 6-channel tiles over wide rows: ap[n][t][oh*W+ow][6], zero for ow >= OW.
+	t := tiles(s.OC)
+	klen := s.OH * s.W
+	st.ap = grow(st.ap, s.N*t*klen*mr)
+	ap := st.ap
+	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			for ti := 0; ti < t; ti++ {
+				a := ap[(n*t+ti)*klen*mr:][:klen*mr]
+				h := min(mr, s.OC-ti*mr)
+				for oh := 0; oh < s.OH; oh++ {
+					for ow := 0; ow < s.W; ow++ {
+						d := a[(oh*s.W+ow)*mr:][:mr]
+						if ow >= s.OW || h < mr {
+							clear(d)
+						}
+						if ow < s.OW {
+							copy(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:][:h])
+						}
+					}
+				}
+			}
+		}
+	})
+	// gwp[oc][(kh, kw)][q*16 channels] (channels padded to whole panels, so that each job owns
+	// its columns), then one more panel whose column 0 is the bias gradient.
+	icp := q * nr
+	kkp := s.K * s.K * icp
+	ldc := kkp + nr
+	st.gwp = grow(st.gwp, t*mr*ldc)
+	gwp := st.gwp
+	jobs := s.K*s.K*q + 1
+	parallelFor(cfg.threads(), jobs, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			bias := j == jobs-1
+			var b []float32
+			col := kkp
+			if !bias {
+				kh, kw, p := j/(s.K*q), j/q%s.K, j%q
+				b = xp[p*(s.N*img+pad)+((kh*s.W)+kw)*nr:]
+				col = (kh*s.K+kw)*icp + p*nr
+			}
+			for ti := 0; ti < t; ti++ {
+				c := gwp[ti*mr*ldc+col:]
+				for n := 0; n < s.N; n++ {
+					bn := ones
+					if !bias {
+						bn = b[n*img:][:klen*nr]
+					}
+					beta := float32(1)
+					if n == 0 {
+						beta = 0
+					}
+					microPacked(klen, ap[(n*t+ti)*klen*mr:][:klen*mr], bn, c, ldc, 1, beta)
+				}
+			}
+		}
+	})
+	for oc := 0; oc < s.OC; oc++ {
+		row := gwp[oc*ldc:][:ldc]
+		for f := 0; f < s.K*s.K; f++ {
+			copy(gw[(oc*s.K*s.K+f)*s.IC:][:s.IC], row[f*icp:][:s.IC])
+		}
+		gb[oc] = row[kkp]
+	}
+}
+
+// colW is the row length of the im2col path's patch matrix: K*K*IC patch values, a 1 for the
+// bias, zeros up to a whole number of panels.
+func colW(s convShape) int { return panels(s.K*s.K*s.IC+1) * nr }
+
+// forwardIm2col: patches (with a 1) x [w; bias] in one in-place GEMM, bias included.
+func (st *convSIMDState) forwardIm2col(cfg *Config, s convShape, x, w, b, y []float32) {
+	kkc := s.K * s.K * s.IC
+	cw := colW(s)
+	P := s.N * s.OH * s.OW
+	st.col = grow(st.col, P*cw)
+	col := st.col
+	kc := s.K * s.IC
+	parallelFor(cfg.threads(), s.N*s.OH, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			n, oh := r/s.OH, r%s.OH
+			for ow := 0; ow < s.OW; ow++ {
+				row := col[(r*s.OW+ow)*cw:][:cw]
+				for kh := 0; kh < s.K; kh++ {
+					copy(row[kh*kc:][:kc], x[((n*s.H+oh+kh)*s.W+ow)*s.IC:][:kc])
+				}
+				row[kkc] = 1
+				clear(row[kkc+1:])
+			}
+		}
+	})
+	// B[(kh, kw, ic) | bias, oc] = w[oc, ...] | b[oc].
+	st.wp = packBT(kkc, s.OC, w, kkc, st.wp)
+	bp := grow(st.bp, panels(s.OC)*(kkc+1)*nr)
+	for p := 0; p < panels(s.OC); p++ {
+		dst := bp[p*(kkc+1)*nr:]
+		copy(dst[:kkc*nr], st.wp[p*kkc*nr:][:kkc*nr])
+		last := dst[kkc*nr:][:nr]
+		clear(last)
+		copy(last, b[p*nr:min(s.OC, (p+1)*nr)])
+	}
+	st.bp = bp
+	gemmStrided(cfg.threads(), P, s.OC, kkc+1, col, cw, bp, 0, y, s.OC)
+}
+
+// weightGradIm2col: [gw | gb]^T = patches^T x gy, the patch rows serving as packed panels.
+func (st *convSIMDState) weightGradIm2col(cfg *Config, s convShape, gy, gw, gb []float32) {
+	kkc := s.K * s.K * s.IC
+	cw := colW(s)
+	P := s.N * s.OH * s.OW
+	// gwT[r, oc] for r < kkc, bias at r = kkc: A = patches^T (packed tiles), B = gy panels.
+	st.ap = packAT(kkc+1, P, st.col, cw, st.ap)
+	st.bp = packB(P, s.OC, gy, s.OC, st.bp)
+	gwT := grow(st.gwp, (kkc+1)*s.OC)
+	st.gwp = gwT
+	gemmPacked(cfg.threads(), kkc+1, s.OC, P, st.ap, st.bp, 0, gwT, s.OC)
+	for oc := 0; oc < s.OC; oc++ {
+		for r := 0; r < kkc; r++ {
+			gw[oc*kkc+r] = gwT[r*s.OC+oc]
+		}
+		gb[oc] = gwT[kkc*s.OC+oc]
+	}
+}
+
+// inputGradIm2col: patch gradients gy x w (gy in place), scattered back onto the input.
+func (st *convSIMDState) inputGradIm2col(cfg *Config, s convShape, w, gy, gx []float32) {
+	kkc := s.K * s.K * s.IC
+	P := s.N * s.OH * s.OW
+	st.bp = packB(s.OC, kkc, w, kkc, st.bp)
+	gcol := grow(st.ap, P*kkc) // the packed tiles are no longer needed
+	st.ap = gcol
+	gemmStrided(cfg.threads(), P, kkc, s.OC, gy, s.OC, st.bp, 0, gcol, kkc)
+	parallelFor(cfg.threads(), s.N, func(lo, hi int) { col2im(s, gcol, gx, lo, hi) })
 }
 
 // col2im sets gx of images [lo, hi) to the sum of the patch gradients that cover each input.
@@ -83,22 +299,4 @@ func col2im(s convShape, gcol, gx []float32, lo, hi int) {
 			}
 		}
 	}
-}
-
-// colSums sets sums[j] to the sum of column j of the rows x cols matrix m, over rows in order.
-func colSums(m []float32, rows, cols int, sums []float32) {
-	clear(sums[:cols])
-	for r := 0; r < rows; r++ {
-		for j, v := range m[r*cols:][:cols] {
-			sums[j] += v
-		}
-	}
-}
-
-// grow returns a slice of length n, reusing buf's storage when it is large enough.
-func grow(buf []float32, n int) []float32 {
-	if cap(buf) >= n {
-		return buf[:n]
-	}
-	return make([]float32, n)
 }

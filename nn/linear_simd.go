@@ -1,27 +1,38 @@
 package nn
 
-// linearSIMDState is the SIMD algorithm of Linear: three GEMMs,
+// linearSIMDState is the SIMD algorithm of Linear: three products on the micro-kernels, with the
+// big operands (x, w) read in place where the kernel allows and packed with contiguous copies
+// otherwise:
 //
-//	forward      y[N, Out]  = x[N, In] x w[Out, In]^T (+ bias)
-//	input grad   gx[N, In]  = gy[N, Out] x w[Out, In]
-//	weight grad  gw[Out, In] = gy[N, Out]^T x x[N, In]
-type linearSIMDState struct{}
+//	forward      y^T[Out, N] = w[Out, In] (in place) x x^T (packed, transposing)
+//	input grad   gx[N, In]   = gy[N, Out] (in place) x w (packed panels of rows)
+//	weight grad  gw[Out, In] = gy^T (packed tiles) x x (packed panels of rows)
+type linearSIMDState struct {
+	bp, ap, yT []float32
+}
 
-func (linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {
-	for r := 0; r < n; r++ {
-		copy(y[r*out:][:out], b)
-	}
+func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {
 	t := cfg.threads()
-	if n >= 8*t {
-		sgemmRows(t, false, true, n, out, in, 1, x, in, w, in, 1, y, out)
-	} else {
-		sgemmCols(t, false, true, n, out, in, 1, x, in, w, in, 1, y, out)
+	ldc := max(n, nr) // the kernel's C row stride must cover a whole panel
+	st.bp = packBT(in, n, x, in, st.bp)
+	st.yT = grow(st.yT, out*ldc)
+	gemmStrided(t, out, n, in, w, in, st.bp, 0, st.yT, ldc)
+	for o := 0; o < out; o++ {
+		row := st.yT[o*ldc:][:n]
+		for r, v := range row {
+			y[r*out+o] = v + b[o]
+		}
 	}
 }
 
-func (linearSIMDState) backward(cfg *Config, n, in, out int, x, w, gy, gx, gw, gb []float32) {
+func (st *linearSIMDState) backward(cfg *Config, n, in, out int, x, w, gy, gx, gw, gb []float32) {
 	t := cfg.threads()
-	sgemmCols(t, false, false, n, in, out, 1, gy, out, w, in, 0, gx, in)
-	sgemmCols(t, true, false, out, in, n, 1, gy, out, x, in, 0, gw, in)
+	// gx = gy * w: gy read in place (rows of Out values), w packed in 16-column panels.
+	st.bp = packB(out, in, w, in, st.bp)
+	gemmStrided(t, n, in, out, gy, out, st.bp, 0, gx, in)
+	// gw = gy^T * x: gy^T packed in 6-row tiles (k = n), x in 16-column panels.
+	st.ap = packAT(out, n, gy, out, st.ap)
+	st.bp = packB(n, in, x, in, st.bp)
+	gemmPacked(t, out, in, n, st.ap, st.bp, 0, gw, in)
 	colSums(gy, n, out, gb)
 }

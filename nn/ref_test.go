@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -54,7 +55,16 @@ func within(t *testing.T, what string, got []float32, want, absSum []float64, n 
 // against op/ref's exact convolution (the gradients are convolutions too: the input gradient is
 // the gradient padded by K-1 convolved with the flipped, transposed filters).
 func TestConvAgainstReference(t *testing.T) {
-	const N, H, W, IC, OC, K = 3, 9, 8, 5, 7, 3
+	// Shapes cover the im2col path (K*IC < 16) and the direct path with partial channel panels,
+	// output widths below and above one 6-row tile, and K = 2.
+	for _, sh := range []struct{ N, H, W, IC, OC, K int }{
+		{3, 9, 8, 5, 7, 3}, {2, 7, 11, 6, 7, 3}, {2, 6, 5, 32, 17, 3}, {1, 5, 13, 17, 4, 2}, {2, 8, 9, 16, 32, 3},
+	} {
+		testConvAgainstReference(t, sh.N, sh.H, sh.W, sh.IC, sh.OC, sh.K)
+	}
+}
+
+func testConvAgainstReference(t *testing.T, N, H, W, IC, OC, K int) {
 	OH, OW := H-K+1, W-K+1
 	for _, algo := range []Algo{Base, SIMD} {
 		for _, threads := range []int{1, 2} {
@@ -68,7 +78,7 @@ func TestConvAgainstReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := algo.String()
+			name := fmt.Sprintf("%s threads=%d N=%d H=%d W=%d IC=%d OC=%d K=%d", algo, threads, N, H, W, IC, OC, K)
 
 			// Forward: ref without bias, then the bias added in float64.
 			spec := &op.Conv2D{X: OW, Y: OH, K: OC, C: IC, R: K, S: K, N: N, Stride: 1, Dilation: 1, Groups: 1, XIn: W, YIn: H}

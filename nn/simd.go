@@ -1,0 +1,177 @@
+package nn
+
+import "github.com/sumacdev/sumac/cpu/kernels"
+
+// The SIMD algorithm runs on the CPU backend's fp32 micro-kernels (cpu/kernels): each call
+// updates a 6 x 16 tile of C held in registers over a whole k loop, C = alpha*A*B + beta*C, with
+// B packed in 16-column panels (b[p*16+j] = B[p][j]) and A either packed in 6-row tiles
+// (a[p*6+i] = A[i][p]) or read in place, row i at a[i*lda] with k contiguous (lda may be smaller
+// than k: overlapping rows, the sliding windows of an NHWC image). The layers choose operand
+// roles so that the big operands are read in place and packing copies little.
+const (
+	mr = kernels.F32MR // 6 rows of C per tile
+	nr = kernels.F32NR // 16 columns of C per panel
+)
+
+// kc is the k block of gemmStrided: a 16-column B panel of kc rows (24 KiB) stays in L1 while
+// the tiles of A stream past it, and a kc-wide slab of A stays in L2.
+const kc = 384
+
+// microStrided and microPacked are the micro-kernels; variables so that a test can count calls.
+var (
+	microStrided = kernels.F32Strided
+	microPacked  = kernels.F32
+)
+
+// panels returns the number of 16-column panels covering n columns.
+func panels(n int) int { return (n + nr - 1) / nr }
+
+// tiles returns the number of 6-row tiles covering m rows.
+func tiles(m int) int { return (m + mr - 1) / mr }
+
+// packB packs the k x n row-major matrix b (row stride ldb) into zero-padded 16-column panels:
+// dst[(p*k+r)*16+j] = b[r*ldb+p*16+j]. Each row piece is one contiguous copy.
+func packB(k, n int, b []float32, ldb int, dst []float32) []float32 {
+	dst = grow(dst, panels(n)*k*nr)
+	for p := 0; p < panels(n); p++ {
+		w := min(nr, n-p*nr)
+		for r := 0; r < k; r++ {
+			d := dst[(p*k+r)*nr:][:nr]
+			copy(d, b[r*ldb+p*nr:][:w])
+			clear(d[w:])
+		}
+	}
+	return dst
+}
+
+// packBT packs B = bt^T, bt being n x k row-major (row stride ldbt), into the panels of packB:
+// dst[(p*k+r)*16+j] = bt[(p*16+j)*ldbt+r]. It reads 16 rows of bt side by side.
+func packBT(k, n int, bt []float32, ldbt int, dst []float32) []float32 {
+	dst = grow(dst, panels(n)*k*nr)
+	for p := 0; p < panels(n); p++ {
+		w := min(nr, n-p*nr)
+		pd := dst[p*k*nr:][:k*nr]
+		if w < nr {
+			clear(pd)
+		}
+		for j := 0; j < w; j++ {
+			row := bt[(p*nr+j)*ldbt:][:k]
+			for r, v := range row {
+				pd[r*nr+j] = v
+			}
+		}
+	}
+	return dst
+}
+
+// packAT packs A = at^T, at being k x m row-major (row stride ldat), into zero-padded 6-row
+// tiles: dst[(t*k+r)*6+i] = at[r*ldat+t*6+i]. Each row piece is one contiguous copy.
+func packAT(m, k int, at []float32, ldat int, dst []float32) []float32 {
+	dst = grow(dst, tiles(m)*k*mr)
+	for t := 0; t < tiles(m); t++ {
+		h := min(mr, m-t*mr)
+		for r := 0; r < k; r++ {
+			d := dst[(t*k+r)*mr:][:mr]
+			copy(d, at[r*ldat+t*mr:][:h])
+			clear(d[h:])
+		}
+	}
+	return dst
+}
+
+// gemmStrided computes C = A*B + beta*C for A m x k read in place (row i at a[i*lda], k
+// contiguous), B in packB panels and C m x n row-major (row stride ldc). Tiles of C are split
+// across threads; k is blocked by kc with a fixed order, so results do not depend on threads.
+func gemmStrided(threads, m, n, k int, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) {
+	parallelFor(threads, tiles(m), func(t0, t1 int) {
+		var ta [mr * kc]float32
+		var tc [mr * nr]float32
+		for k0 := 0; k0 < k; k0 += kc {
+			kb := min(kc, k-k0)
+			b := beta
+			if k0 > 0 {
+				b = 1
+			}
+			for p := 0; p < panels(n); p++ {
+				bpk := bp[(p*k+k0)*nr:][:kb*nr]
+				w := min(nr, n-p*nr)
+				for t := t0; t < t1; t++ {
+					i0 := t * mr
+					h := min(mr, m-i0)
+					if h == mr && w == nr {
+						microStrided(kb, a[i0*lda+k0:], lda, bpk, c[i0*ldc+p*nr:], ldc, 1, b)
+						continue
+					}
+					// Edge tile: rows and columns through small buffers.
+					clear(ta[:])
+					for i := 0; i < h; i++ {
+						copy(ta[i*kb:][:kb], a[(i0+i)*lda+k0:][:kb])
+					}
+					loadTile(&tc, c, i0, p*nr, h, w, ldc, b)
+					microStrided(kb, ta[:], kb, bpk, tc[:], nr, 1, b)
+					storeTile(&tc, c, i0, p*nr, h, w, ldc)
+				}
+			}
+		}
+	})
+}
+
+// gemmPacked computes C = A*B + beta*C for A in packAT tiles (k rows each), B in packB panels
+// and C m x n row-major. Tiles of C are split across threads.
+func gemmPacked(threads, m, n, k int, ap, bp []float32, beta float32, c []float32, ldc int) {
+	parallelFor(threads, tiles(m), func(t0, t1 int) {
+		var tc [mr * nr]float32
+		for p := 0; p < panels(n); p++ {
+			b := bp[p*k*nr:][:k*nr]
+			w := min(nr, n-p*nr)
+			for t := t0; t < t1; t++ {
+				i0 := t * mr
+				h := min(mr, m-i0)
+				a := ap[t*k*mr:][:k*mr]
+				if h == mr && w == nr {
+					microPacked(k, a, b, c[i0*ldc+p*nr:], ldc, 1, beta)
+					continue
+				}
+				loadTile(&tc, c, i0, p*nr, h, w, ldc, beta)
+				microPacked(k, a, b, tc[:], nr, 1, beta)
+				storeTile(&tc, c, i0, p*nr, h, w, ldc)
+			}
+		}
+	})
+}
+
+// loadTile copies the h x w corner of C at (i0, j0) into a 6 x 16 buffer (zeros elsewhere);
+// with beta = 0 C is not read (it may hold anything).
+func loadTile(tc *[mr * nr]float32, c []float32, i0, j0, h, w, ldc int, beta float32) {
+	clear(tc[:])
+	if beta == 0 {
+		return
+	}
+	for i := 0; i < h; i++ {
+		copy(tc[i*nr:][:w], c[(i0+i)*ldc+j0:][:w])
+	}
+}
+
+func storeTile(tc *[mr * nr]float32, c []float32, i0, j0, h, w, ldc int) {
+	for i := 0; i < h; i++ {
+		copy(c[(i0+i)*ldc+j0:][:w], tc[i*nr:][:w])
+	}
+}
+
+// grow returns a slice of length n, reusing buf's storage when it is large enough.
+func grow(buf []float32, n int) []float32 {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]float32, n)
+}
+
+// colSums sets sums[j] to the sum of column j of the rows x cols matrix m, over rows in order.
+func colSums(m []float32, rows, cols int, sums []float32) {
+	clear(sums[:cols])
+	for r := 0; r < rows; r++ {
+		for j, v := range m[r*cols:][:cols] {
+			sums[j] += v
+		}
+	}
+}
