@@ -58,9 +58,9 @@ func Fuse(p *Plan, kind Kind) (*Result, error) {
 	vt, st := vecs[0].Tensor, scls[0].Tensor
 	r.XGraph = NewGraph(p, vt, vecs)
 	r.ZGraph = NewGraph(p, st, scls)
-	loadElems := 256 / sh.ElemBits  // one 256-bit load (target/aie1 LoadBits)
-	align := 128 / sh.ElemBits      // 128-bit alignment (target/aie1 AccessAlignBytes)
-	xParts := 1024 / 256            // the 1024-bit register view (aie.md Registers)
+	loadElems := 256 / sh.ElemBits // one 256-bit load (target/aie1 LoadBits)
+	align := 128 / sh.ElemBits     // 128-bit alignment (target/aie1 AccessAlignBytes)
+	xParts := 1024 / 256           // the 1024-bit register view (aie.md Registers)
 	var err error
 	if r.XBufs, err = r.XGraph.Buffers(loadElems, align, xParts); err != nil {
 		return nil, fmt.Errorf("reuse graph of %s: %v", vt, err)
