@@ -90,7 +90,7 @@ func startWorkers(c *config, stderr io.Writer) (map[string]*worker, func(), erro
 		}
 	}
 	for _, p := range c.peers {
-		w, err := startWorker(p, c.threads)
+		w, err := startWorker(p, c.threads, c.onednnISA)
 		if err != nil {
 			closeAll()
 			return nil, nil, err

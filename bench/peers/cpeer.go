@@ -17,14 +17,18 @@ var peerKinds = map[string]C.int{"openblas": C.PEER_OPENBLAS, "blis": C.PEER_BLI
 
 const errLen = 512
 
-func loadPeer(name string, threads int) error {
+func loadPeer(name string, threads int, avx2Only bool) error {
 	kind, ok := peerKinds[name]
 	if !ok {
 		return fmt.Errorf("unknown peer %q", name)
 	}
 	buf := (*C.char)(C.calloc(errLen, 1))
 	defer C.free(unsafe.Pointer(buf))
-	if C.peer_load(kind, C.int(threads), buf, errLen) != 0 {
+	avx2 := C.int(0)
+	if avx2Only {
+		avx2 = 1
+	}
+	if C.peer_load(kind, C.int(threads), avx2, buf, errLen) != 0 {
 		return errors.New(C.GoString(buf))
 	}
 	return nil

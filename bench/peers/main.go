@@ -36,6 +36,9 @@ type config struct {
 	json    bool
 	check   bool
 	match   string
+	clock   string
+	// onednnISA is "avx2" (default: the instruction set of sumac's kernels) or "all".
+	onednnISA string
 }
 
 type multiFlag []string
@@ -56,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&c.minTime, "min-time", 0.1, "seconds of repeated calls per timed sample")
 	fs.StringVar(&dtypes, "dtype", "", "comma-separated element types (float32,float64,int16,u8s8); default: all the op supports")
 	fs.StringVar(&peers, "peers", "openblas,blis,onednn", "comma-separated peers to run")
+	fs.StringVar(&c.clock, "clock", "wall", "wall: elapsed time; cpu: process CPU time, which leaves out time other processes hold the core (1 thread only)")
+	fs.StringVar(&c.onednnISA, "onednn-isa", "avx2", "oneDNN's instruction set: avx2 (sumac's, the default) or all (AVX-512/AMX where the CPU has them)")
 	fs.StringVar(&c.match, "match", "", "only workloads whose name contains this")
 	fs.BoolVar(&c.json, "json", false, "write one JSON array to stdout")
 	fs.BoolVar(&c.check, "check", false, "self-test: compare each peer's result with sumac's on small shapes, no timing")
@@ -117,6 +122,21 @@ func (c *config) validate() error {
 	}
 	if !(c.minTime >= 0 && c.minTime <= 60) {
 		return fmt.Errorf("--min-time %v out of range 0..60", c.minTime)
+	}
+	switch c.clock {
+	case "wall":
+	case "cpu":
+		if c.threads != 1 {
+			return errors.New("--clock cpu needs --threads 1")
+		}
+		// The parent times sumac itself; workers inherit the setting through the environment.
+		useCPUClock = true
+		os.Setenv(clockEnv, "cpu")
+	default:
+		return fmt.Errorf("unknown --clock %q (want wall or cpu)", c.clock)
+	}
+	if c.onednnISA != "avx2" && c.onednnISA != "all" {
+		return fmt.Errorf("unknown --onednn-isa %q (want avx2 or all)", c.onednnISA)
 	}
 	if !c.check && c.suite == "" && len(c.specs) == 0 {
 		return errors.New("give --suite, --spec or --check")

@@ -52,6 +52,7 @@ DNNL_FN(dnnl_primitive_destroy);
 DNNL_FN(dnnl_primitive_execute);
 DNNL_FN(dnnl_version);
 DNNL_FN(dnnl_get_effective_cpu_isa);
+DNNL_FN(dnnl_set_max_cpu_isa);
 
 static dnnl_engine_t engine;
 static dnnl_stream_t stream;
@@ -68,7 +69,7 @@ static int sym(void **dst, const char *name, char *err, size_t errlen) {
 #define SYM(p, name) \
 	if (sym((void **)&(p), name, err, errlen)) return -1
 
-int peer_load(int kind, int threads, char *err, size_t errlen) {
+int peer_load(int kind, int threads, int avx2_only, char *err, size_t errlen) {
 	const char *soname = NULL;
 	switch (kind) {
 	case PEER_OPENBLAS: soname = "libopenblas.so.0"; break;
@@ -126,6 +127,14 @@ int peer_load(int kind, int threads, char *err, size_t errlen) {
 		SYM(p_dnnl_primitive_execute, "dnnl_primitive_execute");
 		SYM(p_dnnl_version, "dnnl_version");
 		SYM(p_dnnl_get_effective_cpu_isa, "dnnl_get_effective_cpu_isa");
+		SYM(p_dnnl_set_max_cpu_isa, "dnnl_set_max_cpu_isa");
+		// sumac's CPU kernels are AVX2/FMA: on a processor with AVX-512 or AMX, oneDNN is
+		// capped at AVX2 (as reference/cpu.md's figures were, "max ISA avx2") unless the
+		// caller asks for everything. Must precede the first primitive.
+		if (avx2_only && p_dnnl_set_max_cpu_isa(dnnl_cpu_isa_avx2) != dnnl_success) {
+			snprintf(err, errlen, "dnnl_set_max_cpu_isa(avx2) failed");
+			return -1;
+		}
 		// oneDNN's OpenMP runtime takes its thread count from OMP_NUM_THREADS, which the
 		// parent sets in this worker's environment before it starts.
 		if (p_dnnl_engine_create(&engine, dnnl_cpu, 0) != dnnl_success) {
@@ -152,8 +161,9 @@ void peer_info(char *out, size_t outlen) {
 		break;
 	case PEER_ONEDNN: {
 		const dnnl_version_t *v = p_dnnl_version();
-		snprintf(out, outlen, "oneDNN %d.%d.%d (%s); effective ISA code 0x%x", v->major,
-		         v->minor, v->patch, v->hash, (unsigned)p_dnnl_get_effective_cpu_isa());
+		unsigned isa = (unsigned)p_dnnl_get_effective_cpu_isa();
+		snprintf(out, outlen, "oneDNN %d.%d.%d; max ISA %s (0x%x)", v->major, v->minor, v->patch,
+		         isa == dnnl_cpu_isa_avx2 ? "avx2" : "all the CPU has", isa);
 		break;
 	}
 	default: snprintf(out, outlen, "no peer loaded");

@@ -10,9 +10,9 @@
 
 enum { PEER_OPENBLAS = 1, PEER_BLIS = 2, PEER_ONEDNN = 3 };
 
-// peer_load opens the library of peer kind and resolves the functions it needs.
-// It returns 0 on success, or -1 with a message in err.
-int peer_load(int kind, int threads, char *err, size_t errlen);
+// peer_load opens the library of peer kind and resolves the functions it needs; avx2_only
+// caps oneDNN's instruction set at AVX2. It returns 0 on success, or -1 with a message in err.
+int peer_load(int kind, int threads, int avx2_only, char *err, size_t errlen);
 
 // peer_info writes a one-line description of the loaded library (version, kernels).
 void peer_info(char *out, size_t outlen);

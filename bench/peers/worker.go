@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -18,6 +19,7 @@ import (
 const (
 	workerEnv        = "SUMAC_PEERS_WORKER"
 	workerThreadsEnv = "SUMAC_PEERS_THREADS"
+	workerISAEnv     = "SUMAC_PEERS_ONEDNN_ISA" // "all" lifts oneDNN's AVX2 cap
 )
 
 type request struct {
@@ -45,7 +47,7 @@ func workerMain(name string) int {
 	}
 	in := bufio.NewReader(os.Stdin)
 	out := json.NewEncoder(os.Stdout)
-	loadErr := loadPeer(name, threads)
+	loadErr := loadPeer(name, threads, os.Getenv(workerISAEnv) != "all")
 	ops := map[int]*peerOp{}
 	for {
 		line, err := in.ReadBytes('\n')
@@ -122,10 +124,29 @@ func serve(req *request, ops map[int]*peerOp) reply {
 	return rep
 }
 
+// useCPUClock makes timeOp measure the process's CPU time (user + system) instead of wall
+// time: on a shared machine it leaves out the time other processes hold the core. Only
+// meaningful with one thread. The parent passes it to the workers in clockEnv.
+var useCPUClock = os.Getenv(clockEnv) == "cpu"
+
+const clockEnv = "SUMAC_PEERS_CLOCK"
+
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
 // timeOp calls run until at least minSeconds have passed (and at least once) and returns
 // the mean time per call of that batch.
 func timeOp(run func() error, minSeconds float64) (float64, int, error) {
 	start := time.Now()
+	cpu0 := 0.0
+	if useCPUClock {
+		cpu0 = cpuSeconds()
+	}
 	reps := 0
 	for {
 		if err := run(); err != nil {
@@ -133,6 +154,9 @@ func timeOp(run func() error, minSeconds float64) (float64, int, error) {
 		}
 		reps++
 		if el := time.Since(start).Seconds(); el >= minSeconds {
+			if useCPUClock {
+				el = cpuSeconds() - cpu0
+			}
 			return el / float64(reps), reps, nil
 		}
 	}
@@ -151,7 +175,7 @@ type worker struct {
 // into the environment each library reads at start (OPENBLAS_NUM_THREADS, BLIS_NUM_THREADS,
 // OMP_NUM_THREADS for oneDNN's OpenMP runtime and BLIS's OpenMP build) and into the
 // libraries' own calls (openblas_set_num_threads, bli_thread_set_num_threads).
-func startWorker(name string, threads int) (*worker, error) {
+func startWorker(name string, threads int, onednnISA string) (*worker, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -159,7 +183,7 @@ func startWorker(name string, threads int) (*worker, error) {
 	cmd := exec.Command(exe)
 	t := strconv.Itoa(threads)
 	cmd.Env = append(os.Environ(), workerEnv+"="+name, workerThreadsEnv+"="+t,
-		"OPENBLAS_NUM_THREADS="+t, "BLIS_NUM_THREADS="+t, "OMP_NUM_THREADS="+t, "GOMAXPROCS=1")
+		"OPENBLAS_NUM_THREADS="+t, "BLIS_NUM_THREADS="+t, "OMP_NUM_THREADS="+t, "GOMAXPROCS=1", workerISAEnv+"="+onednnISA)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
