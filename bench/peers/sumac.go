@@ -68,7 +68,19 @@ func sumacGEMM(t *Task, threads int, exactPath bool) (*peerOp, error) {
 	_, _ = threads, exactPath
 	a, b := operands(t)
 	c := make([]float64, t.cLen())
-	return &peerOp{free: func() {}, result: func() ([]float64, error) { return c, nil },
+	wrap := t.DType == "int16" || t.DType == "u8s8"
+	return &peerOp{free: func() {},
+		result: func() ([]float64, error) {
+			if !wrap {
+				return c, nil
+			}
+			// int32 accumulation wraps modulo 2^32; these float64 sums are exact integers.
+			o := make([]float64, len(c))
+			for i, v := range c {
+				o[i] = float64(int32(int64(v)))
+			}
+			return o, nil
+		},
 		run: func() error {
 			for i := 0; i < t.M; i++ {
 				row := c[i*t.N : (i+1)*t.N]
