@@ -1,5 +1,7 @@
 package nn
 
+import "github.com/sumacdev/sumac/cpu/kernels"
+
 // convSIMDState is the SIMD algorithm of Conv2D on the CPU backend's micro-kernels, in NHWC.
 //
 // Direct path (a filter row has K*IC >= 16 values, e.g. conv2): the GEMM-like direct
@@ -69,7 +71,7 @@ func (st *convSIMDState) forwardDirect(cfg *Config, s convShape, x, w, b, y []fl
 				copy(yr[p*s.OC:][:s.OC], b)
 			}
 			for kh := 0; kh < s.K; kh++ {
-				gemmStrided(1, s.OW, s.OC, kc, x[((n*s.H+oh+kh)*s.W)*s.IC:], s.IC, st.wp[kh*per:][:per], 1, yr, s.OC)
+				gemmStridedTiles(s.OW, s.OC, kc, x[((n*s.H+oh+kh)*s.W)*s.IC:], s.IC, st.wp[kh*per:][:per], 1, yr, s.OC, 0, tiles(s.OW))
 			}
 		}
 	})
@@ -115,7 +117,7 @@ func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []f
 				if oh := ih + kh - k1; oh < 0 || oh >= s.OH {
 					continue // an all-zero padding row
 				}
-				gemmStrided(1, s.W, s.IC, kc, gyp[((n*hp+ih+kh)*wp)*s.OC:], s.OC, st.bp[kh*per:][:per], beta, c, s.IC)
+				gemmStridedTiles(s.W, s.IC, kc, gyp[((n*hp+ih+kh)*wp)*s.OC:], s.OC, st.bp[kh*per:][:per], beta, c, s.IC, 0, tiles(s.W))
 				beta = 1
 			}
 		}
@@ -198,7 +200,7 @@ func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, g
 					if n == 0 {
 						beta = 0
 					}
-					microPacked(klen, ap[(n*t+ti)*klen*mr:][:klen*mr], bn, c, ldc, 1, beta)
+					kernels.F32(klen, ap[(n*t+ti)*klen*mr:][:klen*mr], bn, c, ldc, 1, beta)
 				}
 			}
 		}

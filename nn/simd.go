@@ -17,12 +17,6 @@ const (
 // the tiles of A stream past it, and a kc-wide slab of A stays in L2.
 const kc = 384
 
-// microStrided and microPacked are the micro-kernels; variables so that a test can count calls.
-var (
-	microStrided = kernels.F32Strided
-	microPacked  = kernels.F32
-)
-
 // panels returns the number of 16-column panels covering n columns.
 func panels(n int) int { return (n + nr - 1) / nr }
 
@@ -30,15 +24,23 @@ func panels(n int) int { return (n + nr - 1) / nr }
 func tiles(m int) int { return (m + mr - 1) / mr }
 
 // packB packs the k x n row-major matrix b (row stride ldb) into zero-padded 16-column panels:
-// dst[(p*k+r)*16+j] = b[r*ldb+p*16+j]. Each row piece is one contiguous copy.
+// dst[(p*k+r)*16+j] = b[r*ldb+p*16+j]. It works on blocks of 16 rows so that both the rows read
+// and the panel pieces written advance sequentially (a whole panel at a time would jump ldb
+// floats per row, a TLB miss each for wide matrices).
 func packB(k, n int, b []float32, ldb int, dst []float32) []float32 {
 	dst = grow(dst, panels(n)*k*nr)
-	for p := 0; p < panels(n); p++ {
-		w := min(nr, n-p*nr)
-		for r := 0; r < k; r++ {
-			d := dst[(p*k+r)*nr:][:nr]
-			copy(d, b[r*ldb+p*nr:][:w])
-			clear(d[w:])
+	const rb = 16
+	for r0 := 0; r0 < k; r0 += rb {
+		r1 := min(k, r0+rb)
+		for p := 0; p < panels(n); p++ {
+			w := min(nr, n-p*nr)
+			for r := r0; r < r1; r++ {
+				d := dst[(p*k+r)*nr:][:nr]
+				copy(d, b[r*ldb+p*nr:][:w])
+				if w < nr {
+					clear(d[w:])
+				}
+			}
 		}
 	}
 	return dst
@@ -83,44 +85,49 @@ func packAT(m, k int, at []float32, ldat int, dst []float32) []float32 {
 // contiguous), B in packB panels and C m x n row-major (row stride ldc). Tiles of C are split
 // across threads; k is blocked by kc with a fixed order, so results do not depend on threads.
 func gemmStrided(threads, m, n, k int, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) {
-	parallelFor(threads, tiles(m), func(t0, t1 int) {
-		var ta [mr * kc]float32
-		var tc [mr * nr]float32
-		for k0 := 0; k0 < k; k0 += kc {
-			kb := min(kc, k-k0)
-			b := beta
-			if k0 > 0 {
-				b = 1
-			}
-			for p := 0; p < panels(n); p++ {
-				bpk := bp[(p*k+k0)*nr:][:kb*nr]
-				w := min(nr, n-p*nr)
-				for t := t0; t < t1; t++ {
-					i0 := t * mr
-					h := min(mr, m-i0)
-					if h == mr && w == nr {
-						microStrided(kb, a[i0*lda+k0:], lda, bpk, c[i0*ldc+p*nr:], ldc, 1, b)
-						continue
-					}
-					// Edge tile: rows and columns through small buffers.
-					clear(ta[:])
-					for i := 0; i < h; i++ {
-						copy(ta[i*kb:][:kb], a[(i0+i)*lda+k0:][:kb])
-					}
-					loadTile(&tc, c, i0, p*nr, h, w, ldc, b)
-					microStrided(kb, ta[:], kb, bpk, tc[:], nr, 1, b)
-					storeTile(&tc, c, i0, p*nr, h, w, ldc)
+	parallelFor(threads, tiles(m), func(t0, t1 int) { gemmStridedTiles(m, n, k, a, lda, bp, beta, c, ldc, t0, t1) })
+}
+
+// gemmStridedTiles is gemmStrided for the row tiles [t0, t1) on the calling goroutine.
+func gemmStridedTiles(m, n, k int, a []float32, lda int, bp []float32, beta float32, c []float32, ldc, t0, t1 int) {
+	var ta, tc []float32 // edge buffers, allocated when an edge tile occurs
+	for k0 := 0; k0 < k; k0 += kc {
+		kb := min(kc, k-k0)
+		b := beta
+		if k0 > 0 {
+			b = 1
+		}
+		for p := 0; p < panels(n); p++ {
+			bpk := bp[(p*k+k0)*nr:][:kb*nr]
+			w := min(nr, n-p*nr)
+			for t := t0; t < t1; t++ {
+				i0 := t * mr
+				h := min(mr, m-i0)
+				if h == mr && w == nr {
+					kernels.F32Strided(kb, a[i0*lda+k0:], lda, bpk, c[i0*ldc+p*nr:], ldc, 1, b)
+					continue
 				}
+				// Edge tile: rows and columns through small buffers.
+				if ta == nil {
+					ta, tc = make([]float32, mr*min(kc, k)), make([]float32, mr*nr)
+				}
+				clear(ta[:mr*kb])
+				for i := 0; i < h; i++ {
+					copy(ta[i*kb:][:kb], a[(i0+i)*lda+k0:][:kb])
+				}
+				loadTile(tc, c, i0, p*nr, h, w, ldc, b)
+				kernels.F32Strided(kb, ta, kb, bpk, tc, nr, 1, b)
+				storeTile(tc, c, i0, p*nr, h, w, ldc)
 			}
 		}
-	})
+	}
 }
 
 // gemmPacked computes C = A*B + beta*C for A in packAT tiles (k rows each), B in packB panels
 // and C m x n row-major. Tiles of C are split across threads.
 func gemmPacked(threads, m, n, k int, ap, bp []float32, beta float32, c []float32, ldc int) {
 	parallelFor(threads, tiles(m), func(t0, t1 int) {
-		var tc [mr * nr]float32
+		var tc []float32
 		for p := 0; p < panels(n); p++ {
 			b := bp[p*k*nr:][:k*nr]
 			w := min(nr, n-p*nr)
@@ -129,12 +136,15 @@ func gemmPacked(threads, m, n, k int, ap, bp []float32, beta float32, c []float3
 				h := min(mr, m-i0)
 				a := ap[t*k*mr:][:k*mr]
 				if h == mr && w == nr {
-					microPacked(k, a, b, c[i0*ldc+p*nr:], ldc, 1, beta)
+					kernels.F32(k, a, b, c[i0*ldc+p*nr:], ldc, 1, beta)
 					continue
 				}
-				loadTile(&tc, c, i0, p*nr, h, w, ldc, beta)
-				microPacked(k, a, b, tc[:], nr, 1, beta)
-				storeTile(&tc, c, i0, p*nr, h, w, ldc)
+				if tc == nil {
+					tc = make([]float32, mr*nr)
+				}
+				loadTile(tc, c, i0, p*nr, h, w, ldc, beta)
+				kernels.F32(k, a, b, tc, nr, 1, beta)
+				storeTile(tc, c, i0, p*nr, h, w, ldc)
 			}
 		}
 	})
@@ -142,7 +152,7 @@ func gemmPacked(threads, m, n, k int, ap, bp []float32, beta float32, c []float3
 
 // loadTile copies the h x w corner of C at (i0, j0) into a 6 x 16 buffer (zeros elsewhere);
 // with beta = 0 C is not read (it may hold anything).
-func loadTile(tc *[mr * nr]float32, c []float32, i0, j0, h, w, ldc int, beta float32) {
+func loadTile(tc []float32, c []float32, i0, j0, h, w, ldc int, beta float32) {
 	clear(tc[:])
 	if beta == 0 {
 		return
@@ -152,7 +162,7 @@ func loadTile(tc *[mr * nr]float32, c []float32, i0, j0, h, w, ldc int, beta flo
 	}
 }
 
-func storeTile(tc *[mr * nr]float32, c []float32, i0, j0, h, w, ldc int) {
+func storeTile(tc []float32, c []float32, i0, j0, h, w, ldc int) {
 	for i := 0; i < h; i++ {
 		copy(c[(i0+i)*ldc+j0:][:w], tc[i*nr:][:w])
 	}
