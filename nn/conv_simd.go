@@ -179,28 +179,22 @@ func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, g
 	st.gwp = grow(st.gwp, t*mr*ldc)
 	gwp := st.gwp
 	jobs := s.K*s.K*q + 1
+	// Images outermost: one image's gy tiles and x panels stay in L2 while every job uses them.
 	parallelFor(cfg.threads(), jobs, func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			bias := j == jobs-1
-			var b []float32
-			col := kkp
-			if !bias {
-				kh, kw, p := j/(s.K*q), j/q%s.K, j%q
-				b = xp[p*(s.N*img+pad)+((kh*s.W)+kw)*nr:]
-				col = (kh*s.K+kw)*icp + p*nr
+		for n := 0; n < s.N; n++ {
+			beta := float32(1)
+			if n == 0 {
+				beta = 0
 			}
-			for ti := 0; ti < t; ti++ {
-				c := gwp[ti*mr*ldc+col:]
-				for n := 0; n < s.N; n++ {
-					bn := ones
-					if !bias {
-						bn = b[n*img:][:klen*nr]
-					}
-					beta := float32(1)
-					if n == 0 {
-						beta = 0
-					}
-					kernels.F32(klen, ap[(n*t+ti)*klen*mr:][:klen*mr], bn, c, ldc, 1, beta)
+			for j := lo; j < hi; j++ {
+				b, col := ones, kkp
+				if j != jobs-1 {
+					kh, kw, p := j/(s.K*q), j/q%s.K, j%q
+					b = xp[p*(s.N*img+pad)+n*img+((kh*s.W)+kw)*nr:][:klen*nr]
+					col = (kh*s.K+kw)*icp + p*nr
+				}
+				for ti := 0; ti < t; ti++ {
+					kernels.F32(klen, ap[(n*t+ti)*klen*mr:][:klen*mr], b, gwp[ti*mr*ldc+col:], ldc, 1, beta)
 				}
 			}
 		}
