@@ -166,3 +166,31 @@ func FuzzParse(f *testing.F) {
 		})
 	})
 }
+
+func TestAlignStride(t *testing.T) {
+	// KCSR weights of a 3x3 filter, one channel: 9 elements per k. Padding k's stride to a
+	// multiple of 8 keeps 128-bit alignment of every k's weights (int16).
+	m, err := Bind(MustParse("KCSR"), Tensor{Dims: []string{"R", "S", "C", "K"}, Extent: []int{3, 3, 1, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.AlignStride("K", 1, 8); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Offset([]int{0, 0, 0, 1}); got != 16 {
+		t.Errorf("W(0,0,0,1) at %d, want 16", got)
+	}
+	if m.Size() != 64 {
+		t.Errorf("size %d, want 64", m.Size())
+	}
+	// A step of 16 along a stride-1 dimension is already aligned: nothing changes.
+	m2, _ := Bind(MustParse("YX"), Tensor{Dims: []string{"X", "Y"}, Extent: []int{20, 2}})
+	m2.AlignStride("X", 16, 8)
+	if m2.Size() != 40 {
+		t.Errorf("size %d, want 40", m2.Size())
+	}
+	m2.AlignStride("Y", 1, 8)
+	if m2.Size() != 48 || m2.Offset([]int{0, 1}) != 24 {
+		t.Errorf("padded rows: size %d, row 1 at %d", m2.Size(), m2.Offset([]int{0, 1}))
+	}
+}

@@ -20,6 +20,7 @@ type Map struct {
 	dimOf  []int
 	extent []int
 	stride []int
+	mult   []int // stride padding per factor (AlignStride)
 	size   int
 }
 
@@ -59,17 +60,61 @@ func Bind(l Layout, t Tensor) (*Map, error) {
 			return nil, fmt.Errorf("layout %v leaves out dimension %s of extent %d", l, d, t.Extent[i])
 		}
 	}
+	m.mult = make([]int, len(m.extent))
+	if err := m.restride(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// restride computes the strides, each rounded up to its factor's multiple (padding).
+func (m *Map) restride() error {
 	m.stride = make([]int, len(m.extent))
 	s := 1
 	for i := len(m.extent) - 1; i >= 0; i-- {
+		if k := m.mult[i]; k > 1 {
+			s = (s + k - 1) / k * k
+		}
 		m.stride[i] = s
 		if s > (1<<40)/m.extent[i] {
-			return nil, fmt.Errorf("layout %v: tensor too large", l)
+			return fmt.Errorf("layout %v: tensor too large", m.Layout)
 		}
 		s *= m.extent[i]
 	}
 	m.size = s
-	return m, nil
+	return nil
+}
+
+// AlignStride pads the layout so that moving dimension dim by step elements moves the address
+// by a multiple of align elements (e.g. to keep every vector load 128-bit aligned when a loop
+// advances a pointer). Only the factor holding dim (its outer part, when split) is padded.
+func (m *Map) AlignStride(dim string, step, align int) error {
+	for i, f := range m.Layout.Factors {
+		if f.Dim != dim || f.Inner > 0 {
+			continue
+		}
+		fstep := step
+		if f.Outer > 0 {
+			if step%f.Outer != 0 {
+				return fmt.Errorf("step %d of %s is not a multiple of its block %d", step, dim, f.Outer)
+			}
+			fstep = step / f.Outer
+		}
+		need := align / gcd(fstep, align)
+		if m.stride[i]%need == 0 {
+			return nil
+		}
+		m.mult[i] = need
+		return m.restride()
+	}
+	return nil
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // Size is the number of elements the layout occupies, padding included.

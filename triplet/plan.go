@@ -30,16 +30,6 @@ func tensors(b *Body, padR, xinPad int) map[string]layout.Tensor {
 	}
 }
 
-// InputPitch is the padded input width: rows start on a 128-bit boundary when x is
-// vectorized (loads are 128-bit aligned, target/aie1 AccessAlignBytes).
-func InputPitch(xin, elemBits int, vec string) int {
-	if vec != "x" {
-		return xin
-	}
-	a := 128 / elemBits
-	return (xin + a - 1) / a * a
-}
-
 // NewPlan binds layouts and checks that every access's address is affine in the loop
 // variables (so that a pointer per tensor, advanced by a constant per iteration, plus an
 // immediate offset reaches it).
@@ -48,7 +38,7 @@ func NewPlan(b *Body, sh sched.Shape) (*Plan, error) {
 	c := b.Conv
 	p := &Plan{Body: b, Shape: sh, Maps: map[string]*layout.Map{}, ElemBits: sh.ElemBits}
 	padR := max(s.PadR, c.R)
-	ts := tensors(b, padR, InputPitch(c.XIn, sh.ElemBits, s.Vec))
+	ts := tensors(b, padR, c.XIn)
 	for name, l := range map[string]string{Out: s.Out, W: s.W, In: s.In} {
 		lay, err := layout.Parse(l)
 		if err != nil {
@@ -59,6 +49,24 @@ func NewPlan(b *Body, sh sched.Shape) (*Plan, error) {
 			return nil, fmt.Errorf("tensor %s: %v", name, err)
 		}
 		p.Maps[name] = m
+	}
+	// Keep every load and store 128-bit aligned (target/aie1 AccessAlignBytes) as loops
+	// advance the tensors' pointers and as unrolled rows and channels offset them.
+	align := 128 / sh.ElemBits
+	moved := map[string][]string{Out: {"X", "Y", "K", "N"}, W: {"K"}, In: {"X'", "Y'", "N"}}
+	if c.Groups > 1 {
+		moved[In] = append(moved[In], "C")
+	}
+	for name, dims := range moved {
+		for _, d := range dims {
+			step := 1
+			if (d == "X" || d == "X'") && s.Vec == "x" || d == "K" && s.Vec == "k" && name != In {
+				step = b.Lanes
+			}
+			if err := p.Maps[name].AlignStride(d, step, align); err != nil {
+				return nil, fmt.Errorf("tensor %s: %v", name, err)
+			}
+		}
 	}
 	p.Steps = map[string]int{"x": s.UX, "y": s.UY, "k": s.UK, "n": 1}
 	if s.Vec == "x" {
