@@ -1,6 +1,9 @@
 package kernels
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // Kernel-only throughput with A and B resident in L1 (kg = 256): the ceiling for GEMM.
 func benchKernel(b *testing.B, opsPerCall float64, f func()) {
@@ -38,4 +41,22 @@ func BenchmarkF32Strided(b *testing.B) {
 	const lda = 300
 	a, bb, c := make([]float32, 5*lda+benchKG), make([]float32, benchKG*F32NR), make([]float32, F32MR*F32NR)
 	benchKernel(b, 2*F32MR*F32NR*benchKG, func() { F32Strided(benchKG, a, lda, bb, c, F32NR, 1, 1) })
+}
+
+// TestPeakAndKernel prints, with -v, the kernel rate next to the register-only peak
+// measured in the same run, so noisy machines still give a meaningful ratio.
+func TestPeakAndKernel(t *testing.T) {
+	if !Accelerated() {
+		t.Skip("no assembly kernels")
+	}
+	for _, dt := range []string{"float32", "float64", "int16", "u8s8", "s8u8"} {
+		p, err := MeasurePeak(dt, 20*time.Millisecond)
+		if err != nil || p <= 0 {
+			t.Fatalf("%s: peak %v, %v", dt, p, err)
+		}
+		t.Logf("%-8s peak %.1f Gop/s", dt, p)
+	}
+	if _, err := MeasurePeak("int4", time.Millisecond); err == nil {
+		t.Error("unknown dtype accepted")
+	}
 }

@@ -111,3 +111,40 @@ func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta 
 
 //go:noescape
 func asmS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32)
+
+// peakF32 runs n iterations of the F32 kernel's arithmetic (96 MACs each) on registers.
+//
+//go:noescape
+func peakF32(n int)
+
+// peakF64 runs n iterations of the F64 kernel's arithmetic (48 MACs each) on registers.
+//
+//go:noescape
+func peakF64(n int)
+
+// peakI16 runs n iterations of the I16 kernel's arithmetic (192 MACs each) on registers.
+//
+//go:noescape
+func peakI16(n int)
+
+// peakU8S8 runs n iterations of the U8S8 kernel's arithmetic (384 MACs each) on registers.
+//
+//go:noescape
+func peakU8S8(n int)
+
+// peakS8U8 runs n iterations of the S8U8 kernel's arithmetic (384 MACs each) on registers.
+//
+//go:noescape
+func peakS8U8(n int)
+
+// peaks maps an element type to its peak loop and the MACs of one iteration.
+var peaks = map[string]struct {
+	loop func(int)
+	macs int
+}{
+	"float32": {peakF32, 96},
+	"float64": {peakF64, 48},
+	"int16":   {peakI16, 192},
+	"u8s8":    {peakU8S8, 384},
+	"s8u8":    {peakS8U8, 384},
+}

@@ -38,6 +38,20 @@ func Catalog() []Kernel {
 	return ks
 }
 
+// peaks returns the first packed kernel of each element type: the ones whose arithmetic
+// the peak loops reproduce.
+func peaks(ks []Kernel) []Kernel {
+	var out []Kernel
+	seen := map[Elem]bool{}
+	for _, k := range ks {
+		if !k.Strided && !seen[k.Elem] {
+			seen[k.Elem] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // Files are the generated sources, keyed by file name.
 type Files map[string][]byte
 
@@ -82,6 +96,9 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	for _, k := range ks {
 		k.emit(&s)
 	}
+	for _, k := range peaks(ks) {
+		k.emitPeak(&s)
+	}
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
@@ -93,6 +110,17 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		fmt.Fprintf(&decl, "\t%s(%d, %d, %s)\n}\n\n", k.fallback(), k.MR, k.NR, k.goArgNames())
 		fmt.Fprintf(&decl, "//go:noescape\nfunc %s(%s)\n\n", k.Symbol(), k.goSignature())
 	}
+
+	for _, k := range peaks(ks) {
+		fmt.Fprintf(&decl, "// %s runs n iterations of the %s kernel's arithmetic (%d MACs each) on registers.\n", k.PeakSymbol(), elems[k.Elem].tag, k.MR*k.NR*elems[k.Elem].group)
+		fmt.Fprintf(&decl, "//\n//go:noescape\nfunc %s(n int)\n\n", k.PeakSymbol())
+	}
+	fmt.Fprintf(&decl, "// peaks maps an element type to its peak loop and the MACs of one iteration.\n")
+	fmt.Fprintf(&decl, "var peaks = map[string]struct {\n\tloop func(int)\n\tmacs int\n}{\n")
+	for _, k := range peaks(ks) {
+		fmt.Fprintf(&decl, "\t%q: {%s, %d},\n", elems[k.Elem].dtype, k.PeakSymbol(), k.MR*k.NR*elems[k.Elem].group)
+	}
+	fmt.Fprintf(&decl, "}\n\n")
 
 	var other bytes.Buffer
 	other.WriteString(header)

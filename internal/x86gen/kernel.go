@@ -35,14 +35,15 @@ type elemInfo struct {
 	aElem     int    // bytes of one A element (for the row stride of strided kernels)
 	cElem     int    // bytes of one C element
 	isFloat   bool
+	dtype     string // the name callers use (cpu/kernels.MeasurePeak)
 }
 
 var elems = map[Elem]elemInfo{
-	F32:  {"F32", "float32", "float32", "float32", 1, 4, 4, 4, true},
-	F64:  {"F64", "float64", "float64", "float64", 1, 8, 8, 8, true},
-	I16:  {"I16", "int16", "int16", "int32", 2, 4, 2, 4, false},
-	U8S8: {"U8S8", "uint8", "int8", "int32", 4, 4, 1, 4, false},
-	S8U8: {"S8U8", "int8", "uint8", "int32", 4, 4, 1, 4, false},
+	F32:  {"F32", "float32", "float32", "float32", 1, 4, 4, 4, true, "float32"},
+	F64:  {"F64", "float64", "float64", "float64", 1, 8, 8, 8, true, "float64"},
+	I16:  {"I16", "int16", "int16", "int32", 2, 4, 2, 4, false, "int16"},
+	U8S8: {"U8S8", "uint8", "int8", "int32", 4, 4, 1, 4, false, "u8s8"},
+	S8U8: {"S8U8", "int8", "uint8", "int32", 4, 4, 1, 4, false, "s8u8"},
 }
 
 // Kernel is the parameter set of one generated micro-kernel. The kernel computes the MR x NR
@@ -238,10 +239,17 @@ func (k Kernel) aOperand(i, s int) string {
 }
 
 // step emits one rank-group update of the tile for unrolled step s.
-func (k Kernel) step(a *asm, r regs, s int, bcastNext *int) {
+func (k Kernel) step(a *asm, r regs, s int, bcastNext *int) { k.update(a, r, s, bcastNext, true) }
+
+// update emits the instructions of one k group; without loads (a peak loop) the B and
+// broadcast registers are used as they are.
+func (k Kernel) update(a *asm, r regs, s int, bcastNext *int, loads bool) {
 	e := elems[k.Elem]
 	bStep := k.NR * e.laneBytes
 	for j, rb := range r.b {
+		if !loads {
+			break
+		}
 		load := "VMOVUPS"
 		switch {
 		case k.Elem == F64:
@@ -254,13 +262,16 @@ func (k Kernel) step(a *asm, r regs, s int, bcastNext *int) {
 	for i := 0; i < k.MR; i++ {
 		ra := r.bcast[*bcastNext%len(r.bcast)]
 		*bcastNext++
-		switch k.Elem {
-		case F32:
+		switch {
+		case !loads:
+		case k.Elem == F32:
 			a.ins("VBROADCASTSS", k.aOperand(i, s), ra)
-		case F64:
+		case k.Elem == F64:
 			a.ins("VBROADCASTSD", k.aOperand(i, s), ra)
 		default:
 			a.ins("VPBROADCASTD", k.aOperand(i, s), ra)
+		}
+		switch k.Elem {
 		}
 		for j, rb := range r.b {
 			acc := r.acc[i][j]
@@ -488,4 +499,29 @@ func (k Kernel) intEpilogue(a *asm, r regs) {
 	})
 	a.ins("VZEROUPPER")
 	a.ins("RET")
+}
+
+// PeakSymbol is the Go name of the kernel's compute-only loop.
+func (k Kernel) PeakSymbol() string { return "peak" + elems[k.Elem].tag }
+
+// emitPeak writes a loop of n iterations of the kernel's arithmetic without its loads: the
+// instruction mix of the micro-kernel on registers only, the ceiling the kernel can reach on
+// this machine right now (reference/cpu.md measures peaks the same way). Every register
+// starts at zero so no float operation meets a subnormal (which costs microcode assists).
+func (k Kernel) emitPeak(a *asm) {
+	r := k.allocate()
+	a.line("// func %s(n int)", k.PeakSymbol())
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-8", k.PeakSymbol())
+	a.ins("MOVQ", "n+0(FP)", "CX")
+	for i := 0; i < 16; i++ {
+		a.ins("VPXOR", y(i), y(i), y(i))
+	}
+	a.label("loop")
+	bc := 0
+	k.update(a, r, 0, &bc, false)
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
 }

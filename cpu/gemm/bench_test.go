@@ -1,0 +1,147 @@
+package gemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// The gemm suite's shapes (op/suite "gemm", reference/cpu.md): row-major C = A*B.
+var suiteShapes = [][3]int{{256, 256, 256}, {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 290}}
+
+func randF32(n int) []float32 {
+	r := rand.New(rand.NewPCG(1, uint64(n)))
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(r.Float64()*2 - 1)
+	}
+	return v
+}
+
+func randF64(n int) []float64 {
+	r := rand.New(rand.NewPCG(2, uint64(n)))
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = r.Float64()*2 - 1
+	}
+	return v
+}
+
+// report adds GFLOPS (or GOPS: 2 per multiply-add) and, on amd64, the percentage of the
+// kernel's register-only peak measured right after the timed loop (reference/cpu.md: the
+// machine is shared and its speed moves; only same-run ratios are meaningful).
+func report(b *testing.B, dtype string, threads, m, n, k int) {
+	g := 2 * float64(m) * float64(n) * float64(k) * float64(b.N) / b.Elapsed().Seconds() / 1e9
+	b.ReportMetric(g, "GFLOPS")
+	if p, err := kernels.MeasurePeak(dtype, 30*time.Millisecond); err == nil {
+		b.ReportMetric(100*g/(p*float64(threads)), "%peak")
+	}
+}
+
+// BenchmarkSgemm: go test -run x -bench Sgemm -count 5 ./cpu/gemm (threads: 1 and 2).
+func BenchmarkSgemm(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		for _, s := range suiteShapes {
+			m, n, k := s[0], s[1], s[2]
+			b.Run(fmt.Sprintf("%dx%dx%d/t%d", m, n, k, threads), func(b *testing.B) {
+				A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
+				o := Options{Threads: threads}
+				for b.Loop() {
+					if err := o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, "float32", threads, m, n, k)
+			})
+		}
+	}
+}
+
+func BenchmarkDgemm(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		for _, s := range suiteShapes {
+			m, n, k := s[0], s[1], s[2]
+			b.Run(fmt.Sprintf("%dx%dx%d/t%d", m, n, k, threads), func(b *testing.B) {
+				A, B, C := randF64(m*k), randF64(k*n), make([]float64, m*n)
+				o := Options{Threads: threads}
+				for b.Loop() {
+					if err := o.Dgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, "float64", threads, m, n, k)
+			})
+		}
+	}
+}
+
+// BenchmarkGonumSgemm is gonum's native Sgemm (v0.17.0) on the same shapes, for the ratio.
+// It uses its own goroutines; GOMAXPROCS=1 gives the 1-thread figure.
+func BenchmarkGonumSgemm(b *testing.B) {
+	for _, s := range suiteShapes[:3] {
+		m, n, k := s[0], s[1], s[2]
+		b.Run(fmt.Sprintf("%dx%dx%d", m, n, k), func(b *testing.B) {
+			A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
+			for b.Loop() {
+				gonum.Implementation{}.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, A, k, B, n, 0, C, n)
+			}
+			report(b, "float32", runtime.GOMAXPROCS(0), m, n, k)
+		})
+	}
+}
+
+func BenchmarkGemmI16(b *testing.B) {
+	for _, s := range suiteShapes[:4] {
+		m, n, k := s[0], s[1], s[2]
+		b.Run(fmt.Sprintf("%dx%dx%d/t1", m, n, k), func(b *testing.B) {
+			A, B, C := make([]int16, m*k), make([]int16, k*n), make([]int32, m*n)
+			for i := range A {
+				A[i] = int16(i * 7)
+			}
+			for i := range B {
+				B[i] = int16(i * 3)
+			}
+			o := Options{Threads: 1}
+			for b.Loop() {
+				if err := o.GemmI16(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, "int16", 1, m, n, k)
+		})
+	}
+}
+
+func BenchmarkGemmU8S8(b *testing.B) {
+	for _, path := range []struct {
+		name string
+		p    U8Path
+	}{{"fast", U8Fast}, {"exact", U8Exact}} {
+		for _, s := range suiteShapes[:4] {
+			m, n, k := s[0], s[1], s[2]
+			b.Run(fmt.Sprintf("%s/%dx%dx%d/t1", path.name, m, n, k), func(b *testing.B) {
+				A, B, C := make([]uint8, m*k), make([]int8, k*n), make([]int32, m*n)
+				for i := range A {
+					A[i] = uint8(i*7) & 127
+				}
+				for i := range B {
+					B[i] = int8(i * 3)
+				}
+				o := Options{Threads: 1, U8Path: path.p}
+				for b.Loop() {
+					if err := o.GemmU8S8(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, "u8s8", 1, m, n, k)
+			})
+		}
+	}
+}
