@@ -26,6 +26,7 @@ type convSIMDState struct {
 	gyp        []float32 // direct path: padded output gradient
 	gwp        []float32 // direct path: weight gradient with output channels padded to tiles
 	gyShape    [4]int
+	colShape   convShape // shape whose ones and padding st.col holds
 }
 
 // directPath reports whether a filter row is long enough for the in-place kernel to pay off.
@@ -135,10 +136,16 @@ func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, g
 	for p := 0; p < q; p++ {
 		dst := xp[p*(s.N*img+pad):][:s.N*img+pad]
 		w := min(nr, s.IC-p*nr)
-		for pix := 0; pix < s.N*s.H*s.W; pix++ {
-			d := dst[pix*nr:][:nr]
-			copy(d, x[pix*s.IC+p*nr:][:w])
-			clear(d[w:])
+		if w == nr {
+			for pix := 0; pix < s.N*s.H*s.W; pix++ {
+				*(*[nr]float32)(dst[pix*nr:]) = *(*[nr]float32)(x[pix*s.IC+p*nr:])
+			}
+		} else {
+			for pix := 0; pix < s.N*s.H*s.W; pix++ {
+				d := dst[pix*nr:][:nr]
+				copy(d, x[pix*s.IC+p*nr:][:w])
+				clear(d[w:])
+			}
 		}
 		clear(dst[s.N*img:])
 	}
@@ -160,10 +167,13 @@ func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, g
 				for oh := 0; oh < s.OH; oh++ {
 					for ow := 0; ow < s.W; ow++ {
 						d := a[(oh*s.W+ow)*mr:][:mr]
-						if ow >= s.OW || h < mr {
+						switch {
+						case ow >= s.OW:
 							clear(d)
-						}
-						if ow < s.OW {
+						case h == mr:
+							*(*[mr]float32)(d) = *(*[mr]float32)(gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:])
+						default:
+							clear(d)
 							copy(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:][:h])
 						}
 					}
@@ -217,19 +227,30 @@ func (st *convSIMDState) forwardIm2col(cfg *Config, s convShape, x, w, b, y []fl
 	kkc := s.K * s.K * s.IC
 	cw := colW(s)
 	P := s.N * s.OH * s.OW
-	st.col = grow(st.col, P*cw)
+	if len(st.col) != P*cw || st.colShape != s {
+		// The 1 and the zero padding of each row are written once per shape.
+		st.col = grow(st.col, P*cw)
+		clear(st.col)
+		for p := 0; p < P; p++ {
+			st.col[p*cw+kkc] = 1
+		}
+		st.colShape = s
+	}
 	col := st.col
 	kc := s.K * s.IC
 	parallelFor(cfg.threads(), s.N*s.OH, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			n, oh := r/s.OH, r%s.OH
 			for ow := 0; ow < s.OW; ow++ {
-				row := col[(r*s.OW+ow)*cw:][:cw]
+				row := col[(r*s.OW+ow)*cw:][:kkc]
 				for kh := 0; kh < s.K; kh++ {
-					copy(row[kh*kc:][:kc], x[((n*s.H+oh+kh)*s.W+ow)*s.IC:][:kc])
+					// Runs of K*IC values are short here: an explicit loop beats copy's call.
+					src := x[((n*s.H+oh+kh)*s.W+ow)*s.IC:][:kc]
+					dst := row[kh*kc:][:kc]
+					for i, v := range src {
+						dst[i] = v
+					}
 				}
-				row[kkc] = 1
-				clear(row[kkc+1:])
 			}
 		}
 	})

@@ -34,12 +34,16 @@ func packB(k, n int, b []float32, ldb int, dst []float32) []float32 {
 		r1 := min(k, r0+rb)
 		for p := 0; p < panels(n); p++ {
 			w := min(nr, n-p*nr)
+			if w == nr { // whole panels: fixed-size array moves, no memmove call per piece
+				for r := r0; r < r1; r++ {
+					*(*[nr]float32)(dst[(p*k+r)*nr:]) = *(*[nr]float32)(b[r*ldb+p*nr:])
+				}
+				continue
+			}
 			for r := r0; r < r1; r++ {
 				d := dst[(p*k+r)*nr:][:nr]
 				copy(d, b[r*ldb+p*nr:][:w])
-				if w < nr {
-					clear(d[w:])
-				}
+				clear(d[w:])
 			}
 		}
 	}
@@ -72,6 +76,12 @@ func packAT(m, k int, at []float32, ldat int, dst []float32) []float32 {
 	dst = grow(dst, tiles(m)*k*mr)
 	for t := 0; t < tiles(m); t++ {
 		h := min(mr, m-t*mr)
+		if h == mr {
+			for r := 0; r < k; r++ {
+				*(*[mr]float32)(dst[(t*k+r)*mr:]) = *(*[mr]float32)(at[r*ldat+t*mr:])
+			}
+			continue
+		}
 		for r := 0; r < k; r++ {
 			d := dst[(t*k+r)*mr:][:mr]
 			copy(d, at[r*ldat+t*mr:][:h])
