@@ -218,13 +218,20 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 		}
 		return t(0), nil
 	case op == OpVAdd || op == OpVSub:
-		if t(0).Class != Vector && t(0).Class != Accum {
-			return Type{}, argErr(op, 0, "want a vector or accumulator, have %v", t(0))
+		// vector op vector (same type), accumulator op accumulator (same type), and
+		// accumulator op vector with matching lanes: acc48 with int16, acc80 with int32
+		// (intrinsics reference, group intr_gpvectorop_arit, "Operators").
+		a, b := t(0), t(1)
+		switch {
+		case a.Class != Vector && a.Class != Accum:
+			return Type{}, argErr(op, 0, "want a vector or accumulator, have %v", a)
+		case b == a:
+			return a, nil
+		case a.Class == Accum && b.Class == Vector && b.Lanes == a.Lanes &&
+			((a.Elem == Acc48 && b.Elem == Int16) || (a.Elem == Acc80 && b.Elem == Int32)):
+			return a, nil
 		}
-		if t(1) != t(0) {
-			return Type{}, argErr(op, 1, "type %v differs from %v", t(1), t(0))
-		}
-		return t(0), nil
+		return Type{}, argErr(op, 1, "cannot combine %v with %v", b, a)
 	case partBits(op) != 0:
 		return partType(op, args)
 	case op == OpConcat:

@@ -1,0 +1,105 @@
+package kernel
+
+import (
+	"testing"
+
+	"github.com/sumacdev/sumac/num"
+)
+
+func TestUpdExtConcat(t *testing.T) {
+	var buf, part, out, ext Vec
+	for i := 0; i < 64; i++ {
+		buf.SetI16(i, int64(i))
+	}
+	for i := 0; i < 16; i++ {
+		part.SetI16(i, int64(1000+i))
+	}
+	if err := Upd(&buf, 64, 256, 1, &part, &out); err != nil { // upd_w(v32int16, 1, v16int16)
+		t.Fatal(err)
+	}
+	for i := 0; i < 32; i++ {
+		want := int64(i)
+		if i >= 16 {
+			want = int64(1000 + i - 16)
+		}
+		if out.I16(i) != want {
+			t.Fatalf("upd_w lane %d = %d, want %d", i, out.I16(i), want)
+		}
+	}
+	if err := Ext(&out, 64, 128, 3, &ext); err != nil { // ext_v(v32int16, 3): lanes 24..31
+		t.Fatal(err)
+	}
+	for i := 0; i < 8; i++ {
+		if ext.I16(i) != int64(1008+i) {
+			t.Fatalf("ext_v lane %d = %d", i, ext.I16(i))
+		}
+	}
+	if ext.I16(8) != 0 {
+		t.Error("ext_v left bytes beyond the part")
+	}
+	if err := Upd(&buf, 64, 256, 2, &part, &out); err == nil {
+		t.Error("upd_w index 2 of a 512-bit vector accepted")
+	}
+	var a, b, c, d, cat Vec
+	a.SetI8(0, 1)
+	b.SetI8(0, 2)
+	c.SetI8(0, 3)
+	d.SetI8(15, 4)
+	Concat(&cat, 16, &a, &b, &c, &d) // concat of four v16int8
+	if cat.I8(0) != 1 || cat.I8(16) != 2 || cat.I8(32) != 3 || cat.I8(63) != 4 {
+		t.Errorf("concat: %v", cat[:64])
+	}
+}
+
+func TestSRSUPS(t *testing.T) {
+	var acc AccVal
+	acc[0] = num.AccFrom(1 << 20)
+	acc[1] = num.AccFrom(-5)
+	acc[2] = num.AccFrom(7)
+	var v Vec
+	sat := SRS(&acc, 16, 4, Int16, num.Floor, num.Saturate, &v)
+	if v.I16(0) != 32767 || v.I16(1) != -1 || v.I16(2) != 0 || sat != 1 {
+		t.Errorf("srs: %d %d %d sat %d", v.I16(0), v.I16(1), v.I16(2), sat)
+	}
+	sat = SRS(&acc, 16, 0, UInt8, num.Floor, num.Saturate, &v) // ubsrs
+	if v.U8(0) != 255 || v.U8(1) != 0 || v.U8(2) != 7 || sat != 2 {
+		t.Errorf("ubsrs: %d %d %d sat %d", v.U8(0), v.U8(1), v.U8(2), sat)
+	}
+	var w Vec
+	w.SetI16(0, -3)
+	w.SetI16(1, 0x7fff)
+	var up AccVal
+	UPS(&w, Int16, 16, 33, num.Acc48, &up)
+	if up[0].Int64() != -3<<33 {
+		t.Errorf("ups lane 0 = %v", up[0])
+	}
+	// 0x7fff << 33 needs 48 bits + sign: wraps at 48 bits
+	if want := num.AccFrom(0x7fff << 33).Wrap(48); up[1].Cmp(want) != 0 {
+		t.Errorf("ups lane 1 = %v, want %v", up[1], want)
+	}
+}
+
+func TestVAdd(t *testing.T) {
+	var a, b, out Vec
+	a.SetI16(0, 32767)
+	b.SetI16(0, 1)
+	a.SetI16(1, -7)
+	b.SetI16(1, 3)
+	VAdd(false, Int16, 16, &a, &b, &out)
+	if out.I16(0) != -32768 || out.I16(1) != -4 {
+		t.Errorf("vadd wraps: %d %d", out.I16(0), out.I16(1))
+	}
+	a[0], b[0] = 200, 100
+	VAdd(false, UInt8, 64, &a, &b, &out)
+	if out.U8(0) != 44 {
+		t.Errorf("uint8 add = %d, want 44", out.U8(0))
+	}
+	var acc, r AccVal
+	acc[0] = num.AccFrom(10)
+	var v Vec
+	v.SetI16(0, -3)
+	AccAddVec(false, 16, 48, &acc, &v, Int16, &r)
+	if r[0].Int64() != 7 {
+		t.Errorf("acc + vec = %v", r[0])
+	}
+}
