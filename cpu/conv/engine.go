@@ -54,6 +54,7 @@ type engine[A, B, C elem] struct {
 	wGroup  int // packed weight elements per group
 	w       []B
 	linear  bool // pixel p's input starts at p*C: 1x1, stride 1, no padding
+	contig  bool // one group, no dilation: a filter row's taps are adjacent in the input
 	pixels  int  // N*Y*X output pixels
 	tiles   int  // pixel tiles of MR
 	threads int
@@ -75,6 +76,7 @@ func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int
 	e.panels = (e.kg + k.nr - 1) / k.nr
 	e.pixels = c.N * c.Y * c.X
 	e.tiles = (e.pixels + k.mr - 1) / k.mr
+	e.contig = c.Groups == 1 && c.Dilation == 1
 	e.linear = c.R == 1 && c.S == 1 && c.Stride == 1 && c.Pad == 0 && c.XIn == c.X && c.YIn == c.Y
 	e.layout()
 	e.pack(w)
@@ -86,8 +88,8 @@ func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int
 func (e *engine[A, B, C]) layout() {
 	c := &e.c
 	switch {
-	case c.S*c.R*e.cg <= e.k.kc && c.R*e.cg < 32 && c.R*c.S > 1:
-		// A filter row holds fewer than 32 products (e.g. 3 input channels): one k block of
+	case c.S*c.R*e.cg <= e.k.kc && c.R*e.cg < 12 && c.R*c.S > 1:
+		// A filter row holds fewer than 12 products (e.g. MNIST conv1: 3): one k block of
 		// every tap, gathered per tile, beats S short micro-kernel calls.
 		var taps []tap
 		for kh := 0; kh < c.S; kh++ {
@@ -368,21 +370,38 @@ func (e *engine[A, B, C]) gather(in []A, buf []A, grp int, b *block, p0 int) ([]
 		x := p % c.X
 		row := p / c.X
 		y, n := row%c.Y, row/c.Y
-		for t := tf; t <= tl; t++ {
-			// The part of tap t's channels inside the block.
-			lo := max(t*e.cg, b.kOff)
-			hi := min((t+1)*e.cg, b.kOff+b.kLen)
-			d := dst[lo-b.kOff : hi-b.kOff]
+		for t := tf; t <= tl; {
+			// Taps t..u are one contiguous run of the input when they are consecutive
+			// columns of one filter row and the channels span C without dilation.
 			tp := seg.taps[t]
+			u := t
+			if e.contig {
+				for u < tl && seg.taps[u+1].kh == tp.kh && seg.taps[u+1].kw == seg.taps[u].kw+1 {
+					u++
+				}
+			}
+			lo := max(t*e.cg, b.kOff) // the run's part of the block, in reduction indices
+			hi := min((u+1)*e.cg, b.kOff+b.kLen)
+			d := dst[lo-b.kOff : hi-b.kOff]
 			iy := y*c.Stride + tp.kh*c.Dilation - c.Pad
-			ix := x*c.Stride + tp.kw*c.Dilation - c.Pad
-			if iy < 0 || iy >= c.YIn || ix < 0 || ix >= c.XIn {
+			ix := x*c.Stride + tp.kw*c.Dilation - c.Pad   // column of tap t; the run's step is 1
+			vLo, vHi := max(0, -ix), min(u-t, c.XIn-1-ix) // taps of the run inside the input
+			if iy < 0 || iy >= c.YIn || vLo > vHi {
 				clear(d)
+				t = u + 1
 				continue
 			}
 			anyIn = true
-			src := ((n*c.YIn+iy)*c.XIn+ix)*c.C + grp*e.cg + lo - t*e.cg
-			copy(d, in[src:src+len(d)])
+			// Copy the inside taps' values, clear the rest of the run.
+			inLo := max(lo, (t+vLo)*e.cg)
+			inHi := min(hi, (t+vHi+1)*e.cg)
+			clear(d[:max(0, inLo-lo)])
+			if inLo < inHi {
+				src := ((n*c.YIn+iy)*c.XIn+ix)*c.C + grp*e.cg + inLo - t*e.cg
+				copy(d[inLo-lo:inHi-lo], in[src:src+inHi-inLo])
+			}
+			clear(d[max(0, inHi-lo):])
+			t = u + 1
 		}
 		clear(dst[b.kLen:])
 	}
