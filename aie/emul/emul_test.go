@@ -1,0 +1,137 @@
+package emul
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/sumacdev/sumac/aie/cfront"
+	"github.com/sumacdev/sumac/num"
+)
+
+func needCompiler(t *testing.T) {
+	t.Helper()
+	if _, err := Compiler(); err != nil {
+		t.Skip("no C++ compiler (g++) on this machine: the emulation tests need one")
+	}
+}
+
+func i16s(b []byte) []int16 {
+	v := make([]int16, len(b)/2)
+	for i := range v {
+		v[i] = int16(binary.LittleEndian.Uint16(b[2*i:]))
+	}
+	return v
+}
+
+func bytes16(v []int16) []byte {
+	b := make([]byte, 2*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(x))
+	}
+	return b
+}
+
+// TestGEMM16x4 runs seed 001's Fig. 4 kernel under the emulation and checks it against a
+// scalar GEMM written here: C_r(16x4) += A_r(16 x Kc) B_r(Kc x 4) with srs(acc, 0) in the
+// default modes (floor rounding, saturation), then a wrapping int16 add of C_r.
+func TestGEMM16x4(t *testing.T) {
+	needCompiler(t)
+	const kc = 64
+	src, err := os.ReadFile("../testdata/lei_gemm_16x4.cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := []string{"Kc=64"}
+	k, err := cfront.ParseKernel("lei_gemm_16x4.cc", src, defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(Source{Name: "lei_gemm_16x4.cc", Text: src, Defines: defs}, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	a := make([]int16, 16*kc) // A_r by columns
+	b := make([]int16, kc*4)  // B_r row-major
+	c := make([]int16, 64)    // C_r by columns
+	for i := range a {
+		a[i] = int16(rng.IntN(2001) - 1000) // large enough that some lanes saturate
+	}
+	for i := range b {
+		b[i] = int16(rng.IntN(2001) - 1000)
+	}
+	for i := range c {
+		c[i] = int16(rng.IntN(65536) - 32768)
+	}
+	mem := [][]byte{bytes16(c), bytes16(a), bytes16(b), make([]byte, 128)}
+	res, err := p.Run(mem, Modes{Round: num.Floor, Sat: num.Saturate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := i16s(res.Mem[3])
+	sat := 0
+	for j := 0; j < 4; j++ {
+		for r := 0; r < 16; r++ {
+			var s int64
+			for q := 0; q < kc; q++ {
+				s += int64(a[q*16+r]) * int64(b[q*4+j])
+			}
+			n, saturated := num.SRS(num.AccFrom(s).Wrap(48), num.Narrow{Bits: 16, Round: num.Floor, Sat: num.Saturate})
+			if saturated {
+				sat++
+			}
+			want := int16(n) + c[j*16+r]
+			if out[j*16+r] != want {
+				t.Errorf("C(%d,%d) = %d, want %d", r, j, out[j*16+r], want)
+			}
+			if got := res.Trace[j][r]; got.Cmp(num.AccFrom(s)) != 0 {
+				t.Errorf("accumulator (%d,%d) before narrowing = %v, want %d", r, j, got, s)
+			}
+		}
+	}
+	if res.MACs != 16*4*kc {
+		t.Errorf("MACs = %d, want %d", res.MACs, 16*4*kc)
+	}
+	if res.Narrowed != 64 || res.Saturated != int64(sat) {
+		t.Errorf("narrowed %d saturated %d, want 64 and %d", res.Narrowed, res.Saturated, sat)
+	}
+	if len(res.Trace) != 4 {
+		t.Errorf("trace has %d narrowings, want 4", len(res.Trace))
+	}
+	// the second build of the same source comes from the cache
+	p2, err := Build(Source{Name: "lei_gemm_16x4.cc", Text: src, Defines: defs}, k)
+	if err != nil || !p2.Cached {
+		t.Errorf("second build: cached=%v err=%v", p2 != nil && p2.Cached, err)
+	}
+}
+
+// TestOutOfWindow checks that a read past a window's end stops the emulation with an error
+// naming the window.
+func TestOutOfWindow(t *testing.T) {
+	needCompiler(t)
+	src := []byte(`void over(input_window_int16 * in, output_window_int16 * out) {
+    for (int i = 0; i < 3; i++) {
+        v16int16 v = window_readincr_v16(in);
+        window_writeincr(out, v);
+    }
+}
+`)
+	k, err := cfront.ParseKernel("over.cc", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(Source{Name: "over.cc", Text: src}, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Run([][]byte{make([]byte, 64), make([]byte, 96)}, Modes{})
+	if err == nil {
+		t.Fatal("reading 48 elements from a 32-element window succeeded")
+	}
+	if want := "window_readincr_v16 of 16 elements at element 32 of window in (size 32 elements) is outside the window"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+}
