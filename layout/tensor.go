@@ -170,8 +170,10 @@ func (t Tensor) ForEach(f func(index []int)) {
 	}
 }
 
-// Pack copies data laid out by src into a new slice laid out by dst (both bound to tensors
-// with the same dimensions and extents, possibly in different orders). Padding is zero.
+// Pack copies data laid out by src into a new slice laid out by dst. Both are bound to tensors
+// with the same dimensions (in any order); dst's extents may be larger (the extra elements,
+// like any padding of dst's layout, are zero). Unpacking is Pack with the roles swapped, which
+// needs dst's extents to be no larger than src's.
 func Pack[T any](dst, src *Map, data []T) ([]T, error) {
 	if len(data) != src.Size() {
 		return nil, fmt.Errorf("source has %d elements, its layout %v needs %d", len(data), src.Layout, src.Size())
@@ -180,9 +182,14 @@ func Pack[T any](dst, src *Map, data []T) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Iterate over the smaller extent of each dimension.
+	t := Tensor{Dims: dst.Tensor.Dims, Extent: make([]int, len(perm))}
+	for i, p := range perm {
+		t.Extent[i] = min(dst.Tensor.Extent[i], src.Tensor.Extent[p])
+	}
 	out := make([]T, dst.Size())
 	sidx := make([]int, len(src.Tensor.Dims))
-	dst.Tensor.ForEach(func(idx []int) {
+	t.ForEach(func(idx []int) {
 		for i, p := range perm {
 			sidx[p] = idx[i]
 		}
@@ -201,9 +208,6 @@ func permutation(a, b Tensor) ([]int, error) {
 		found := false
 		for j, e := range b.Dims {
 			if d == e {
-				if a.Extent[i] != b.Extent[j] {
-					return nil, fmt.Errorf("dimension %s has extent %d and %d", d, a.Extent[i], b.Extent[j])
-				}
 				perm[i], found = j, true
 			}
 		}

@@ -44,6 +44,10 @@ func NewPlan(b *Body, sh sched.Shape) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if name != W && c.N > 1 && lay.Block("N") == 1 && !hasDim(lay, "N") {
+			// The batch is the outermost dimension unless the layout places it.
+			lay.Factors = append([]layout.Factor{{Dim: "N"}}, lay.Factors...)
+		}
 		m, err := layout.Bind(lay, ts[name])
 		if err != nil {
 			return nil, fmt.Errorf("tensor %s: %v", name, err)
@@ -180,4 +184,13 @@ func (p *Plan) Offsets(a Access) []int {
 		out[i] = m.Offset(a.At(i, nil))
 	}
 	return out
+}
+
+func hasDim(l layout.Layout, d string) bool {
+	for _, x := range l.Dims() {
+		if x == d {
+			return true
+		}
+	}
+	return false
 }
