@@ -51,7 +51,8 @@ func packB(k, n int, b []float32, ldb int, dst []float32) []float32 {
 }
 
 // packBT packs B = bt^T, bt being n x k row-major (row stride ldbt), into the panels of packB:
-// dst[(p*k+r)*16+j] = bt[(p*16+j)*ldbt+r]. It reads 16 rows of bt side by side.
+// dst[(p*k+r)*16+j] = bt[(p*16+j)*ldbt+r]. It transposes 16 x 16 blocks: 16 contiguous reads
+// from each of 16 rows, written into one 1 KiB block of the panel.
 func packBT(k, n int, bt []float32, ldbt int, dst []float32) []float32 {
 	dst = grow(dst, panels(n)*k*nr)
 	for p := 0; p < panels(n); p++ {
@@ -60,10 +61,19 @@ func packBT(k, n int, bt []float32, ldbt int, dst []float32) []float32 {
 		if w < nr {
 			clear(pd)
 		}
+		r0 := 0
+		for ; r0+nr <= k; r0 += nr {
+			blk := (*[nr * nr]float32)(pd[r0*nr:])
+			for j := 0; j < w; j++ {
+				src := (*[nr]float32)(bt[(p*nr+j)*ldbt+r0:])
+				for i, v := range src {
+					blk[i*nr+j] = v
+				}
+			}
+		}
 		for j := 0; j < w; j++ {
-			row := bt[(p*nr+j)*ldbt:][:k]
-			for r, v := range row {
-				pd[r*nr+j] = v
+			for r := r0; r < k; r++ {
+				pd[r*nr+j] = bt[(p*nr+j)*ldbt+r]
 			}
 		}
 	}
