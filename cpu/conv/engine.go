@@ -39,7 +39,17 @@ type block struct {
 	seg        int
 	kOff, kLen int
 	kgp        int
-	wOff       int // offset of the block's packed panels within a group's weights
+	wOff       int   // offset of the block's packed panels within a group's weights
+	runs       []run // the block's contiguous input runs, for gather
+}
+
+// run is a stretch of a block's reduction that one tile row copies from one place: taps
+// consecutive along a filter row (or a single tap), with their channels.
+type run struct {
+	kh, kw int // filter row and the first tap's column
+	taps   int // number of taps
+	first  int // reduction index where the first tap's channels start
+	lo, hi int // the run's part of the block, relative to the block start
 }
 
 // engine is a convolution plan for one kernel family.
@@ -123,6 +133,7 @@ func (e *engine[A, B, C]) layout() {
 			n := min(size, total-off)
 			kgp := (n + g - 1) / g
 			e.blocks = append(e.blocks, block{seg: si, kOff: off, kLen: n, kgp: kgp, wOff: e.wGroup})
+			e.blocks[len(e.blocks)-1].runs = e.runsFor(&e.blocks[len(e.blocks)-1])
 			e.wGroup += e.panels * panelLen(kgp)
 			e.ldgMax = max(e.ldgMax, kgp*g)
 		}
@@ -356,54 +367,98 @@ func (e *engine[A, B, C]) direct(in []A, grp int, b *block, p0 int) ([]A, int, b
 func (e *engine[A, B, C]) gather(in []A, buf []A, grp int, b *block, p0 int) ([]A, int, bool) {
 	c := &e.c
 	ld := b.kgp * e.k.kgroup
-	seg := &e.segs[b.seg]
-	tf := b.kOff / e.cg
-	tl := (b.kOff + b.kLen - 1) / e.cg
 	anyIn := false
+	x := p0 % c.X
+	row := p0 / c.X
+	y, n := row%c.Y, row/c.Y
 	for i := 0; i < e.k.mr; i++ {
 		dst := buf[i*ld : (i+1)*ld]
-		p := p0 + i
-		if p >= e.pixels {
-			clear(dst)
+		if p0+i >= e.pixels {
+			zero(dst)
 			continue
 		}
-		x := p % c.X
-		row := p / c.X
-		y, n := row%c.Y, row/c.Y
-		for t := tf; t <= tl; {
-			// Taps t..u are one contiguous run of the input when they are consecutive
-			// columns of one filter row and the channels span C without dilation.
-			tp := seg.taps[t]
-			u := t
-			if e.contig {
-				for u < tl && seg.taps[u+1].kh == tp.kh && seg.taps[u+1].kw == seg.taps[u].kw+1 {
-					u++
+		// The next pixel, without divisions.
+		if i > 0 {
+			if x++; x == c.X {
+				x = 0
+				if y++; y == c.Y {
+					y = 0
+					n++
 				}
 			}
-			lo := max(t*e.cg, b.kOff) // the run's part of the block, in reduction indices
-			hi := min((u+1)*e.cg, b.kOff+b.kLen)
-			d := dst[lo-b.kOff : hi-b.kOff]
-			iy := y*c.Stride + tp.kh*c.Dilation - c.Pad
-			ix := x*c.Stride + tp.kw*c.Dilation - c.Pad   // column of tap t; the run's step is 1
-			vLo, vHi := max(0, -ix), min(u-t, c.XIn-1-ix) // taps of the run inside the input
+		}
+		imgBase := n * c.YIn
+		for ri := range b.runs {
+			r := &b.runs[ri]
+			d := dst[r.lo:r.hi]
+			iy := y*c.Stride + r.kh*c.Dilation - c.Pad
+			ix := x*c.Stride + r.kw*c.Dilation - c.Pad         // column of the run's first tap; step 1
+			vLo, vHi := max(0, -ix), min(r.taps-1, c.XIn-1-ix) // taps of the run inside the input
 			if iy < 0 || iy >= c.YIn || vLo > vHi {
-				clear(d)
-				t = u + 1
+				zero(d)
 				continue
 			}
 			anyIn = true
-			// Copy the inside taps' values, clear the rest of the run.
-			inLo := max(lo, (t+vLo)*e.cg)
-			inHi := min(hi, (t+vHi+1)*e.cg)
-			clear(d[:max(0, inLo-lo)])
+			// Copy the inside taps' values, clear the rest of the run. Indices are relative
+			// to the run's first tap start (r.first, in reduction indices).
+			inLo := max(r.lo, r.first+vLo*e.cg-b.kOff)
+			inHi := min(r.hi, r.first+(vHi+1)*e.cg-b.kOff)
+			zero(dst[r.lo:max(r.lo, inLo)])
 			if inLo < inHi {
-				src := ((n*c.YIn+iy)*c.XIn+ix)*c.C + grp*e.cg + inLo - t*e.cg
-				copy(d[inLo-lo:inHi-lo], in[src:src+inHi-inLo])
+				src := ((imgBase+iy)*c.XIn+ix)*c.C + grp*e.cg + inLo + b.kOff - r.first
+				move(dst[inLo:inHi], in[src:src+inHi-inLo])
 			}
-			clear(d[max(0, inHi-lo):])
-			t = u + 1
+			zero(dst[max(r.lo, inHi):r.hi])
 		}
-		clear(dst[b.kLen:])
+		zero(dst[b.kLen:])
 	}
 	return buf, ld, anyIn
+}
+
+// runsFor splits a block into runs: taps that are consecutive columns of one filter row are
+// one contiguous stretch of an input row when the plan is contig, so a tile row copies
+// each run with one move.
+func (e *engine[A, B, C]) runsFor(b *block) []run {
+	taps := e.segs[b.seg].taps
+	tf := b.kOff / e.cg
+	tl := (b.kOff + b.kLen - 1) / e.cg
+	var runs []run
+	for t := tf; t <= tl; {
+		u := t
+		if e.contig {
+			for u < tl && taps[u+1].kh == taps[t].kh && taps[u+1].kw == taps[u].kw+1 {
+				u++
+			}
+		}
+		runs = append(runs, run{
+			kh: taps[t].kh, kw: taps[t].kw, taps: u - t + 1, first: t * e.cg,
+			lo: max(t*e.cg, b.kOff) - b.kOff, hi: min((u+1)*e.cg, b.kOff+b.kLen) - b.kOff,
+		})
+		t = u + 1
+	}
+	return runs
+}
+
+// move and zero are copy and clear with a plain loop for the short runs of small-channel
+// layers (MNIST conv1 copies 3 values at a time), where a memmove call costs more than the
+// copy.
+func move[T elem](dst, src []T) {
+	if len(dst) > 16 {
+		copy(dst, src)
+		return
+	}
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = src[i]
+	}
+}
+
+func zero[T elem](dst []T) {
+	if len(dst) > 16 {
+		clear(dst)
+		return
+	}
+	for i := range dst {
+		dst[i] = 0
+	}
 }
