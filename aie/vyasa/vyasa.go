@@ -403,3 +403,40 @@ func (p *Program) bodyWith(b *kernel.Builder, cur map[string]*kernel.Var, loadT 
 	}
 	return nil
 }
+
+// DefaultSchedule is the schedule `sumac compile` uses when none is given: seed 000's running
+// example (Fig. 3b) generalized - x vectorized when the output width is a multiple of the
+// lanes (else k), filter loops unrolled, no unroll-and-jam, adjacent taps (int16) or channels
+// (k vectorized) in the columns.
+func DefaultSchedule(spec *op.Spec) (sched.Schedule, error) {
+	if spec.Conv == nil {
+		return sched.Schedule{}, fmt.Errorf("vyasa compiles conv2d, not %s", spec.Op())
+	}
+	d, err := DatapathFor(spec.Types)
+	if err != nil {
+		return sched.Schedule{}, err
+	}
+	c := spec.Conv
+	vec, order := "x", "kyx"
+	if c.X%d.Shape.Lanes != 0 {
+		vec, order = "k", "yxk"
+	}
+	f := sched.FuseNone
+	if d.Shape.Cols > 1 {
+		f = sched.FuseTaps
+		if vec == "k" {
+			f = sched.FuseChannels
+		}
+	}
+	o, w, in, padR := sched.Layouts(c, vec, f, d.Shape)
+	return sched.Schedule{Vec: vec, Order: order, UX: 1, UY: 1, UK: 1, Fusion: f, Out: o, W: w, In: in, PadR: padR}, nil
+}
+
+// Pruning bounds of the schedule space (seed 000 section III-E, strategy 2): at most
+// MaxVectors output vectors per loop body (unroll-and-jam product) and MaxBodyMACs vector MACs
+// in it, so that body, prologue and epilogue fit the 16 KB program memory (target/aie1
+// ProgMemInstrs = 1024 instructions of 128 bits; a pipelined body appears about twice).
+const (
+	MaxVectors  = 8
+	MaxBodyMACs = aie1.ProgMemInstrs / 2
+)

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// `sumac compile ... --emit triplets` prints seed 000's running example; the golden file is
+// the one the triplet package's test checks.
+func TestCompileTripletsGolden(t *testing.T) {
+	code, out, errOut := run(t, "compile", "--target", "aie1", "conv2d x=16 y=1 r=4 s=3 dtype=int16", "--emit", "triplets")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want, err := os.ReadFile("../../triplet/testdata/running_example.triplets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("output differs from triplet/testdata/running_example.triplets:\n%s", out)
+	}
+}
+
+func TestCompileEmitAndErrors(t *testing.T) {
+	for _, emit := range []string{"graphs", "fused", "kernel", "cpp"} {
+		code, out, errOut := run(t, "compile", "conv2d x=32 y=2 r=3 s=3 dtype=int16", "--emit", emit)
+		if code != 0 || out == "" {
+			t.Errorf("--emit %s: exit %d, %s", emit, code, errOut)
+		}
+	}
+	dir := t.TempDir()
+	if code, _, errOut := run(t, "compile", "conv2d x=16 y=2 k=8 c=8 r=3 s=3 dtype=int32", "--out", dir); code != 0 {
+		t.Fatalf("--out: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(dir + "/vyasa_conv2d.cc"); err != nil {
+		t.Error(err)
+	}
+	// A convolution no legal schedule fits gets a clear error.
+	code, _, errOut := run(t, "compile", "conv2d x=8 y=2 r=3 s=3 stride=2 dtype=int16", "--explain")
+	if code != 2 || !strings.Contains(errOut, "no legal schedule") {
+		t.Errorf("stride 2: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = run(t, "compile", "gemm m=4 n=4 k=4 dtype=int16")
+	if code != 2 || !strings.Contains(errOut, "conv2d") {
+		t.Errorf("gemm: exit %d, %q", code, errOut)
+	}
+}
