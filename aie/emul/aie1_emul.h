@@ -108,8 +108,7 @@ inline i128 round_shift(i128 a, int s, int mode) {
 
 // srs_lane is num.SRS: shift right with rounding, then saturate (or wrap) to bits.
 inline long long srs_lane(i128 a, int shift, int bits, bool uns) {
-    if (shift < 0 || shift > 63)
-        fail("shift %d out of range 0..63", shift);
+    shift &= 63; // the shift-control register holds 6 bits (aie/kernel sem.go SRS)
     i128 q = round_shift(a, shift, g_round);
     i128 lo, hi;
     if (uns) {
@@ -216,6 +215,21 @@ template <int B, int N> aie_acc<B, N> operator-(const aie_acc<B, N> &a, const ai
     return r;
 }
 
+// operator+(v16acc48, v16int16) and friends add vector lanes to accumulator lanes
+// (intrinsics reference, group intr_gpvectorop_arit; aie/kernel sem.go AccAddVec).
+template <int B, int N, typename T> aie_acc<B, N> operator+(const aie_acc<B, N> &a, const aie_vec<T, N> &b) {
+    aie_acc<B, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = aie_emul::wrap(a.e[i] + (aie_emul::i128)b.e[i], B);
+    return r;
+}
+template <int B, int N, typename T> aie_acc<B, N> operator-(const aie_acc<B, N> &a, const aie_vec<T, N> &b) {
+    aie_acc<B, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = aie_emul::wrap(a.e[i] - (aie_emul::i128)b.e[i], B);
+    return r;
+}
+
 // ---- Update, extract, concat (UG1079 "Update, Extract, and Shift") -----------------------
 // upd_v/w/x replace the 128/256/512-bit part idx of a wider vector; ext_v/w/x return it.
 #define AIE_UPD_EXT(suffix, BITS)                                                                                      \
@@ -306,8 +320,7 @@ inline v16uint8 ubsrs(const v16acc48 &a, int s) { return aie_narrow<uint8, 48, 1
 
 // ups moves a vector into an accumulator shifted left, wrapped to the lane width (num.UPS).
 template <int B, typename T, int N> aie_acc<B, N> aie_ups(const aie_vec<T, N> &v, int shift) {
-    if (shift < 0 || shift > 63)
-        aie_emul::fail("ups: shift %d out of range 0..63", shift);
+    shift &= 63; // as srs: 6 bits of shift
     aie_acc<B, N> r;
     for (int i = 0; i < N; i++)
         r.e[i] = aie_emul::wrap((aie_emul::i128)((aie_emul::u128)(aie_emul::i128)v.e[i] << shift), B);
@@ -475,6 +488,84 @@ v8float aie_fpmac(v8float acc, const aie_vec<float, XN> &x, int xstart, unsigned
 AIE_FPMAC(16)
 AIE_FPMAC(32)
 #undef AIE_FPMAC
+
+// 8-bit x 8-bit, 16 lanes x 8 columns: mul16/mac16/msc16 on v64/v128 (u)int8 X and v32
+// (u)int8 Z (group vect_mult_8x8; UG1079 "MAC on 8x8 bits"). The rule is the one sumac's
+// interpreter implements (aie/kernel mac.go DecodeMAC, Form8x8), restated:
+// X: 32-bit permute granularity, xstart and xstep in bytes. Lanes come in groups of four;
+// group g uses the nibble pair (2g, 2g+1) with the pair rule, selecting words Wa = base + a
+// and Wb = base + a + b + 1, i.e. 16-bit units u0 u1 (Wa) u2 u3 (Wb); xsquare picks a unit for
+// (lanes 4g+0/1, column 0), (4g+0/1, 1), (4g+2/3, 0), (4g+2/3, 1); an even lane takes the
+// unit's low byte, an odd lane its high byte. Column block k (columns 2k, 2k+1) starts
+// k*xstep bytes further.
+// Z: 16-bit granularity, zstart and zstep in bytes. Group g's nibbles 2g and 2g+1 are
+// absolute 16-bit units (no pairing) giving bytes z0 z1 and z2 z3; zsquare picks a byte for
+// (even lane, column 0), (even, 1), (odd, 0), (odd, 1), the same for both lane pairs of the
+// group ("the 2*2 index block is duplicated to construct a 4*2 block"). Block k of columns
+// starts k*zstep bytes further; only the low 4 bits of zstart/2 count.
+namespace aie_emul {
+inline int modn(int a, int n) {
+    a %= n;
+    return a < 0 ? a + n : a;
+}
+inline void sel8x8(int xlen, int zlen, int xstart, unsigned xoffs, int xstep, unsigned xsquare, int zstart,
+                   unsigned zoffs, int zstep, unsigned zsquare, int lane, int col, int *xi, int *zi) {
+    if (xstart % 4 != 0 || xstep % 4 != 0)
+        fail("mac16 (8-bit): xstart %d, xstep %d must be multiples of 4", xstart, xstep);
+    if (zstart % 2 != 0 || zstep % 2 != 0)
+        fail("mac16 (8-bit): zstart %d, zstep %d must be multiples of 2", zstart, zstep);
+    int g = lane / 4, t = lane % 4, k = col / 2, cc = col % 2;
+    int words = xlen / 4, units = zlen / 2;
+    int a = nib(xoffs, 2 * g), b = nib(xoffs, 2 * g + 1);
+    int base = xstart / 4 + k * (xstep / 4);
+    int wa = modn(base + a, words), wb = modn(base + a + b + 1, words);
+    int u[4] = {2 * wa, 2 * wa + 1, 2 * wb, 2 * wb + 1};
+    int unit = u[nib(xsquare, 2 * (t / 2) + cc) & 3];
+    *xi = 2 * unit + t % 2;
+    int zbase = ((zstart / 2) & 0xF) + k * (zstep / 2);
+    int u0 = modn(zbase + nib(zoffs, 2 * g), units), u1 = modn(zbase + nib(zoffs, 2 * g + 1), units);
+    int zb[4] = {2 * u0, 2 * u0 + 1, 2 * u1, 2 * u1 + 1};
+    *zi = zb[nib(zsquare, 2 * (t % 2) + cc) & 3];
+}
+} // namespace aie_emul
+
+template <typename X, int XN, typename Z>
+v16acc48 aie_mac16_8(v16acc48 acc, const aie_vec<X, XN> &x, int xstart, unsigned xoffs, int xstep, unsigned xsquare,
+                     const aie_vec<Z, 32> &z, int zstart, unsigned zoffs, int zstep, unsigned zsquare, int sign) {
+    for (int i = 0; i < 16; i++) {
+        aie_emul::i128 s = acc.e[i];
+        for (int c = 0; c < 8; c++) {
+            int xi, zi;
+            aie_emul::sel8x8(XN, 32, xstart, xoffs, xstep, xsquare, zstart, zoffs, zstep, zsquare, i, c, &xi, &zi);
+            s += sign * (aie_emul::i128)x.e[xi] * (aie_emul::i128)z.e[zi];
+        }
+        acc.e[i] = aie_emul::wrap(s, 48);
+    }
+    aie_emul::g_macs += 128;
+    return acc;
+}
+#define AIE_MAC16_8(XT, XN, ZT)                                                                                        \
+    inline v16acc48 mac16(v16acc48 a, const v##XN##XT &x, int xs, unsigned xo, int xst, unsigned xq,                  \
+                          const v32##ZT &z, int zs, unsigned zo, int zst, unsigned zq) {                               \
+        return aie_mac16_8(a, x, xs, xo, xst, xq, z, zs, zo, zst, zq, 1);                                              \
+    }                                                                                                                  \
+    inline v16acc48 msc16(v16acc48 a, const v##XN##XT &x, int xs, unsigned xo, int xst, unsigned xq,                  \
+                          const v32##ZT &z, int zs, unsigned zo, int zst, unsigned zq) {                               \
+        return aie_mac16_8(a, x, xs, xo, xst, xq, z, zs, zo, zst, zq, -1);                                             \
+    }                                                                                                                  \
+    inline v16acc48 mul16(const v##XN##XT &x, int xs, unsigned xo, int xst, unsigned xq, const v32##ZT &z, int zs,     \
+                          unsigned zo, int zst, unsigned zq) {                                                         \
+        return aie_mac16_8(v16acc48(), x, xs, xo, xst, xq, z, zs, zo, zst, zq, 1);                                     \
+    }
+AIE_MAC16_8(int8, 64, int8)
+AIE_MAC16_8(int8, 64, uint8)
+AIE_MAC16_8(uint8, 64, int8)
+AIE_MAC16_8(uint8, 64, uint8)
+AIE_MAC16_8(int8, 128, int8)
+AIE_MAC16_8(int8, 128, uint8)
+AIE_MAC16_8(uint8, 128, int8)
+AIE_MAC16_8(uint8, 128, uint8)
+#undef AIE_MAC16_8
 
 // ---- Windows (UG1079 "Window and Streaming Data API") -------------------------------------
 // A window is a buffer in data memory and a position that reads and writes advance. Reading

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -326,4 +327,21 @@ func parseOutput(b []byte, nparams int) (*Result, error) {
 		res.Trace = append(res.Trace, rec)
 	}
 	return res, nil
+}
+
+// SortTrace orders narrowing records canonically (lexicographically by lane values). C++
+// leaves the order in which a call's arguments are evaluated unspecified (g++ often goes
+// right to left), so concat(ubsrs(a, 0), ubsrs(b, 0)) narrows b first under g++ and a first
+// in the interpreter: the two traces are compared as multisets, i.e. after sorting both.
+func SortTrace(t [][]num.Acc) {
+	sort.SliceStable(t, func(i, j int) bool { return cmpRec(t[i], t[j]) < 0 })
+}
+
+func cmpRec(a, b []num.Acc) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := a[i].Cmp(b[i]); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
 }
