@@ -1,0 +1,390 @@
+package backend
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/sumacdev/sumac/target/aie1"
+)
+
+// Register allocation: every virtual register gets one physical register for its whole live
+// range (linear positions over the region tree; a value live around a loop's back edge is
+// live through the whole loop). When a file has no room, a victim is spilled to a stack slot:
+// each use reads it back through a short-lived temporary (fill) and each definition writes it
+// out (spill), and allocation restarts. Spill code is real code: it is scheduled and executed.
+
+type interval struct {
+	r          *vreg
+	start, end int
+	refs       float64 // uses+defs weighted by 8^loop depth
+}
+
+// placements lists the register choices for a virtual register (units of its file).
+func placements(r *vreg) [][]int {
+	var out [][]int
+	switch r.file {
+	case FileVec:
+		switch r.bits {
+		case 128:
+			for u := 0; u < 16; u++ {
+				out = append(out, []int{u})
+			}
+		case 256:
+			for w := 0; w < 8; w++ {
+				// Z buffers must be wc0/wc1 (VECFWC); X buffers inside ya or yd: wr0..wr3, wd0, wd1.
+				if r.needZ && w != 4 && w != 5 {
+					continue
+				}
+				if r.needX && (w == 4 || w == 5) {
+					continue
+				}
+				out = append(out, []int{2 * w, 2*w + 1})
+			}
+		case 512:
+			for x := 0; x < 4; x++ {
+				if r.needX && x == 2 { // xc is not part of ya or yd
+					continue
+				}
+				if r.needZ {
+					continue
+				}
+				out = append(out, []int{4 * x, 4*x + 1, 4*x + 2, 4*x + 3})
+			}
+		case 1024:
+			out = append(out, []int{0, 1, 2, 3, 4, 5, 6, 7}, []int{12, 13, 14, 15, 4, 5, 6, 7})
+		}
+	case FileAcc:
+		if r.bits == 768 {
+			for i := 0; i < 4; i++ {
+				out = append(out, []int{2 * i, 2*i + 1})
+			}
+		} else {
+			for u := 0; u < 8; u++ {
+				out = append(out, []int{u})
+			}
+		}
+	case FileScalar:
+		// r0..r15 less r15, which the compiler keeps for bounces (AIE1InstrInfo.cpp copyPhysReg).
+		for u := 0; u < 15; u++ {
+			out = append(out, []int{u})
+		}
+	case FilePtr, FileMod, FileCfg:
+		for u := 0; u < FileUnits[r.file]; u++ {
+			out = append(out, []int{u})
+		}
+	}
+	return out
+}
+
+// linearize numbers the operations and computes live intervals.
+func liveIntervals(regs []*region, all []*vreg) (map[*vreg]*interval, int) {
+	iv := map[*vreg]*interval{}
+	pos := 0
+	get := func(r *vreg) *interval {
+		x := iv[r]
+		if x == nil {
+			x = &interval{r: r, start: 1 << 30, end: -1}
+			iv[r] = x
+		}
+		return x
+	}
+	type loopSpan struct{ start, end int }
+	var walk func(rs []*region, depth int, spans []loopSpan)
+	// touched[r] lists the loops a register is referenced in, to extend over whole loops
+	// when it is live around the back edge.
+	exposed := map[*vreg]map[int]bool{}
+	var loopSpans []loopSpan
+	var loopStack []int
+	walk = func(rs []*region, depth int, spans []loopSpan) {
+		for _, rg := range rs {
+			if rg.loop != nil {
+				for _, o := range rg.loop.pre {
+					visitOp(o, pos, depth, get, nil, nil)
+					pos++
+				}
+				id := len(loopSpans)
+				loopSpans = append(loopSpans, loopSpan{pos, -1})
+				loopStack = append(loopStack, id)
+				writtenFull := map[*vreg]bool{}
+				writtenParts := map[*vreg]int{}
+				mark := func(r *vreg) {
+					if exposed[r] == nil {
+						exposed[r] = map[int]bool{}
+					}
+					exposed[r][id] = true
+				}
+				// Upward-exposed reads make a register live around this loop.
+				var scan func(rs []*region)
+				scan = func(rs []*region) {
+					for _, rg2 := range rs {
+						if rg2.loop != nil {
+							for _, o := range rg2.loop.pre {
+								scanOp(o, writtenFull, writtenParts, mark)
+							}
+							scan(rg2.loop.body)
+							continue
+						}
+						for _, o := range rg2.ops {
+							scanOp(o, writtenFull, writtenParts, mark)
+						}
+					}
+				}
+				scan(rg.loop.body)
+				walk(rg.loop.body, depth+1, spans)
+				loopSpans[id].end = pos - 1
+				loopStack = loopStack[:len(loopStack)-1]
+				continue
+			}
+			for _, o := range rg.ops {
+				visitOp(o, pos, depth, get, nil, nil)
+				pos++
+			}
+		}
+	}
+	walk(regs, 0, nil)
+	for r, loops := range exposed {
+		x := iv[r]
+		if x == nil {
+			continue
+		}
+		for id := range loops {
+			s := loopSpans[id]
+			x.start = min(x.start, s.start)
+			x.end = max(x.end, s.end)
+		}
+	}
+	// A register defined in a loop and used after it must survive the whole loop.
+	for r, x := range iv {
+		for _, s := range loopSpans {
+			if x.start >= s.start && x.start <= s.end && x.end > s.end {
+				x.start = s.start
+			}
+		}
+		_ = r
+	}
+	return iv, pos
+}
+
+func visitOp(o *vop, pos, depth int, get func(*vreg) *interval, _, _ any) {
+	w := 1.0
+	for i := 0; i < depth; i++ {
+		w *= 8
+	}
+	for _, u := range o.uses {
+		x := get(u.r)
+		x.start, x.end = min(x.start, pos), max(x.end, pos)
+		x.refs += w
+	}
+	for _, d := range o.defs {
+		x := get(d.r)
+		x.start, x.end = min(x.start, pos), max(x.end, pos)
+		x.refs += w
+	}
+}
+
+// scanOp records upward-exposed reads: a read of a register not fully written earlier in the
+// loop body.
+func scanOp(o *vop, full map[*vreg]bool, parts map[*vreg]int, mark func(*vreg)) {
+	for _, u := range o.uses {
+		if !full[u.r] {
+			mark(u.r)
+		}
+	}
+	for _, d := range o.defs {
+		if d.partBytes > 0 && d.partBytes*8 < d.r.bits {
+			parts[d.r] += d.partBytes
+			if parts[d.r]*8 >= d.r.bits {
+				full[d.r] = true
+			}
+			continue
+		}
+		full[d.r] = true
+	}
+}
+
+// allocate assigns physical registers, spilling as needed. It rewrites regs in place.
+func (c *compiler) allocate() error {
+	for round := 0; round < 64; round++ {
+		victim, err := c.tryAllocate()
+		if err != nil {
+			return err
+		}
+		if victim == nil {
+			return nil
+		}
+		c.spill(victim)
+	}
+	return fmt.Errorf("register allocation did not converge")
+}
+
+func (c *compiler) tryAllocate() (*vreg, error) {
+	iv, _ := liveIntervals(c.regions, c.l.all)
+	var ivs []*interval
+	for _, x := range iv {
+		ivs = append(ivs, x)
+	}
+	// Registers read before any write (uninitialized accumulators read as zero) keep their
+	// register from the start so no earlier value lands in it.
+	for _, x := range ivs {
+		if c.readFirst[x.r] {
+			x.start = -1
+		}
+	}
+	sort.Slice(ivs, func(i, j int) bool {
+		if ivs[i].start != ivs[j].start {
+			return ivs[i].start < ivs[j].start
+		}
+		return ivs[i].r.name < ivs[j].r.name
+	})
+	type busy struct {
+		x     *interval
+		units []int
+	}
+	var active [NumFiles][]busy
+	// Fixed registers (arguments, sp) are set by the caller before the kernel starts and
+	// occupy their register over their whole interval.
+	var fixed [NumFiles][]busy
+	for _, x := range ivs {
+		if x.r.fixed != nil {
+			x.start = -1
+			x.r.phys = *x.r.fixed
+			fixed[x.r.file] = append(fixed[x.r.file], busy{x, x.r.fixed.Units})
+		}
+	}
+	for _, x := range ivs {
+		r := x.r
+		if r.fixed != nil {
+			continue
+		}
+		// expire
+		act := active[r.file][:0]
+		for _, b := range active[r.file] {
+			if b.x.end >= x.start {
+				act = append(act, b)
+			}
+		}
+		active[r.file] = act
+		used := map[int]bool{}
+		for _, b := range fixed[r.file] {
+			if b.x.start <= x.end && b.x.end >= x.start {
+				for _, u := range b.units {
+					used[u] = true
+				}
+			}
+		}
+		for _, b := range act {
+			for _, u := range b.units {
+				used[u] = true
+			}
+		}
+		var got []int
+		for _, pl := range placements(r) {
+			ok := true
+			for _, u := range pl {
+				if used[u] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				got = pl
+				break
+			}
+		}
+		if got == nil {
+			// Spill the cheapest candidate among the active ones and this one.
+			best := r
+			bestCost := x.refs
+			if r.noSpill {
+				bestCost = 1e18
+			}
+			for _, b := range act {
+				if b.x.r.noSpill || b.x.r.fixed != nil {
+					continue
+				}
+				if b.x.refs < bestCost {
+					best, bestCost = b.x.r, b.x.refs
+				}
+			}
+			if best.noSpill || best.fixed != nil || len(placements(r)) == 0 {
+				return nil, fmt.Errorf("register allocation: no %d-bit register for %s", r.bits, r.name)
+			}
+			return best, nil
+		}
+		r.phys = Reg{File: r.file, Units: got}
+		active[r.file] = append(active[r.file], busy{x, got})
+	}
+	return nil, nil
+}
+
+// spill gives victim a stack slot and rewrites every reference through a temporary.
+func (c *compiler) spill(victim *vreg) {
+	bytes := (victim.bits + 255) / 256 * 32
+	victim.slot = c.stackTop
+	c.stackTop += bytes
+	c.prog.Notes = append(c.prog.Notes, fmt.Sprintf("spilled %s (%d bits) to stack offset %d", victim.name, victim.bits, victim.slot))
+	sp := c.stackPtr
+	var rewrite func(rs []*region)
+	rewriteOps := func(ops []*vop) []*vop {
+		var out []*vop
+		for _, o := range ops {
+			reads, writes := false, false
+			for _, u := range o.uses {
+				if u.r == victim {
+					reads = true
+				}
+			}
+			partial := false
+			for _, d := range o.defs {
+				if d.r == victim {
+					writes = true
+					if d.partBytes > 0 && d.partBytes*8 < victim.bits {
+						partial = true
+					}
+				}
+			}
+			if !reads && !writes {
+				out = append(out, o)
+				continue
+			}
+			c.l.nTemp++
+			t := c.l.newReg(fmt.Sprintf("%s.s%d", victim.name, c.l.nTemp), victim.file, victim.bits)
+			t.needX, t.needZ, t.noSpill = victim.needX, victim.needZ, true
+			if reads || partial {
+				out = append(out, &vop{name: "fill", alts: fillAlts, itin: &aie1.ItinLoad, defs: []vopnd{{r: t}}, uses: []vopnd{{r: sp, kind: aie1.OpndPtr}},
+					mem: &vmem{ptr: sp, offset: victim.slot, bytes: bytes, space: "stack", spillOf: victim}, spill: true})
+				c.prog.Fills++
+			}
+			for i := range o.uses {
+				if o.uses[i].r == victim {
+					o.uses[i].r = t
+				}
+			}
+			for i := range o.defs {
+				if o.defs[i].r == victim {
+					o.defs[i].r = t
+				}
+			}
+			out = append(out, o)
+			if writes {
+				out = append(out, &vop{name: "spill", alts: spillStAlts, itin: &aie1.ItinStore, uses: []vopnd{{r: t, kind: aie1.OpndStoreData}, {r: sp, kind: aie1.OpndPtr}},
+					mem: &vmem{store: true, ptr: sp, offset: victim.slot, bytes: bytes, space: "stack", spillOf: victim}, spill: true})
+				c.prog.Spills++
+			}
+		}
+		return out
+	}
+	rewrite = func(rs []*region) {
+		for _, rg := range rs {
+			if rg.loop != nil {
+				rg.loop.pre = rewriteOps(rg.loop.pre)
+				rewrite(rg.loop.body)
+				continue
+			}
+			rg.ops = rewriteOps(rg.ops)
+		}
+	}
+	rewrite(c.regions)
+	// An uninitialized (read-first) victim starts as zero: its slot is zeroed in the
+	// stack image (the stack area starts zeroed like the register file).
+}
