@@ -152,7 +152,6 @@ type benchRow struct {
 
 func runBenchSuite(env *cmdEnv, s *suite.Suite, cfg *benchConfig) ([]benchRow, error) {
 	rows := []benchRow{}
-	runPeaks := map[string]float64{}
 	for _, w := range s.Workloads {
 		if cfg.match != "" && !strings.Contains(w.Name, cfg.match) {
 			continue
@@ -175,16 +174,13 @@ func runBenchSuite(env *cmdEnv, s *suite.Suite, cfg *benchConfig) ([]benchRow, e
 				GFLOP: flop / 1e9, Seconds: sec, GFLOPS: flop / sec / 1e9}
 			r.RefPeak = refPeakPerCore[dt] * float64(cfg.threads)
 			r.PctRef = 100 * r.GFLOPS / r.RefPeak
-			// The register-only peak loop runs on one goroutine: per core, then scaled.
-			pk := runPeakKernel[dt]
-			if _, ok := runPeaks[pk]; !ok {
-				p, err := kernels.MeasurePeak(pk, 50*time.Millisecond)
-				if err != nil {
-					r.PeakError = err.Error()
-				}
-				runPeaks[pk] = p
+			// The register-only peak loop runs on one goroutine: per core, then scaled. It is
+			// measured right after each row, since a shared machine's speed drifts.
+			p, err := kernels.MeasurePeak(runPeakKernel[dt], 30*time.Millisecond)
+			if err != nil {
+				r.PeakError = err.Error()
 			}
-			if p := runPeaks[pk]; p > 0 {
+			if p > 0 {
 				r.RunPeak = p * float64(cfg.threads)
 				r.PctRun = 100 * r.GFLOPS / r.RunPeak
 			}
