@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sumacdev/sumac/cpu/conv"
+	"github.com/sumacdev/sumac/cpu/gemm"
 	"github.com/sumacdev/sumac/op"
 )
 
@@ -63,35 +64,41 @@ func sumacConv(t *Task, threads int, exactPath bool) (*peerOp, error) {
 	return nil, fmt.Errorf("no %s convolution in sumac", t.DType)
 }
 
-// sumacGEMM is a STAND-IN (plain loops) until cpu/gemm lands: its figures are not sumac's.
+// sumacGEMM runs cpu/gemm on row-major operands (C = A*B, beta 0). u8s8 uses the fast
+// VPMADDUBSW path for activations in 0..127, or the exact int16 path.
 func sumacGEMM(t *Task, threads int, exactPath bool) (*peerOp, error) {
-	_, _ = threads, exactPath
-	a, b := operands(t)
-	c := make([]float64, t.cLen())
-	wrap := t.DType == "int16" || t.DType == "u8s8"
-	return &peerOp{free: func() {},
-		result: func() ([]float64, error) {
-			if !wrap {
-				return c, nil
-			}
-			// int32 accumulation wraps modulo 2^32; these float64 sums are exact integers.
-			o := make([]float64, len(c))
-			for i, v := range c {
-				o[i] = float64(int32(int64(v)))
-			}
-			return o, nil
-		},
-		run: func() error {
-			for i := 0; i < t.M; i++ {
-				row := c[i*t.N : (i+1)*t.N]
-				clear(row)
-				for p := 0; p < t.K; p++ {
-					av := a[i*t.K+p]
-					for j, bv := range b[p*t.N : (p+1)*t.N] {
-						row[j] += av * bv
-					}
-				}
-			}
-			return nil
-		}}, nil
+	m, n, k := t.M, t.N, t.K
+	o := gemm.Options{Threads: threads}
+	nt := gemm.NoTrans
+	switch t.DType {
+	case "float32":
+		a, b, c := make([]float32, t.aLen()), make([]float32, t.bLen()), make([]float32, t.cLen())
+		fillF32(a, t.seedA())
+		fillF32(b, t.seedB())
+		return &peerOp{run: func() error { return o.Sgemm(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil
+	case "float64":
+		a, b, c := make([]float64, t.aLen()), make([]float64, t.bLen()), make([]float64, t.cLen())
+		fillF64(a, t.seedA())
+		fillF64(b, t.seedB())
+		return &peerOp{run: func() error { return o.Dgemm(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil
+	case "int16":
+		a, b, c := make([]int16, t.aLen()), make([]int16, t.bLen()), make([]int32, t.cLen())
+		fillI16(a, t.seedA())
+		fillI16(b, t.seedB())
+		return &peerOp{run: func() error { return o.GemmI16(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil
+	case "u8s8":
+		a, b, c := make([]uint8, t.aLen()), make([]int8, t.bLen()), make([]int32, t.cLen())
+		fillU8(a, t.seedA(), u8Max)
+		fillI8(b, t.seedB())
+		o.U8Path = gemm.U8Fast
+		if exactPath {
+			o.U8Path = gemm.U8Exact
+		}
+		return &peerOp{run: func() error { return o.GemmU8S8(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil
+	}
+	return nil, fmt.Errorf("no %s GEMM in sumac", t.DType)
 }
