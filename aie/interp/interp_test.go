@@ -116,7 +116,6 @@ func TestLeiGEMM(t *testing.T) {
 	}
 }
 
-
 func TestOutOfWindow(t *testing.T) {
 	k := parseTestdata(t, "lei_gemm_16x4.cc", "Kc=64")
 	rng := rand.New(rand.NewPCG(3, 4))
