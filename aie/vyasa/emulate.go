@@ -16,6 +16,8 @@ type Emulated struct {
 	// Acc holds, per output element in the kernel's output layout, the accumulator before
 	// narrowing (integers, wrapped to the accumulator width).
 	Acc []num.Acc
+	// AccSeq lists the accumulator lanes of every narrowing in execution order.
+	AccSeq [][]num.Acc
 }
 
 // Emulate executes the fused operations of a program on packed memory, iteration by
@@ -53,7 +55,7 @@ func Emulate(p *Program, inI, wI []int64, inF, wF []float64) (*Emulated, error) 
 	accBits := p.Spec.Types.Acc.Bits()
 	narrow := p.Spec.Types.Narrow()
 	lanes, cols := d.Shape.Lanes, d.Shape.Cols
-	vars := []string{"n", "k", "y", "x"}
+	vars := p.Loops
 	it := map[string]int{}
 	var rec func(i int) error
 	rec = func(i int) error {
@@ -114,6 +116,11 @@ func Emulate(p *Program, inI, wI []int64, inF, wF []float64) (*Emulated, error) 
 				}
 			}
 		}
+		if !isF {
+			for _, u := range p.SRSOrder {
+				e.AccSeq = append(e.AccSeq, append([]num.Acc(nil), accI[u]...))
+			}
+		}
 		for u, upd := range plan.Body.Updates {
 			offs := plan.Offsets(upd)
 			for l, o := range offs {
@@ -142,6 +149,7 @@ type Check struct {
 	Saturated     float64 // fraction of reference outputs that saturate
 	MaxError      float64 // fp32: largest |error| / bound
 	First         string  // the first mismatch, described
+	Interpreted   bool    // the kernel IR itself ran on the AIE1 interpreter and matched
 }
 
 // OK reports whether everything matched.
@@ -176,7 +184,19 @@ func Verify(p *Program, seed uint64) (Check, error) {
 		if err != nil {
 			return ck, err
 		}
-		return compareFloat(p, in, w, want, got), nil
+		ck = compareFloat(p, in, w, want, got)
+		if ck.OK() && p.interpret {
+			r, err := p.Interpret(p.Memory(nil, nil, pin, pw))
+			if err != nil {
+				return ck, fmt.Errorf("interpreter: %v", err)
+			}
+			if err := checkInterp(p, e, r); err != nil {
+				ck.Mismatches++
+				ck.First = "kernel IR: " + err.Error()
+			}
+			ck.Interpreted = true
+		}
+		return ck, nil
 	}
 	for scale := 1.0; ; scale /= 2 {
 		in, w := IntInputs(c, t, seed, scale)
@@ -200,7 +220,22 @@ func Verify(p *Program, seed uint64) (Check, error) {
 		if err != nil {
 			return ck, err
 		}
-		return CompareInt(p, want.Out, want.Acc, e.OutInt, e.Acc)
+		sat := ck.Saturated
+		ck, err = CompareInt(p, want.Out, want.Acc, e.OutInt, e.Acc)
+		ck.Saturated = sat
+		if err != nil || !ck.OK() || !p.interpret {
+			return ck, err
+		}
+		r, err := p.Interpret(p.Memory(pin, pw, nil, nil))
+		if err != nil {
+			return ck, fmt.Errorf("interpreter: %v", err)
+		}
+		if err := checkInterp(p, e, r); err != nil {
+			ck.Mismatches++
+			ck.First = "kernel IR: " + err.Error()
+		}
+		ck.Interpreted = true
+		return ck, nil
 	}
 }
 

@@ -88,6 +88,12 @@ type Program struct {
 	VectorMACs int64
 	IssuedMACs int64
 	Hoisted    int // register loads hoisted out of the software-pipelined loop
+	// Loops are the emitted loops, outermost first (loops of one iteration are left out);
+	// SRSOrder gives the update operand of each narrowing in one body, in program order.
+	Loops    []string
+	SRSOrder []int
+
+	interpret bool // Verify also runs the kernel IR on the interpreter
 }
 
 // Generate compiles a convolution with a schedule.
@@ -114,7 +120,7 @@ func Generate(spec *op.Spec, s sched.Schedule) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{Spec: spec, Sched: s, Datapath: d, Fused: fr, Maps: plan.Maps, Elems: map[string]int{}}
+	p := &Program{Spec: spec, Sched: s, Datapath: d, Fused: fr, Maps: plan.Maps, Elems: map[string]int{}, interpret: true}
 	if err := p.sizes(); err != nil {
 		return nil, err
 	}
@@ -272,6 +278,7 @@ func (p *Program) lower() error {
 		return fmt.Errorf("internal: generated kernel does not type-check: %v", err)
 	}
 	p.Kernel = k
+	p.Loops = loops
 	iters := int64(1)
 	for _, v := range loops {
 		iters *= int64(plan.Trips[v])
@@ -386,6 +393,9 @@ func (p *Program) bodyWith(b *kernel.Builder, cur map[string]*kernel.Var, loadT 
 			b.MAC(a, d.Mac, a, xv, zv, args)
 		}
 		if last[o.U] == i {
+			if pre == nil || len(p.SRSOrder) < len(plan.Body.Updates) {
+				p.SRSOrder = append(p.SRSOrder, o.U)
+			}
 			offs := plan.Offsets(plan.Body.Updates[o.U])
 			for l := 1; l < len(offs); l++ {
 				if offs[l] != offs[0]+l {

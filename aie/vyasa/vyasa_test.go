@@ -54,6 +54,9 @@ func TestGenerateAndVerify(t *testing.T) {
 			if !ck.OK() {
 				t.Fatalf("%s %s: %d/%d outputs and %d accumulators differ; %s", text, s.Key(), ck.Mismatches, ck.Outputs, ck.AccMismatches, ck.First)
 			}
+			if !ck.Interpreted {
+				t.Fatalf("%s %s: the kernel IR was not run on the interpreter", text, s.Key())
+			}
 			if ck.Saturated >= 0.01 {
 				t.Errorf("%s: %.3f of outputs saturate", text, ck.Saturated)
 			}
