@@ -268,17 +268,15 @@ func (st *convSIMDState) forwardIm2col(cfg *Config, s convShape, x, w, b, y []fl
 	gemmStrided(cfg.threads(), P, s.OC, kkc+1, col, cw, bp, 0, y, s.OC)
 }
 
-// weightGradIm2col: [gw | gb]^T = patches^T x gy, the patch rows serving as packed panels.
+// weightGradIm2col: [gw | gb]^T = patches^T x gy.
 func (st *convSIMDState) weightGradIm2col(cfg *Config, s convShape, gy, gw, gb []float32) {
 	kkc := s.K * s.K * s.IC
 	cw := colW(s)
 	P := s.N * s.OH * s.OW
 	// gwT[r, oc] for r < kkc, bias at r = kkc: A = patches^T (packed tiles), B = gy panels.
-	st.ap = packAT(kkc+1, P, st.col, cw, st.ap)
-	st.bp = packB(P, s.OC, gy, s.OC, st.bp)
 	gwT := grow(st.gwp, (kkc+1)*s.OC)
 	st.gwp = gwT
-	gemmPacked(cfg.threads(), kkc+1, s.OC, P, st.ap, st.bp, 0, gwT, s.OC)
+	gemmTN(cfg.threads(), kkc+1, s.OC, P, st.col, cw, gy, s.OC, gwT, s.OC)
 	for oc := 0; oc < s.OC; oc++ {
 		for r := 0; r < kkc; r++ {
 			gw[oc*kkc+r] = gwT[r*s.OC+oc]
@@ -292,8 +290,8 @@ func (st *convSIMDState) inputGradIm2col(cfg *Config, s convShape, w, gy, gx []f
 	kkc := s.K * s.K * s.IC
 	P := s.N * s.OH * s.OW
 	st.bp = packB(s.OC, kkc, w, kkc, st.bp)
-	gcol := grow(st.ap, P*kkc) // the packed tiles are no longer needed
-	st.ap = gcol
+	st.ap = grow(st.ap, P*kkc)
+	gcol := st.ap
 	gemmStrided(cfg.threads(), P, kkc, s.OC, gy, s.OC, st.bp, 0, gcol, kkc)
 	parallelFor(cfg.threads(), s.N, func(lo, hi int) { col2im(s, gcol, gx, lo, hi) })
 }

@@ -6,9 +6,9 @@ package nn
 //
 //	forward      y^T[Out, N] = w[Out, In] (in place) x x^T (packed, transposing)
 //	input grad   gx[N, In]   = gy[N, Out] (in place) x w (packed panels of rows)
-//	weight grad  gw[Out, In] = gy^T (packed tiles) x x (packed panels of rows)
+//	weight grad  gw[Out, In] = gy^T x x (both packed block by block)
 type linearSIMDState struct {
-	bp, ap, yT []float32
+	bp, yT []float32
 }
 
 func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {
@@ -30,9 +30,7 @@ func (st *linearSIMDState) backward(cfg *Config, n, in, out int, x, w, gy, gx, g
 	// gx = gy * w: gy read in place (rows of Out values), w packed in 16-column panels.
 	st.bp = packB(out, in, w, in, st.bp)
 	gemmStrided(t, n, in, out, gy, out, st.bp, 0, gx, in)
-	// gw = gy^T * x: gy^T packed in 6-row tiles (k = n), x in 16-column panels.
-	st.ap = packAT(out, n, gy, out, st.ap)
-	st.bp = packB(n, in, x, in, st.bp)
-	gemmPacked(t, out, in, n, st.ap, st.bp, 0, gw, in)
+	// gw = gy^T * x, reducing over the batch.
+	gemmTN(t, out, in, n, gy, out, x, in, gw, in)
 	colSums(gy, n, out, gb)
 }

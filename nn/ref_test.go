@@ -58,7 +58,7 @@ func TestConvAgainstReference(t *testing.T) {
 	// Shapes cover the im2col path (K*IC < 16) and the direct path with partial channel panels,
 	// output widths below and above one 6-row tile, and K = 2.
 	for _, sh := range []struct{ N, H, W, IC, OC, K int }{
-		{3, 9, 8, 5, 7, 3}, {2, 7, 11, 6, 7, 3}, {2, 6, 5, 32, 17, 3}, {1, 5, 13, 17, 4, 2}, {2, 8, 9, 16, 32, 3},
+		{3, 9, 8, 5, 7, 3}, {4, 12, 12, 1, 9, 3}, {2, 7, 11, 6, 7, 3}, {2, 6, 5, 32, 17, 3}, {1, 5, 13, 17, 4, 2}, {2, 8, 9, 16, 32, 3},
 	} {
 		testConvAgainstReference(t, sh.N, sh.H, sh.W, sh.IC, sh.OC, sh.K)
 	}
@@ -151,7 +151,12 @@ func testConvAgainstReference(t *testing.T, N, H, W, IC, OC, K int) {
 
 // TestLinearAgainstReference checks the three products of Linear against op/ref's exact GEMM.
 func TestLinearAgainstReference(t *testing.T) {
-	const N, In, Out = 5, 37, 11
+	for _, sh := range [][3]int{{5, 37, 11}, {300, 20, 7}, {3, 17, 40}} {
+		testLinearAgainstReference(t, sh[0], sh[1], sh[2])
+	}
+}
+
+func testLinearAgainstReference(t *testing.T, N, In, Out int) {
 	for _, algo := range []Algo{Base, SIMD} {
 		src := rng.New(12)
 		l := NewLinear(&Config{Algo: algo, Threads: 2}, "fc", In, Out, src)
@@ -170,7 +175,7 @@ func TestLinearAgainstReference(t *testing.T) {
 			s, _ := ref.GEMMFloat(g, fp32, abs64(a), abs64(b))
 			return v, s
 		}
-		name := algo.String()
+		name := fmt.Sprintf("%s N=%d In=%d Out=%d", algo, N, In, Out)
 		want, abs := gemm(&op.GEMM{M: N, N: Out, K: In, TB: true}, f64(x.Data()), w)
 		for i := range want {
 			b := float64(l.B.Value.Data()[i%Out])

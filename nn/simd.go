@@ -80,25 +80,97 @@ func packBT(k, n int, bt []float32, ldbt int, dst []float32) []float32 {
 	return dst
 }
 
-// packAT packs A = at^T, at being k x m row-major (row stride ldat), into zero-padded 6-row
-// tiles: dst[(t*k+r)*6+i] = at[r*ldat+t*6+i]. Each row piece is one contiguous copy.
-func packAT(m, k int, at []float32, ldat int, dst []float32) []float32 {
-	dst = grow(dst, tiles(m)*k*mr)
+// packATChunk packs rows [r0, r0+kb) of A = at^T (at k x m, row stride ldat) into 6-row tiles,
+// dst[(t*kb+r)*6+i] = at[(r0+r)*ldat+row(t)+i], where the last tile starts at m-6 when m >= 6
+// (overlapping the previous one) and is zero-padded otherwise.
+func packATChunk(m, r0, kb int, at []float32, ldat int, dst []float32) {
 	for t := 0; t < tiles(m); t++ {
-		h := min(mr, m-t*mr)
+		i0 := tileRow(m, t)
+		h := min(mr, m-i0)
+		d := dst[t*kb*mr:][:kb*mr]
 		if h == mr {
-			for r := 0; r < k; r++ {
-				*(*[mr]float32)(dst[(t*k+r)*mr:]) = *(*[mr]float32)(at[r*ldat+t*mr:])
+			for r := 0; r < kb; r++ {
+				*(*[mr]float32)(d[r*mr:]) = *(*[mr]float32)(at[(r0+r)*ldat+i0:])
 			}
 			continue
 		}
-		for r := 0; r < k; r++ {
-			d := dst[(t*k+r)*mr:][:mr]
-			copy(d, at[r*ldat+t*mr:][:h])
-			clear(d[h:])
+		clear(d)
+		for r := 0; r < kb; r++ {
+			copy(d[r*mr:][:h], at[(r0+r)*ldat+i0:][:h])
 		}
 	}
-	return dst
+}
+
+// tileRow is the first row of tile t of m rows: t*6, except that a partial last tile is moved
+// up to end at row m when m >= 6.
+func tileRow(m, t int) int {
+	if i0 := t * mr; i0+mr <= m || m < mr {
+		return i0
+	}
+	return m - mr
+}
+
+// tnChunk is the k block of gemmTN: A and B pieces of tnChunk rows stay in L2.
+const tnChunk = 256
+
+// gemmTN computes C = A^T * B (C overwritten) for at (k x m, row stride ldat), b (k x n, row
+// stride ldb) and C m x n (row stride ldc): the weight gradients, which reduce over the batch or
+// the pixels. k is processed in blocks of tnChunk rows, packing A and B block by block so that
+// each operand is read from memory once. Column panels are split across threads (each packs
+// its own panels of B), so results do not depend on the number of threads.
+func gemmTN(threads, m, n, k int, at []float32, ldat int, b []float32, ldb int, c []float32, ldc int) {
+	parallelFor(threads, panels(n), func(p0, p1 int) {
+		kb0 := min(k, tnChunk)
+		ap := make([]float32, tiles(m)*kb0*mr)
+		bp := make([]float32, (p1-p0)*kb0*nr)
+		// With one block C is written directly; with several, partial sums accumulate in a
+		// padded buffer, because overlapping or padded edge tiles must not add twice.
+		direct := k <= tnChunk
+		var acc []float32
+		accW := (p1 - p0) * nr
+		if !direct {
+			acc = make([]float32, tiles(m)*mr*accW)
+		}
+		var tc []float32
+		for r0 := 0; r0 < k; r0 += tnChunk {
+			kb := min(tnChunk, k-r0)
+			packATChunk(m, r0, kb, at, ldat, ap)
+			packB(kb, min(n, p1*nr)-p0*nr, b[r0*ldb+p0*nr:], ldb, bp)
+			beta := float32(0)
+			if r0 > 0 {
+				beta = 1
+			}
+			for p := p0; p < p1; p++ {
+				bk := bp[(p-p0)*kb*nr:][:kb*nr]
+				w := min(nr, n-p*nr)
+				for t := 0; t < tiles(m); t++ {
+					a := ap[t*kb*mr:][:kb*mr]
+					if !direct {
+						kernels.F32(kb, a, bk, acc[t*mr*accW+(p-p0)*nr:], accW, 1, beta)
+						continue
+					}
+					i0 := tileRow(m, t)
+					if w == nr && i0+mr <= m {
+						kernels.F32(kb, a, bk, c[i0*ldc+p*nr:], ldc, 1, 0)
+						continue
+					}
+					if tc == nil {
+						tc = make([]float32, mr*nr)
+					}
+					kernels.F32(kb, a, bk, tc, nr, 1, 0)
+					storeTile(tc, c, i0, p*nr, min(mr, m-i0), w, ldc)
+				}
+			}
+		}
+		if !direct {
+			for t := 0; t < tiles(m); t++ {
+				i0 := tileRow(m, t)
+				for i := 0; i < min(mr, m-i0); i++ {
+					copy(c[(i0+i)*ldc+p0*nr:min(n, p1*nr)+(i0+i)*ldc], acc[(t*mr+i)*accW:])
+				}
+			}
+		}
+	})
 }
 
 // gemmStrided computes C = A*B + beta*C for A m x k read in place (row i at a[i*lda], k
@@ -123,6 +195,11 @@ func gemmStridedTiles(m, n, k int, a []float32, lda int, bp []float32, beta floa
 			for t := t0; t < t1; t++ {
 				i0 := t * mr
 				h := min(mr, m-i0)
+				if h < mr && b == 0 && m >= mr {
+					// Overwriting C: the last tile may overlap the previous one (rows
+					// recomputed from the same data give the same values).
+					i0, h = m-mr, mr
+				}
 				if h == mr && w == nr {
 					kernels.F32Strided(kb, a[i0*lda+k0:], lda, bpk, c[i0*ldc+p*nr:], ldc, 1, b)
 					continue
@@ -141,33 +218,6 @@ func gemmStridedTiles(m, n, k int, a []float32, lda int, bp []float32, beta floa
 			}
 		}
 	}
-}
-
-// gemmPacked computes C = A*B + beta*C for A in packAT tiles (k rows each), B in packB panels
-// and C m x n row-major. Tiles of C are split across threads.
-func gemmPacked(threads, m, n, k int, ap, bp []float32, beta float32, c []float32, ldc int) {
-	parallelFor(threads, tiles(m), func(t0, t1 int) {
-		var tc []float32
-		for p := 0; p < panels(n); p++ {
-			b := bp[p*k*nr:][:k*nr]
-			w := min(nr, n-p*nr)
-			for t := t0; t < t1; t++ {
-				i0 := t * mr
-				h := min(mr, m-i0)
-				a := ap[t*k*mr:][:k*mr]
-				if h == mr && w == nr {
-					kernels.F32(k, a, b, c[i0*ldc+p*nr:], ldc, 1, beta)
-					continue
-				}
-				if tc == nil {
-					tc = make([]float32, mr*nr)
-				}
-				loadTile(tc, c, i0, p*nr, h, w, ldc, beta)
-				kernels.F32(k, a, b, tc, nr, 1, beta)
-				storeTile(tc, c, i0, p*nr, h, w, ldc)
-			}
-		}
-	})
 }
 
 // loadTile copies the h x w corner of C at (i0, j0) into a 6 x 16 buffer (zeros elsewhere);
