@@ -72,23 +72,32 @@ func (m *MaxPool2D) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, er
 	}
 	m.arg = m.arg[:m.y.Len()]
 	xd, y := x.Data(), m.y.Data()
-	o := 0
+	// Channel runs are contiguous in NHWC: start each output pixel from the window's first
+	// input pixel and compare the others channel by channel (the first maximum wins).
 	for b := 0; b < n; b++ {
 		for i := 0; i < oh; i++ {
 			for j := 0; j < ow; j++ {
-				for ch := 0; ch < c; ch++ {
-					best := ((b*h+i*k)*w+j*k)*c + ch
-					for di := 0; di < k; di++ {
-						for dj := 0; dj < k; dj++ {
-							at := ((b*h+i*k+di)*w+j*k+dj)*c + ch
-							if xd[at] > xd[best] {
-								best = at
+				o := ((b*oh+i)*ow + j) * c
+				yr, ar := y[o:][:c], m.arg[o:][:c]
+				first := ((b*h+i*k)*w + j*k) * c
+				copy(yr, xd[first:][:c])
+				for ch := range ar {
+					ar[ch] = int32(first + ch)
+				}
+				for di := 0; di < k; di++ {
+					for dj := 0; dj < k; dj++ {
+						at := ((b*h+i*k+di)*w + j*k + dj) * c
+						if at == first {
+							continue
+						}
+						xr := xd[at:][:c]
+						for ch, v := range xr {
+							if v > yr[ch] {
+								yr[ch] = v
+								ar[ch] = int32(at + ch)
 							}
 						}
 					}
-					y[o] = xd[best]
-					m.arg[o] = int32(best)
-					o++
 				}
 			}
 		}
