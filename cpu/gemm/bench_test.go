@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"sort"
 	"testing"
 	"time"
 
-	"github.com/sumacdev/sumac/cpu/kernels"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
 )
 
 // The gemm suite's shapes (op/suite "gemm", reference/cpu.md): row-major C = A*B.
@@ -34,14 +35,28 @@ func randF64(n int) []float64 {
 	return v
 }
 
-// report adds GFLOPS (or GOPS: 2 per multiply-add) and, on amd64, the percentage of the
-// kernel's register-only peak measured right after the timed loop (reference/cpu.md: the
-// machine is shared and its speed moves; only same-run ratios are meaningful).
-func report(b *testing.B, dtype string, threads, m, n, k int) {
-	g := 2 * float64(m) * float64(n) * float64(k) * float64(b.N) / b.Elapsed().Seconds() / 1e9
-	b.ReportMetric(g, "GFLOPS")
-	if p, err := kernels.MeasurePeak(dtype, 30*time.Millisecond); err == nil {
-		b.ReportMetric(100*g/(p*float64(threads)), "%peak")
+// measure runs f under b.Loop and reports GFLOPS (GOPS for integers: 2 per multiply-add).
+// On amd64 it also reports %peak: after every call it measures the kernel's register-only
+// peak for about as long (kernels.MeasurePeak) and takes the median of the per-call ratios.
+// The machines are shared and their speed moves by tens of percent within seconds
+// (reference/cpu.md), so only such interleaved ratios compare runs made at different times.
+func measure(b *testing.B, dtype string, threads, m, n, k int, f func()) {
+	ops := 2 * float64(m) * float64(n) * float64(k)
+	var ratios []float64
+	for b.Loop() {
+		t0 := time.Now()
+		f()
+		d := time.Since(t0)
+		b.StopTimer()
+		if p, err := kernels.MeasurePeak(dtype, min(d, 20*time.Millisecond)); err == nil {
+			ratios = append(ratios, ops/d.Seconds()/1e9/(p*float64(threads)))
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(ops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+	if len(ratios) > 0 {
+		sort.Float64s(ratios)
+		b.ReportMetric(100*ratios[len(ratios)/2], "%peak")
 	}
 }
 
@@ -53,12 +68,11 @@ func BenchmarkSgemm(b *testing.B) {
 			b.Run(fmt.Sprintf("%dx%dx%d/t%d", m, n, k, threads), func(b *testing.B) {
 				A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
 				o := Options{Threads: threads}
-				for b.Loop() {
+				measure(b, "float32", threads, m, n, k, func() {
 					if err := o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n); err != nil {
 						b.Fatal(err)
 					}
-				}
-				report(b, "float32", threads, m, n, k)
+				})
 			})
 		}
 	}
@@ -71,28 +85,26 @@ func BenchmarkDgemm(b *testing.B) {
 			b.Run(fmt.Sprintf("%dx%dx%d/t%d", m, n, k, threads), func(b *testing.B) {
 				A, B, C := randF64(m*k), randF64(k*n), make([]float64, m*n)
 				o := Options{Threads: threads}
-				for b.Loop() {
+				measure(b, "float64", threads, m, n, k, func() {
 					if err := o.Dgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n); err != nil {
 						b.Fatal(err)
 					}
-				}
-				report(b, "float64", threads, m, n, k)
+				})
 			})
 		}
 	}
 }
 
 // BenchmarkGonumSgemm is gonum's native Sgemm (v0.17.0) on the same shapes, for the ratio.
-// It uses its own goroutines; GOMAXPROCS=1 gives the 1-thread figure.
+// It starts its own goroutines; run with -cpu 1 for the 1-thread figure.
 func BenchmarkGonumSgemm(b *testing.B) {
 	for _, s := range suiteShapes[:3] {
 		m, n, k := s[0], s[1], s[2]
 		b.Run(fmt.Sprintf("%dx%dx%d", m, n, k), func(b *testing.B) {
 			A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
-			for b.Loop() {
+			measure(b, "float32", runtime.GOMAXPROCS(0), m, n, k, func() {
 				gonum.Implementation{}.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, A, k, B, n, 0, C, n)
-			}
-			report(b, "float32", runtime.GOMAXPROCS(0), m, n, k)
+			})
 		})
 	}
 }
@@ -109,12 +121,11 @@ func BenchmarkGemmI16(b *testing.B) {
 				B[i] = int16(i * 3)
 			}
 			o := Options{Threads: 1}
-			for b.Loop() {
+			measure(b, "int16", 1, m, n, k, func() {
 				if err := o.GemmI16(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n); err != nil {
 					b.Fatal(err)
 				}
-			}
-			report(b, "int16", 1, m, n, k)
+			})
 		})
 	}
 }
@@ -123,7 +134,8 @@ func BenchmarkGemmU8S8(b *testing.B) {
 	for _, path := range []struct {
 		name string
 		p    U8Path
-	}{{"fast", U8Fast}, {"exact", U8Exact}} {
+		peak string // the kernel that path runs
+	}{{"fast", U8Fast, "u8s8"}, {"exact", U8Exact, "int16"}} {
 		for _, s := range suiteShapes[:4] {
 			m, n, k := s[0], s[1], s[2]
 			b.Run(fmt.Sprintf("%s/%dx%dx%d/t1", path.name, m, n, k), func(b *testing.B) {
@@ -135,12 +147,11 @@ func BenchmarkGemmU8S8(b *testing.B) {
 					B[i] = int8(i * 3)
 				}
 				o := Options{Threads: 1, U8Path: path.p}
-				for b.Loop() {
+				measure(b, path.peak, 1, m, n, k, func() {
 					if err := o.GemmU8S8(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n); err != nil {
 						b.Fatal(err)
 					}
-				}
-				report(b, "u8s8", 1, m, n, k)
+				})
 			})
 		}
 	}

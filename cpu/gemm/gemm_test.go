@@ -90,8 +90,8 @@ func randomProblem(r *rand.Rand, group int) problem {
 		layout: Layout(r.IntN(2)), tA: Transpose(r.IntN(2)), tB: Transpose(r.IntN(2)),
 		m: dims[r.IntN(len(dims))], n: dims[r.IntN(len(dims))], k: dims[r.IntN(len(dims))],
 	}
-	if r.IntN(8) == 0 {
-		p.m, p.n, p.k = 150+r.IntN(100), 150+r.IntN(100), 150+r.IntN(300)
+	if r.IntN(16) == 0 {
+		p.m, p.n, p.k = 100+r.IntN(100), 100+r.IntN(100), 100+r.IntN(300)
 	}
 	ld := func(rows, cols int) int {
 		if p.layout == ColMajor {

@@ -36,6 +36,8 @@ func packA[S, D number](dst []D, a view[S], i0, mlen, p0, klen, mr, g int) {
 		d := dst[ip*panel : (ip+1)*panel]
 		rows := min(mr, mlen-ip*mr)
 		switch {
+		case g == 1 && rows == 6 && mr == 6 && (a.cs == 1 || a.rs == 1):
+			packA6(d, a, i0+ip*mr, p0, klen)
 		case a.cs == 1 && g == 1:
 			for i := 0; i < rows; i++ {
 				src := a.data[(i0+ip*mr+i)*a.rs+p0:][:klen]
@@ -87,11 +89,13 @@ func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
 		case b.cs == 1 && g == 1:
 			for p := 0; p < klen; p++ {
 				src := b.data[(p0+p)*b.rs+j0+jp*nr:][:cols]
-				dd := d[p*nr:][:cols]
+				dd := d[p*nr:][:len(src)]
 				for j, v := range src {
 					dd[j] = D(v)
 				}
 			}
+		case g == 1 && cols == nr && nr%4 == 0:
+			packBTrans(d, b, p0, klen, j0+jp*nr, nr)
 		case b.cs == 1:
 			for p := 0; p < klen; p++ {
 				src := b.data[(p0+p)*b.rs+j0+jp*nr:][:cols]
@@ -117,6 +121,49 @@ func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
 			for j := 0; j < nr; j++ {
 				d[((p>>gs)*nr+j)<<gs+p&(g-1)] = 0
 			}
+		}
+	}
+}
+
+// packA6 packs one full 6-row panel with one k value per group, the float32/float64 case,
+// reading six rows (or six contiguous values per k) at a time so every store is sequential
+// and the compiler can drop the bounds checks inside the loop.
+func packA6[S, D number](d []D, a view[S], i, p0, klen int) {
+	d = d[:6*klen]
+	if a.cs == 1 {
+		r0 := a.data[i*a.rs+p0:][:klen]
+		r1 := a.data[(i+1)*a.rs+p0:][:klen]
+		r2 := a.data[(i+2)*a.rs+p0:][:klen]
+		r3 := a.data[(i+3)*a.rs+p0:][:klen]
+		r4 := a.data[(i+4)*a.rs+p0:][:klen]
+		r5 := a.data[(i+5)*a.rs+p0:][:klen]
+		for p := range r0 {
+			dd := d[6*p : 6*p+6 : 6*p+6]
+			dd[0], dd[1], dd[2] = D(r0[p]), D(r1[p]), D(r2[p])
+			dd[3], dd[4], dd[5] = D(r3[p]), D(r4[p]), D(r5[p])
+		}
+		return
+	}
+	for p := 0; p < klen; p++ {
+		off := (p0+p)*a.cs + i
+		s := a.data[off : off+6 : off+6]
+		dd := d[6*p : 6*p+6 : 6*p+6]
+		dd[0], dd[1], dd[2], dd[3], dd[4], dd[5] = D(s[0]), D(s[1]), D(s[2]), D(s[3]), D(s[4]), D(s[5])
+	}
+}
+
+// packBTrans packs one full panel of nr columns of a transposed B (each column's k values
+// contiguous) four columns at a time.
+func packBTrans[S, D number](d []D, b view[S], p0, klen, j, nr int) {
+	d = d[:nr*klen]
+	for jj := 0; jj < nr; jj += 4 {
+		c0 := b.data[(j+jj)*b.cs+p0:][:klen]
+		c1 := b.data[(j+jj+1)*b.cs+p0:][:klen]
+		c2 := b.data[(j+jj+2)*b.cs+p0:][:klen]
+		c3 := b.data[(j+jj+3)*b.cs+p0:][:klen]
+		for p := range c0 {
+			dd := d[nr*p+jj : nr*p+jj+4 : nr*p+jj+4]
+			dd[0], dd[1], dd[2], dd[3] = D(c0[p]), D(c1[p]), D(c2[p]), D(c3[p])
 		}
 	}
 }

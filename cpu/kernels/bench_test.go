@@ -6,41 +6,45 @@ import (
 )
 
 // Kernel-only throughput with A and B resident in L1 (kg = 256): the ceiling for GEMM.
-func benchKernel(b *testing.B, opsPerCall float64, f func()) {
+func benchKernel(b *testing.B, dtype string, opsPerCall float64, f func()) {
 	for b.Loop() {
 		f()
 	}
-	b.ReportMetric(opsPerCall*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+	g := opsPerCall * float64(b.N) / b.Elapsed().Seconds() / 1e9
+	b.ReportMetric(g, "GFLOPS")
+	if p, err := MeasurePeak(dtype, 20*time.Millisecond); err == nil {
+		b.ReportMetric(100*g/p, "%peak")
+	}
 }
 
 const benchKG = 256
 
 func BenchmarkF32(b *testing.B) {
 	a, bb, c := make([]float32, benchKG*F32MR), make([]float32, benchKG*F32NR), make([]float32, F32MR*F32NR)
-	benchKernel(b, 2*F32MR*F32NR*benchKG, func() { F32(benchKG, a, bb, c, F32NR, 1, 1) })
+	benchKernel(b, "float32", 2*F32MR*F32NR*benchKG, func() { F32(benchKG, a, bb, c, F32NR, 1, 1) })
 }
 
 func BenchmarkF64(b *testing.B) {
 	a, bb, c := make([]float64, benchKG*F64MR), make([]float64, benchKG*F64NR), make([]float64, F64MR*F64NR)
-	benchKernel(b, 2*F64MR*F64NR*benchKG, func() { F64(benchKG, a, bb, c, F64NR, 1, 1) })
+	benchKernel(b, "float64", 2*F64MR*F64NR*benchKG, func() { F64(benchKG, a, bb, c, F64NR, 1, 1) })
 }
 
 func BenchmarkI16(b *testing.B) {
 	const kg = benchKG / 2
 	a, bb, c := make([]int16, kg*I16MR*2), make([]int16, kg*I16NR*2), make([]int32, I16MR*I16NR)
-	benchKernel(b, 2*I16MR*I16NR*2*kg, func() { I16(kg, a, bb, c, I16NR, 1, 1) })
+	benchKernel(b, "int16", 2*I16MR*I16NR*2*kg, func() { I16(kg, a, bb, c, I16NR, 1, 1) })
 }
 
 func BenchmarkU8S8(b *testing.B) {
 	const kg = benchKG / 4
 	a, bb, c := make([]uint8, kg*U8MR*4), make([]int8, kg*U8NR*4), make([]int32, U8MR*U8NR)
-	benchKernel(b, 2*U8MR*U8NR*4*kg, func() { U8S8(kg, a, bb, c, U8NR, 1, 1) })
+	benchKernel(b, "u8s8", 2*U8MR*U8NR*4*kg, func() { U8S8(kg, a, bb, c, U8NR, 1, 1) })
 }
 
 func BenchmarkF32Strided(b *testing.B) {
 	const lda = 300
 	a, bb, c := make([]float32, 5*lda+benchKG), make([]float32, benchKG*F32NR), make([]float32, F32MR*F32NR)
-	benchKernel(b, 2*F32MR*F32NR*benchKG, func() { F32Strided(benchKG, a, lda, bb, c, F32NR, 1, 1) })
+	benchKernel(b, "float32", 2*F32MR*F32NR*benchKG, func() { F32Strided(benchKG, a, lda, bb, c, F32NR, 1, 1) })
 }
 
 // TestPeakAndKernel prints, with -v, the kernel rate next to the register-only peak

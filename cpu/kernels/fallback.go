@@ -10,6 +10,10 @@ import "unsafe"
 
 type float interface{ float32 | float64 }
 
+// maxTile bounds MR*NR of every kernel x86gen accepts (MR <= 8, at most 13 accumulators of
+// up to 8 lanes).
+const maxTile = 8 * 16
+
 // goFloatTile finishes a tile: C = alpha*acc + beta*C, not reading C when beta == 0.
 func goFloatTile[T float](mr, nr int, acc []T, c *T, ldc int, alpha, beta T) {
 	cs := unsafe.Slice(c, (mr-1)*ldc+nr)
@@ -28,7 +32,8 @@ func goFloatTile[T float](mr, nr int, acc []T, c *T, ldc int, alpha, beta T) {
 func goFloatP[T float](mr, nr, kg int, a, b, c *T, ldc int, alpha, beta T) {
 	as := unsafe.Slice(a, kg*mr)
 	bs := unsafe.Slice(b, kg*nr)
-	acc := make([]T, mr*nr)
+	var buf [maxTile]T // on the stack: no allocation per tile
+	acc := buf[:mr*nr]
 	for p := 0; p < kg; p++ {
 		bp := bs[p*nr : p*nr+nr]
 		for i := 0; i < mr; i++ {
@@ -45,7 +50,8 @@ func goFloatP[T float](mr, nr, kg int, a, b, c *T, ldc int, alpha, beta T) {
 func goFloatS[T float](mr, nr, kg int, a *T, lda int, b, c *T, ldc int, alpha, beta T) {
 	as := unsafe.Slice(a, (mr-1)*lda+kg)
 	bs := unsafe.Slice(b, kg*nr)
-	acc := make([]T, mr*nr)
+	var buf [maxTile]T // on the stack: no allocation per tile
+	acc := buf[:mr*nr]
 	for i := 0; i < mr; i++ {
 		ar := as[i*lda : i*lda+kg]
 		row := acc[i*nr : i*nr+nr]
@@ -103,7 +109,8 @@ func maddubsw(u0, u1 uint8, s0, s1 int8) int32 {
 // goI16 computes a tile from a group accessor: ag(i, p) returns the pair of row i, group p.
 func goI16(mr, nr, kg int, ag func(i, p int) (int16, int16), b *int16, c *int32, ldc int, alpha, beta int32) {
 	bs := unsafe.Slice(b, kg*nr*2)
-	acc := make([]int32, mr*nr)
+	var buf [maxTile]int32
+	acc := buf[:mr*nr]
 	for p := 0; p < kg; p++ {
 		for i := 0; i < mr; i++ {
 			a0, a1 := ag(i, p)
@@ -133,7 +140,8 @@ func quad(u [4]uint8, s [4]int8) int32 {
 func goU8S8P(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, kg*mr*4)
 	bs := unsafe.Slice(b, kg*nr*4)
-	acc := make([]int32, mr*nr)
+	var buf [maxTile]int32
+	acc := buf[:mr*nr]
 	for p := 0; p < kg; p++ {
 		for i := 0; i < mr; i++ {
 			u := [4]uint8(as[(p*mr+i)*4:])
@@ -148,7 +156,8 @@ func goU8S8P(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta i
 func goU8S8S(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, (mr-1)*lda+4*kg)
 	bs := unsafe.Slice(b, kg*nr*4)
-	acc := make([]int32, mr*nr)
+	var buf [maxTile]int32
+	acc := buf[:mr*nr]
 	for p := 0; p < kg; p++ {
 		for i := 0; i < mr; i++ {
 			u := [4]uint8(as[i*lda+4*p:])
@@ -163,7 +172,8 @@ func goU8S8S(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alph
 func goS8U8P(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, kg*mr*4)
 	bs := unsafe.Slice(b, kg*nr*4)
-	acc := make([]int32, mr*nr)
+	var buf [maxTile]int32
+	acc := buf[:mr*nr]
 	for p := 0; p < kg; p++ {
 		for i := 0; i < mr; i++ {
 			s := [4]int8(as[(p*mr+i)*4:])

@@ -1,0 +1,87 @@
+package gemm
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int{"32K": 32 << 10, "512K": 512 << 10, "32768K": 32 << 20, "8M": 8 << 20, "1G": 1 << 30, "4096": 4096} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "K", "-1K", "12Q", "99999999999999999999M", "1.5M"} {
+		if _, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) accepted", in)
+		}
+	}
+}
+
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"32K", "8M", "", "1G", "-3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parseSize(s)
+		if err == nil && v < 0 {
+			t.Fatalf("parseSize(%q) = %d", s, v)
+		}
+	})
+}
+
+// TestSysfsCaches reads a fabricated sysfs tree, including entries to skip.
+func TestSysfsCaches(t *testing.T) {
+	dir := t.TempDir()
+	write := func(idx, name, val string) {
+		p := filepath.Join(dir, idx)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, name), []byte(val+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for idx, v := range map[string][3]string{
+		"index0": {"Data", "1", "48K"}, "index1": {"Instruction", "1", "32K"},
+		"index2": {"Unified", "2", "1024K"}, "index3": {"Unified", "3", "16M"}, "index4": {"Unified", "x", "1M"},
+	} {
+		write(idx, "type", v[0])
+		write(idx, "level", v[1])
+		write(idx, "size", v[2])
+		write(idx, "ways_of_associativity", "12")
+	}
+	ci := merge(sysfsCaches(dir), "sysfs")
+	if ci.Source != "sysfs" || ci.L1.Size != 48<<10 || ci.L2.Size != 1<<20 || ci.L3.Size != 16<<20 || ci.L1.Line != 64 || ci.L1.Ways != 12 {
+		t.Errorf("got %+v", ci)
+	}
+	if ci := merge(sysfsCaches(filepath.Join(dir, "missing")), "sysfs"); ci != defaultCaches {
+		t.Errorf("missing sysfs: %+v, want defaults", ci)
+	}
+}
+
+// TestCachesAndBlocking checks the detected caches are plausible and the derived blockings
+// are valid for their kernels.
+func TestCachesAndBlocking(t *testing.T) {
+	ci := Caches()
+	t.Logf("caches (%s): L1 %d, L2 %d, L3 %d", ci.Source, ci.L1.Size, ci.L2.Size, ci.L3.Size)
+	if ci.L1.Size < 4<<10 || ci.L2.Size < ci.L1.Size || ci.L1.Line <= 0 {
+		t.Errorf("implausible caches %+v", ci)
+	}
+	for _, s := range []shape{shapeF32, shapeF64, shapeI16, shapeU8} {
+		b := derive(ci, s)
+		if err := b.validate(s); err != nil {
+			t.Errorf("%+v: %v", s, err)
+		}
+		for _, mnk := range [][3]int{{1, 1, 1}, {7, 300, 5}, {4096, 4096, 290}} {
+			f := b.fit(s, mnk[0], mnk[1], mnk[2])
+			if err := f.validate(s); err != nil {
+				t.Errorf("%+v fit %v: %v", s, mnk, err)
+			}
+		}
+	}
+	if got := (Blocking{MC: 252, KC: 256, NC: 4096}).fit(shapeF32, 4096, 4096, 290).KC; got != 145 {
+		t.Errorf("k=290 with kc=256 balanced to kc=%d, want 145", got)
+	}
+}
