@@ -136,6 +136,7 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 			return nil, fmt.Errorf("parameter %s: scalar parameters are not supported by the AIE1 backend yet", p.Name)
 		}
 	}
+	c.prog.Consts = c.l.consts
 	body, err := c.l.lowerBody(k.Body, nil, nil)
 	if err != nil {
 		return nil, err

@@ -259,30 +259,20 @@ func (l *lowerer) affineOf(o kernel.Operand, lv *kernel.Var, defs map[*kernel.Va
 }
 
 func cfgKey(op kernel.Op, args []kernel.Operand, l *lowerer) ([6]int64, error) {
-	// The immediate parameters of a MAC (everything but acc, xbuff, zbuff and zstart) live in
-	// configuration registers; zstart is an instruction immediate (t04u:$zstart in VMAC).
+	// The parameters of a MAC other than its buffers and zstart live in configuration
+	// registers; zstart is an instruction immediate (t04u:$zstart in VMAC, AIE1InstrInfo.td).
 	var key [6]int64
+	form, err := kernel.FormOf(op, args)
+	if err != nil {
+		return key, err
+	}
+	lay := kernel.Layout(form, op.Info().Acc)
 	n := 0
-	start := 1
-	if op.Info().Acc {
-		start = 2
-	}
-	zstart := -1
-	switch op {
-	case kernel.OpMul16, kernel.OpMac16, kernel.OpMsc16, kernel.OpMul8, kernel.OpMac8, kernel.OpMsc8:
-		zstart = start + 5
-	default:
-		zstart = start + 3
-	}
-	for i := start; i < len(args); i++ {
-		a := args[i]
-		if a.Var != nil && (a.Var.Type.IsVector() || a.Var.Type.IsAcc()) {
+	for _, i := range []int{lay.XStart, lay.XOffs, lay.XOffsHi, lay.XStep, lay.XSquare, lay.ZOffs, lay.ZOffsHi, lay.ZStep, lay.ZSquare} {
+		if i < 0 {
 			continue
 		}
-		if i == zstart {
-			continue // zstart is an instruction immediate (t04u:$zstart in VMAC)
-		}
-		v, ok := l.immOf(a)
+		v, ok := l.immOf(args[i])
 		if !ok {
 			return key, fmt.Errorf("%v: argument %d must be a compile-time constant for the AIE1 backend", op, i+1)
 		}
@@ -300,22 +290,12 @@ func cfgKey(op kernel.Op, args []kernel.Operand, l *lowerer) ([6]int64, error) {
 // columns of mac16 depending on the X element size (UG1079 "MAC on 16x16 bits": 16x2;
 // "MAC on 8x8 bits": 16x8).
 func macCount(in *kernel.Instr) int {
-	info := in.Op.Info()
-	cols := info.Cols
-	if cols == 0 {
-		cols = 2
-		xi := 1
-		if info.Acc {
-			xi = 2
-		}
-		if xi-1 < len(in.Args) {
-			x := in.Args[xi-1]
-			if x.Var != nil && x.Var.Type.Elem.Bits() == 8 {
-				cols = 8
-			}
-		}
+	f, err := kernel.FormOf(in.Op, in.Args)
+	if err != nil {
+		return 0
 	}
-	return info.Lanes * cols
+	lanes, cols := f.Shape()
+	return lanes * cols
 }
 
 // lowerBody lowers statements into regions. lv is the innermost enclosing loop's counter
@@ -626,22 +606,16 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		return nil
 	case op.IsMAC():
 		info := op.Info()
-		xi, zi := 0, 0
-		switch op {
-		case kernel.OpMul16, kernel.OpMac16, kernel.OpMsc16, kernel.OpMul8, kernel.OpMac8, kernel.OpMsc8:
-			xi, zi = 0, 5
-		default: // lmul8/lmac8/fpmul/fpmac: xbuff, xstart, xoffsets, zbuff, ...
-			xi, zi = 0, 3
+		form, err := kernel.FormOf(op, in.Args)
+		if err != nil {
+			return posErr(in, err)
 		}
-		if info.Acc {
-			xi++
-			zi++
-		}
-		x, err := argReg(xi)
+		lay := kernel.Layout(form, info.Acc)
+		x, err := argReg(lay.X)
 		if err != nil {
 			return err
 		}
-		z, err := argReg(zi)
+		z, err := argReg(lay.Z)
 		if err != nil {
 			return err
 		}

@@ -175,6 +175,22 @@ type Program struct {
 	Layout *Layout
 	// Breakdown itemizes where the static cycles go (filled by Compile).
 	Breakdown []CostItem
+	// Consts are the scalar variables the backend treats as compile-time constants.
+	Consts map[*kernel.Var]int64
+}
+
+// ConstArg returns the compile-time value of argument i of in (an immediate or a constant
+// variable).
+func (p *Program) ConstArg(in *kernel.Instr, i int) (int64, bool) {
+	a := in.Args[i]
+	if a.IsIntImm() {
+		return a.Imm, true
+	}
+	if a.Var != nil {
+		v, ok := p.Consts[a.Var]
+		return v, ok
+	}
+	return 0, false
 }
 
 // CostItem is a named share of the cycle count for the report.

@@ -1,0 +1,465 @@
+package cyclesim
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/sumacdev/sumac/aie/backend"
+	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1"
+)
+
+// issue executes one bundle at cycle t.
+func (s *sim) issue(b *backend.Bundle, t, seqOff int64) error {
+	if err := s.retire(t); err != nil {
+		return err
+	}
+	var banks [3]uint32
+	nb := 0
+	for _, in := range b.Instrs {
+		seq := in.Seq + seqOff
+		s.res.SlotUse[in.Slot]++
+		if in.Mem != nil {
+			addr, err := s.addr(in, seq, t)
+			if err != nil {
+				return err
+			}
+			m := aie1.AccessBanks(addr, in.Mem.Bytes)
+			for i := 0; i < nb; i++ {
+				if banks[i]&m != 0 {
+					s.res.Stalls += aie1.BankConflictStallCycles
+					break
+				}
+			}
+			if nb < len(banks) {
+				banks[nb] = m
+				nb++
+			}
+		}
+		if err := s.exec(in, seq, t); err != nil {
+			return err
+		}
+		s.noteWrites(in, seq)
+	}
+	return nil
+}
+
+func (s *sim) addr(in *backend.Instr, seq, t int64) (int, error) {
+	for _, u := range in.Uses {
+		if u.Kind == aie1.OpndPtr {
+			p, err := s.readScalar(in, u, seq, t)
+			if err != nil {
+				return 0, err
+			}
+			a := int(p) + in.Mem.Offset
+			if a < 0 || a+in.Mem.Bytes > aie1.ReachBytes {
+				return 0, s.fail(in, "address %#x outside the 128 KB data memory", a)
+			}
+			if r, ok := s.regions[in.Mem.Space]; ok && (a < r[0] || a+in.Mem.Bytes > r[0]+r[1]) {
+				return 0, s.fail(in, "access of %d bytes at element offset %d is outside window/buffer %s (%d bytes)", in.Mem.Bytes, a-r[0], in.Mem.Space, r[1])
+			}
+			return a, nil
+		}
+	}
+	return 0, s.fail(in, "memory access without a pointer operand")
+}
+
+func (s *sim) postInc(in *backend.Instr, seq, t int64) error {
+	if in.Mem.PostInc == 0 {
+		return nil
+	}
+	for _, u := range in.Uses {
+		if u.Kind == aie1.OpndPtr {
+			p, err := s.readScalar(in, u, seq, t)
+			if err != nil {
+				return err
+			}
+			for _, d := range in.Defs {
+				if d.Reg.File == backend.FilePtr && d.Reg.Units[0] == u.Reg.Units[0] {
+					s.writeScalar(in, d, seq, t, p+int64(in.Mem.PostInc))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *sim) exec(in *backend.Instr, seq, t int64) error {
+	switch in.Name {
+	case "acq":
+		if s.locks[in.Lock.ID] {
+			return s.fail(in, "acquire of lock %d, already held", in.Lock.ID)
+		}
+		s.locks[in.Lock.ID] = true
+		return nil
+	case "rel":
+		if !s.locks[in.Lock.ID] {
+			return s.fail(in, "release of lock %d, not held", in.Lock.ID)
+		}
+		s.locks[in.Lock.ID] = false
+		return nil
+	case "jal", "ret", "mov lc", "mov le", "mov ls":
+		return nil
+	case "mov.u20", "mov.cl", "mov.ch":
+		s.writeScalar(in, in.Defs[0], seq, t, in.Imm)
+		return nil
+	case "padd":
+		v, err := s.readScalar(in, in.Uses[0], seq, t)
+		if err != nil {
+			return err
+		}
+		s.writeScalar(in, in.Defs[0], seq, t, v+in.Imm)
+		return nil
+	case "lda", "st", "vld", "vst", "fill", "spill":
+		return s.memOp(in, seq, t)
+	}
+	src := in.Src
+	if src == nil || in.Name == "vmov" && src.Op != kernel.OpExtV && src.Op != kernel.OpExtW && src.Op != kernel.OpExtX && src.Op != kernel.OpConcat {
+		return s.rawMove(in, seq, t)
+	}
+	if in.Name == "mov" || in.Name == "add" && src == nil {
+		return s.rawMove(in, seq, t)
+	}
+	op := src.Op
+	switch {
+	case op.IsMAC():
+		return s.issueMAC(in, seq, t)
+	case op == kernel.OpSRS || op == kernel.OpLSRS || op == kernel.OpBSRS || op == kernel.OpUBSRS:
+		lanes := src.Args[0].Var.Type.Lanes
+		acc, err := s.readAcc(in, in.Uses[0], seq, t, lanes/len(in.Uses[0].Reg.Units))
+		if err != nil {
+			return err
+		}
+		shift, _ := s.p.ConstArg(src, 1)
+		var out kernel.Vec
+		n := kernel.SRS(acc, lanes, int(shift), src.Dst.Type.Elem, s.cfg.Round, s.cfg.Sat, &out)
+		s.res.Narrowed += int64(lanes)
+		s.res.Saturated += int64(n)
+		s.writeVec(in, in.Defs[0], seq, t, &out)
+	case op == kernel.OpUPS || op == kernel.OpLUPS:
+		v, err := s.readVec(in, in.Uses[0], seq, t)
+		if err != nil {
+			return err
+		}
+		shift, _ := s.p.ConstArg(src, 1)
+		ty := src.Args[0].Var.Type
+		var out kernel.AccVal
+		kernel.UPS(v, ty.Elem, ty.Lanes, int(shift), src.Dst.Type.Elem.Bits(), &out)
+		s.writeAcc(in, in.Defs[0], seq, t, &out, src.Dst.Type.Lanes/len(in.Defs[0].Reg.Units))
+	case op == kernel.OpVAdd || op == kernel.OpVSub:
+		a, err := s.readVec(in, in.Uses[0], seq, t)
+		if err != nil {
+			return err
+		}
+		b, err := s.readVec(in, in.Uses[1], seq, t)
+		if err != nil {
+			return err
+		}
+		ty := src.Args[0].Var.Type
+		if !ty.IsVector() {
+			return s.fail(in, "accumulator add is not supported by the simulator yet")
+		}
+		var out kernel.Vec
+		kernel.VAdd(op == kernel.OpVSub, ty.Elem, ty.Lanes, a, b, &out)
+		s.writeVec(in, in.Defs[0], seq, t, &out)
+	case op == kernel.OpExtV || op == kernel.OpExtW || op == kernel.OpExtX:
+		buf, err := s.readVec(in, in.Uses[0], seq, t)
+		if err != nil {
+			return err
+		}
+		idx, _ := s.p.ConstArg(src, 1)
+		var out kernel.Vec
+		if err := kernel.Ext(buf, src.Args[0].Var.Type.Bytes(), op.PartBits(), int(idx), &out); err != nil {
+			return s.fail(in, "%v", err)
+		}
+		s.writeVec(in, in.Defs[0], seq, t, &out)
+	case op == kernel.OpConcat:
+		var parts [4]*kernel.Vec
+		for i := range in.Uses {
+			v, err := s.readVec(in, in.Uses[i], seq, t)
+			if err != nil {
+				return err
+			}
+			parts[i] = v
+		}
+		var out kernel.Vec
+		kernel.Concat(&out, src.Args[0].Var.Type.Bytes(), parts[:len(in.Uses)]...)
+		s.writeVec(in, in.Defs[0], seq, t, &out)
+	case op.IsScalarArith():
+		return s.scalarOp(in, seq, t)
+	default:
+		return s.fail(in, "the simulator does not execute %v", op)
+	}
+	return nil
+}
+
+// rawMove copies register contents unit by unit (moves, sub-register updates, MAC set-up
+// copies) or zeroes them.
+func (s *sim) rawMove(in *backend.Instr, seq, t int64) error {
+	if len(in.Defs) == 0 {
+		return nil
+	}
+	d := in.Defs[0]
+	if in.Name == "add" {
+		v, err := s.readScalar(in, in.Uses[0], seq, t)
+		if err != nil {
+			return err
+		}
+		s.writeScalar(in, d, seq, t, int64(int32(v+in.Imm)))
+		return nil
+	}
+	if len(in.Uses) == 0 {
+		switch d.Reg.File {
+		case backend.FileVec:
+			s.writeVec(in, d, seq, t, &kernel.Vec{})
+		case backend.FileAcc:
+			s.writeAcc(in, d, seq, t, &kernel.AccVal{}, 8)
+		default:
+			s.writeScalar(in, d, seq, t, in.Imm)
+		}
+		return nil
+	}
+	u := in.Uses[0]
+	switch d.Reg.File {
+	case backend.FileVec:
+		v, err := s.readVec(in, u, seq, t)
+		if err != nil {
+			return err
+		}
+		s.writeVec(in, d, seq, t, v)
+	case backend.FileAcc:
+		a, err := s.readAcc(in, u, seq, t, 8)
+		if err != nil {
+			return err
+		}
+		s.writeAcc(in, d, seq, t, a, 8)
+	default:
+		v, err := s.readScalar(in, u, seq, t)
+		if err != nil {
+			return err
+		}
+		s.writeScalar(in, d, seq, t, v)
+	}
+	return nil
+}
+
+func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
+	a, err := s.addr(in, seq, t)
+	if err != nil {
+		return err
+	}
+	m := in.Mem
+	if m.Store {
+		data := in.Uses[0]
+		switch data.Reg.File {
+		case backend.FileVec:
+			v, err := s.readVec(in, data, seq, t)
+			if err != nil {
+				return err
+			}
+			copy(s.mem[a:a+m.Bytes], v[:m.Bytes])
+		case backend.FileAcc:
+			acc, err := s.readAcc(in, data, seq, t, 8)
+			if err != nil {
+				return err
+			}
+			for i := range data.Reg.Units {
+				var lanes [8]num.Acc
+				copy(lanes[:], acc[8*i:8*i+8])
+				s.accMem[a+64*i] = lanes
+			}
+		default:
+			v, err := s.readScalar(in, data, seq, t)
+			if err != nil {
+				return err
+			}
+			buf := make([]byte, 8)
+			binary.LittleEndian.PutUint64(buf, uint64(v))
+			copy(s.mem[a:a+m.Bytes], buf[:m.Bytes])
+		}
+		if in.Spill {
+			s.res.Spills++
+		}
+		return s.postInc(in, seq, t)
+	}
+	d := in.Defs[0]
+	switch d.Reg.File {
+	case backend.FileVec:
+		var v kernel.Vec
+		copy(v[:m.Bytes], s.mem[a:a+m.Bytes])
+		s.writeVec(in, d, seq, t, &v)
+	case backend.FileAcc:
+		var acc kernel.AccVal
+		for i := range d.Reg.Units {
+			lanes := s.accMem[a+64*i]
+			copy(acc[8*i:8*i+8], lanes[:])
+		}
+		s.writeAcc(in, d, seq, t, &acc, 8)
+	default:
+		buf := make([]byte, 8)
+		copy(buf, s.mem[a:a+m.Bytes])
+		v := int64(binary.LittleEndian.Uint64(buf))
+		if m.Bytes == 4 {
+			v = int64(int32(uint32(v)))
+		}
+		s.writeScalar(in, d, seq, t, v)
+	}
+	if in.Spill {
+		s.res.Fills++
+	}
+	return s.postInc(in, seq, t)
+}
+
+func (s *sim) decode(in *backend.Instr) (*decoded, error) {
+	if d := s.dec[in]; d != nil {
+		return d, nil
+	}
+	src := in.Src
+	f, err := kernel.FormOf(src.Op, src.Args)
+	if err != nil {
+		return nil, err
+	}
+	d := &decoded{form: f, kind: kernel.KindOf(src.Op), isMAC: true}
+	d.lay = kernel.Layout(f, src.Op.Info().Acc)
+	x, z := src.Args[d.lay.X].Type(), src.Args[d.lay.Z].Type()
+	d.xe, d.ze, d.xLen, d.zLen = x.Elem, z.Elem, x.Lanes, z.Lanes
+	var p kernel.MACParams
+	get := func(i int) int64 {
+		if i < 0 {
+			return 0
+		}
+		v, _ := s.p.ConstArg(src, i)
+		return v
+	}
+	l := d.lay
+	p = kernel.MACParams{XStart: get(l.XStart), XOffs: get(l.XOffs), XOffsHi: get(l.XOffsHi), XStep: get(l.XStep), XSquare: get(l.XSquare),
+		ZStart: get(l.ZStart), ZOffs: get(l.ZOffs), ZOffsHi: get(l.ZOffsHi), ZStep: get(l.ZStep), ZSquare: get(l.ZSquare)}
+	if err := kernel.DecodeMAC(f, d.xLen, d.zLen, p, &d.sel); err != nil {
+		return nil, err
+	}
+	if src.Dst != nil {
+		d.accLanes = src.Dst.Type.Lanes
+	}
+	s.dec[in] = d
+	return d, nil
+}
+
+// issueMAC reads X and Z now and the accumulator in its (late) read cycle.
+func (s *sim) issueMAC(in *backend.Instr, seq, t int64) error {
+	if _, err := s.decode(in); err != nil {
+		return s.fail(in, "%v", err)
+	}
+	var xo, zo, acco *backend.Operand
+	for i := range in.Uses {
+		u := &in.Uses[i]
+		switch u.Kind {
+		case aie1.OpndVecX:
+			xo = u
+		case aie1.OpndVecZ:
+			zo = u
+		case aie1.OpndAcc:
+			acco = u
+		}
+	}
+	x, err := s.readVec(in, *xo, seq, t)
+	if err != nil {
+		return err
+	}
+	z, err := s.readVec(in, *zo, seq, t)
+	if err != nil {
+		return err
+	}
+	s.res.MACs += int64(in.MACs)
+	if acco == nil || acco.Cycle <= 1 {
+		return s.execMAC(in, seq, t, x, z)
+	}
+	rc := t + int64(acco.Cycle) - 1
+	s.defers[rc&63] = append(s.defers[rc&63], deferred{in: in, seq: seq, t: t, x: x, z: z})
+	return nil
+}
+
+func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
+	d := s.dec[in]
+	var acco *backend.Operand
+	for i := range in.Uses {
+		if in.Uses[i].Kind == aie1.OpndAcc {
+			acco = &in.Uses[i]
+		}
+	}
+	out := in.Defs[0]
+	if d.form == kernel.FormFloat {
+		acc := &kernel.Vec{}
+		if acco != nil {
+			a, err := s.readVec(in, *acco, seq, t)
+			if err != nil {
+				return err
+			}
+			acc = a
+		}
+		var res kernel.Vec
+		kernel.MACFloat(d.kind, &d.sel, acc, x, z, &res)
+		s.writeVec(in, out, seq, t, &res)
+		return nil
+	}
+	lpu := d.accLanes / len(out.Reg.Units)
+	acc := &kernel.AccVal{}
+	if acco != nil {
+		a, err := s.readAcc(in, *acco, seq, t, lpu)
+		if err != nil {
+			return err
+		}
+		acc = a
+	}
+	var res kernel.AccVal
+	kernel.MACInt(d.kind, &d.sel, acc, x, d.xe, d.xLen, z, d.ze, d.zLen, &res)
+	s.writeAcc(in, out, seq, t, &res, lpu)
+	return nil
+}
+
+func (s *sim) scalarOp(in *backend.Instr, seq, t int64) error {
+	src := in.Src
+	var vals [2]int64
+	ui := 0
+	for i := 0; i < len(src.Args) && i < 2; i++ {
+		if c, ok := s.p.ConstArg(src, i); ok {
+			vals[i] = c
+			continue
+		}
+		if ui >= len(in.Uses) {
+			return s.fail(in, "missing operand")
+		}
+		v, err := s.readScalar(in, in.Uses[ui], seq, t)
+		if err != nil {
+			return err
+		}
+		ui++
+		vals[i] = v
+	}
+	a, b := int32(vals[0]), int32(vals[1])
+	var r int32
+	switch src.Op {
+	case kernel.OpAdd:
+		r = a + b
+	case kernel.OpSub:
+		r = a - b
+	case kernel.OpMul:
+		r = a * b
+	case kernel.OpAnd:
+		r = a & b
+	case kernel.OpOr:
+		r = a | b
+	case kernel.OpXor:
+		r = a ^ b
+	case kernel.OpShl:
+		r = a << uint(b&31)
+	case kernel.OpShr:
+		r = a >> uint(b&31)
+	default:
+		return s.fail(in, "scalar %v is not supported by the simulator yet", src.Op)
+	}
+	s.writeScalar(in, in.Defs[0], seq, t, int64(r))
+	return nil
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,424 @@
+// Package cyclesim executes AIE1 VLIW bundles (from package backend) cycle by cycle.
+//
+// Every instruction reads each operand in the cycle its itinerary says and its result
+// becomes visible in the cycle after the one it is written in (target/aie1 timing.go). There
+// are no interlocks: if a read would not see the value the sequential program means (a
+// producer's result has not landed yet, or a later instruction's has already landed), the
+// simulation stops with a latency-violation error naming both instructions. Two memory
+// accesses of one bundle to the same single bank cost a stall cycle (UG1079 "AI Engine
+// Memory", UG1076 "Memory Stalls"). Functional results come from the kernel IR's semantic
+// functions (package aie/kernel), the same ones the interpreter uses.
+package cyclesim
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/sumacdev/sumac/aie/backend"
+	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1"
+)
+
+// Config gives the data of a run.
+type Config struct {
+	// Data is the initial contents of each window/pointer parameter's region (by name);
+	// Sizes the region sizes (default: len(Data[name])).
+	Data  map[string][]byte
+	Sizes map[string]int
+	// Round and Sat are the SRS modes (zero values: num.Floor, num.Saturate, as interp).
+	Round num.Round
+	Sat   num.Sat
+	// MaxCycles bounds the run (0: 1e9).
+	MaxCycles int64
+}
+
+// Result reports a run.
+type Result struct {
+	Cycles       int64 // issued bundles plus stall cycles
+	Stalls       int64 // bank-conflict stall cycles
+	MACs         int64
+	MACsPerCycle float64
+	Spills       int64 // spill stores executed
+	Fills        int64 // fill loads executed
+	SlotUse      [aie1.NumSlots]int64
+	Narrowed     int64
+	Saturated    int64
+	// Data is the final contents of every region by parameter name.
+	Data map[string][]byte
+}
+
+// Error is a simulation error (latency violation, out-of-region access, lock misuse).
+type Error struct {
+	Cycle int64
+	Msg   string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("cycle %d: %s", e.Cycle, e.Msg) }
+
+// unit is one allocation unit of a register file with the bookkeeping for hazard checks.
+type unit struct {
+	vec  [16]byte
+	acc  [8]num.Acc
+	s    int64
+	seq  int64 // writer (dynamic sequence number) of the visible value; -1 reset
+	vis  int64 // cycle from which it is visible
+	prev struct {
+		vec [16]byte
+		acc [8]num.Acc
+		s   int64
+		seq int64
+	}
+	// recent issued writers (dynamic seq), to find which write a read should see
+	wseq [8]int64
+	wn   int
+	name string
+}
+
+func (u *unit) noteWriter(seq int64) {
+	u.wseq[u.wn%len(u.wseq)] = seq
+	u.wn++
+}
+
+// expected returns the latest issued writer before seq (-1: the reset value).
+func (u *unit) expected(seq int64) int64 {
+	best := int64(-1)
+	n := min(u.wn, len(u.wseq))
+	for i := 0; i < n; i++ {
+		if w := u.wseq[i]; w < seq && w > best {
+			best = w
+		}
+	}
+	return best
+}
+
+type pendingWrite struct {
+	u    *unit
+	seq  int64
+	vec  [16]byte
+	acc  [8]num.Acc
+	s    int64
+	kind uint8 // 0 vec, 1 acc, 2 scalar
+	by   *backend.Instr
+}
+
+type deferred struct {
+	in  *backend.Instr
+	seq int64
+	t   int64
+	x   *kernel.Vec
+	z   *kernel.Vec
+}
+
+type sim struct {
+	p     *backend.Program
+	cfg   *Config
+	files [backend.NumFiles][]unit
+	mem   []byte
+	res   *Result
+	cycle int64
+	// ring of pending writes and deferred reads by cycle
+	ring    [64][]pendingWrite
+	defers  [64][]deferred
+	dec     map[*backend.Instr]*decoded
+	locks   map[int]bool
+	accMem  map[int][8]num.Acc // spilled accumulator units by address
+	regions map[string][2]int  // [base, size]
+}
+
+// decoded caches per-instruction constant facts.
+type decoded struct {
+	sel      kernel.MACSel
+	lay      kernel.MACLayout
+	form     kernel.MACForm
+	kind     kernel.MACKind
+	xe, ze   kernel.Elem
+	xLen     int
+	zLen     int
+	shift    int
+	isMAC    bool
+	accLanes int
+}
+
+// Run executes the program.
+func Run(p *backend.Program, cfg Config) (*Result, error) {
+	s := &sim{p: p, cfg: &cfg, res: &Result{}, dec: map[*backend.Instr]*decoded{}, locks: map[int]bool{},
+		accMem: map[int][8]num.Acc{}, regions: map[string][2]int{}}
+	for f := range s.files {
+		s.files[f] = make([]unit, backend.FileUnits[f])
+		for i := range s.files[f] {
+			s.files[f][i].seq = -1
+			s.files[f][i].vis = -1 << 40
+			s.files[f][i].prev.seq = -1
+			s.files[f][i].name = backend.Reg{File: backend.File(f), Units: []int{i}}.String()
+		}
+	}
+	s.mem = make([]byte, aie1.ReachBytes)
+	lay := p.Layout
+	for _, prm := range p.Kernel.Params {
+		if !(prm.Type.IsWindow() || prm.Type.IsPointer()) {
+			continue
+		}
+		size := len(cfg.Data[prm.Name])
+		if n, ok := cfg.Sizes[prm.Name]; ok {
+			size = n
+		}
+		base := lay.Base[prm.Name]
+		if base < 0 || base+size > aie1.ReachBytes {
+			return nil, fmt.Errorf("region %s (%d bytes at %#x) outside the 128 KB data memory", prm.Name, size, base)
+		}
+		copy(s.mem[base:base+size], cfg.Data[prm.Name])
+		s.regions[prm.Name] = [2]int{base, size}
+		if prm.Type.IsWindow() {
+			d := lay.Desc[prm.Name]
+			binary.LittleEndian.PutUint32(s.mem[d+4:], uint32(base))
+		}
+	}
+	if err := s.run(); err != nil {
+		return s.res, err
+	}
+	s.res.Data = map[string][]byte{}
+	for name, r := range s.regions {
+		s.res.Data[name] = append([]byte(nil), s.mem[r[0]:r[0]+r[1]]...)
+	}
+	if s.res.Cycles > 0 {
+		s.res.MACsPerCycle = float64(s.res.MACs) / float64(s.res.Cycles)
+	}
+	return s.res, nil
+}
+
+func (s *sim) fail(in *backend.Instr, format string, a ...any) error {
+	msg := fmt.Sprintf(format, a...)
+	if in != nil {
+		msg = instrName(in) + ": " + msg
+	}
+	return &Error{Cycle: s.cycle, Msg: msg}
+}
+
+func instrName(in *backend.Instr) string {
+	n := in.Name
+	if in.Text != "" {
+		t := in.Text
+		if i := strings.Index(t, "; "); i >= 0 {
+			t = t[:i]
+		}
+		n += " " + strings.TrimRight(t, ", ")
+	}
+	if in.Src != nil && in.Src.Pos.IsValid() {
+		n += " (" + in.Src.Pos.String() + ")"
+	}
+	return n
+}
+
+func (s *sim) run() error {
+	maxC := s.cfg.MaxCycles
+	if maxC <= 0 {
+		maxC = 1e9
+	}
+	type active struct {
+		l   *backend.Loop
+		rep int
+	}
+	var stack []active
+	loops := s.p.Loops
+	bundles := s.p.Bundles
+	pc := 0
+	var t int64
+	for pc < len(bundles) || s.pending() {
+		if t > maxC {
+			return &Error{Cycle: t, Msg: fmt.Sprintf("more than %d cycles", maxC)}
+		}
+		s.cycle = t
+		// enter loops starting here
+		for _, l := range loops {
+			if l.Start == pc && (len(stack) == 0 || stack[len(stack)-1].l != &l) {
+				entered := false
+				for _, a := range stack {
+					if a.l.Start == l.Start && a.l.End == l.End {
+						entered = true
+					}
+				}
+				if !entered {
+					ll := l
+					stack = append(stack, active{l: &ll})
+				}
+			}
+		}
+		var seqOff int64
+		for _, a := range stack {
+			seqOff += int64(a.rep) * a.l.SeqStride
+		}
+		if pc < len(bundles) {
+			if err := s.issue(&bundles[pc], t, seqOff); err != nil {
+				return err
+			}
+			s.res.Cycles++
+		} else {
+			// drain: results still in flight after the last bundle
+			if err := s.retire(t); err != nil {
+				return err
+			}
+		}
+		if err := s.late(t); err != nil {
+			return err
+		}
+		t++
+		if pc < len(bundles) {
+			pc++
+			for len(stack) > 0 && pc == stack[len(stack)-1].l.End {
+				top := &stack[len(stack)-1]
+				if top.rep+1 < top.l.Count {
+					top.rep++
+					pc = top.l.Start
+					break
+				}
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	s.res.Cycles += s.res.Stalls
+	return nil
+}
+
+func (s *sim) pending() bool {
+	for i := range s.ring {
+		if len(s.ring[i]) > 0 || len(s.defers[i]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// retire applies the writes that become visible at cycle t.
+func (s *sim) retire(t int64) error {
+	slot := &s.ring[t&63]
+	for i := range *slot {
+		w := &(*slot)[i]
+		u := w.u
+		if w.seq < u.seq {
+			return s.fail(w.by, "write to %s lands after a later instruction's write (out-of-order write-back)", u.name)
+		}
+		u.prev.vec, u.prev.acc, u.prev.s, u.prev.seq = u.vec, u.acc, u.s, u.seq
+		switch w.kind {
+		case 0:
+			u.vec = w.vec
+		case 1:
+			u.acc = w.acc
+		case 2:
+			u.s = w.s
+		}
+		u.seq = w.seq
+		u.vis = t
+	}
+	*slot = (*slot)[:0]
+	return nil
+}
+
+// late performs the deferred (late) operand reads scheduled for cycle t.
+func (s *sim) late(t int64) error {
+	slot := &s.defers[t&63]
+	for i := range *slot {
+		d := (*slot)[i]
+		if err := s.execMAC(d.in, d.seq, d.t, d.x, d.z); err != nil {
+			return err
+		}
+	}
+	*slot = (*slot)[:0]
+	return nil
+}
+
+// read checks and returns the unit's value as seen in cycle rc by the instruction of dynamic
+// sequence number seq.
+func (s *sim) readUnit(in *backend.Instr, u *unit, seq, rc, t int64) (vec *[16]byte, acc *[8]num.Acc, sc int64, err error) {
+	want := u.expected(seq)
+	if u.vis <= rc {
+		if u.seq != want {
+			return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", u.name, rc)
+		}
+		return &u.vec, &u.acc, u.s, nil
+	}
+	// The current value landed after the read cycle: the read sees the previous one.
+	if u.prev.seq != want {
+		return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", u.name, rc, u.vis)
+	}
+	return &u.prev.vec, &u.prev.acc, u.prev.s, nil
+}
+
+func (s *sim) unitsOf(r backend.Reg) []*unit {
+	us := make([]*unit, len(r.Units))
+	for i, n := range r.Units {
+		us[i] = &s.files[r.File][n]
+	}
+	return us
+}
+
+// readVec assembles a vector operand.
+func (s *sim) readVec(in *backend.Instr, op backend.Operand, seq, t int64) (*kernel.Vec, error) {
+	var v kernel.Vec
+	rc := t + int64(op.Cycle) - 1
+	for i, n := range op.Reg.Units {
+		u := &s.files[op.Reg.File][n]
+		b, _, _, err := s.readUnit(in, u, seq, rc, t)
+		if err != nil {
+			return nil, err
+		}
+		copy(v[16*i:], b[:])
+	}
+	return &v, nil
+}
+
+func (s *sim) readAcc(in *backend.Instr, op backend.Operand, seq, t int64, lanesPerUnit int) (*kernel.AccVal, error) {
+	var a kernel.AccVal
+	rc := t + int64(op.Cycle) - 1
+	for i, n := range op.Reg.Units {
+		u := &s.files[op.Reg.File][n]
+		_, ac, _, err := s.readUnit(in, u, seq, rc, t)
+		if err != nil {
+			return nil, err
+		}
+		copy(a[i*lanesPerUnit:(i+1)*lanesPerUnit], ac[:lanesPerUnit])
+	}
+	return &a, nil
+}
+
+func (s *sim) readScalar(in *backend.Instr, op backend.Operand, seq, t int64) (int64, error) {
+	u := &s.files[op.Reg.File][op.Reg.Units[0]]
+	_, _, v, err := s.readUnit(in, u, seq, t+int64(op.Cycle)-1, t)
+	return v, err
+}
+
+// write schedules a write of op's register to become visible at t + cycle.
+func (s *sim) writeVec(in *backend.Instr, op backend.Operand, seq, t int64, v *kernel.Vec) {
+	vis := t + int64(op.Cycle)
+	for i, n := range op.Reg.Units {
+		u := &s.files[op.Reg.File][n]
+		w := pendingWrite{u: u, seq: seq, kind: 0, by: in}
+		copy(w.vec[:], v[16*i:16*i+16])
+		s.ring[vis&63] = append(s.ring[vis&63], w)
+	}
+}
+
+func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *kernel.AccVal, lanesPerUnit int) {
+	vis := t + int64(op.Cycle)
+	for i, n := range op.Reg.Units {
+		u := &s.files[op.Reg.File][n]
+		w := pendingWrite{u: u, seq: seq, kind: 1, by: in}
+		copy(w.acc[:lanesPerUnit], a[i*lanesPerUnit:(i+1)*lanesPerUnit])
+		s.ring[vis&63] = append(s.ring[vis&63], w)
+	}
+}
+
+func (s *sim) writeScalar(in *backend.Instr, op backend.Operand, seq, t int64, v int64) {
+	vis := t + int64(op.Cycle)
+	u := &s.files[op.Reg.File][op.Reg.Units[0]]
+	s.ring[vis&63] = append(s.ring[vis&63], pendingWrite{u: u, seq: seq, kind: 2, s: v, by: in})
+}
+
+func (s *sim) noteWrites(in *backend.Instr, seq int64) {
+	for _, d := range in.Defs {
+		for _, n := range d.Reg.Units {
+			s.files[d.Reg.File][n].noteWriter(seq)
+		}
+	}
+}
