@@ -1,0 +1,100 @@
+package tune
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/sumacdev/sumac/aie/vyasa"
+	"github.com/sumacdev/sumac/op"
+	"github.com/sumacdev/sumac/op/suite"
+)
+
+// countEval is a stand-in cost for testing the tuner's machinery (not a performance model):
+// one cycle per vector MAC plus one per register load in the kernel text.
+type countEval struct{ calls int }
+
+func (c *countEval) Version() string { return "count-1" }
+func (c *countEval) Evaluate(p *vyasa.Program) (Eval, error) {
+	c.calls++
+	return Eval{Cycles: p.VectorMACs + int64(len(p.Fused.XBufs)+len(p.Fused.ZBufs))}, nil
+}
+
+func TestSplitFC(t *testing.T) {
+	s, err0 := suite.Get("vyasa36")
+	if err0 != nil {
+		t.Fatal(err0)
+	}
+	w, _ := s.Find("fc-int32")
+	sub, n, err := split(w.Spec, 120<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// int32 FC: 128 KiB of weights + 16 KiB of outputs do not fit 120 KB; two calls do.
+	if n != 2 || sub.Conv.K != 2048 {
+		t.Errorf("split into %d calls of k=%d, want 2 of 2048", n, sub.Conv.K)
+	}
+	w16, _ := s.Find("fc-int16")
+	if _, n, _ := split(w16.Spec, 120<<10); n != 1 {
+		t.Errorf("int16 FC split into %d calls, want 1", n)
+	}
+}
+
+func TestRunDeterministicAndCached(t *testing.T) {
+	ws := []Workload{
+		{Name: "a", Spec: op.MustParse("conv2d x=32 y=2 r=3 s=3 dtype=int16")},
+		{Name: "b", Spec: op.MustParse("conv2d x=16 y=2 k=8 c=8 r=1 s=1 dtype=int32")},
+	}
+	path := filepath.Join(t.TempDir(), "tune.json")
+	st, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &countEval{}
+	r1, err := Run(ws, Options{Eval: ev, Workers: 2, Store: st, Verify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	first := ev.calls
+	st2, _ := OpenStore(path)
+	r2, err := Run(ws, Options{Eval: ev, Workers: 1, Store: st2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.calls != first {
+		t.Errorf("second run evaluated %d candidates, want all from the store", ev.calls-first)
+	}
+	for i := range r1 {
+		if r1[i].Schedule != r2[i].Schedule || r1[i].Cycles != r2[i].Cycles {
+			t.Errorf("%s: %s/%d then %s/%d", r1[i].Name, r1[i].Schedule, r1[i].Cycles, r2[i].Schedule, r2[i].Cycles)
+		}
+		if !r1[i].Verified {
+			t.Errorf("%s not verified: %s", r1[i].Name, r1[i].VerifyNote)
+		}
+		if r1[i].Legal == 0 || r2[i].Cached != r2[i].Legal {
+			t.Errorf("%s: %d legal, %d cached", r1[i].Name, r2[i].Legal, r2[i].Cached)
+		}
+	}
+}
+
+func TestNoLegalSchedule(t *testing.T) {
+	ws := []Workload{{Name: "s2", Spec: op.MustParse("conv2d x=16 y=2 r=3 s=3 stride=2 dtype=int16")}}
+	if _, err := Run(ws, Options{Eval: &countEval{}}); err == nil {
+		t.Error("stride 2 tuned without error")
+	}
+}
+
+func TestRoofline(t *testing.T) {
+	// A 3x3 2D convolution reuses every input 9 times: compute-bound at the peak.
+	s := op.MustParse("conv2d x=256 y=16 r=3 s=3 xin=264 yin=18 dtype=int16")
+	if r := roofline(s, 32); r != 32 {
+		t.Errorf("roofline %g, want 32", r)
+	}
+	// A point-wise layer with one channel has 1 MAC per input and weight load.
+	s = op.MustParse("conv2d x=256 y=1 k=1 c=1 r=1 s=1 dtype=int16")
+	if r := roofline(s, 32); r != 16 {
+		t.Errorf("roofline %g, want 16 (512 output bytes through the 32 B/cycle store unit)", r)
+	}
+}
