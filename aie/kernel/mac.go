@@ -173,24 +173,46 @@ func (f MACForm) AccBits() int {
 // acc + sum or acc - sum wrapped to the lane width. x and z hold elements of types xe and ze;
 // xLen and zLen bound the elements read. out may alias acc. It does not allocate.
 func MACInt(kind MACKind, sel *MACSel, acc *AccVal, x *Vec, xe Elem, xLen int, z *Vec, ze Elem, zLen int, out *AccVal) {
-	var xs [128]int64
-	var zs [32]int64
-	loadLanes(xs[:xLen], x, xe)
-	loadLanes(zs[:zLen], z, ze)
+	var sums [16]int64
+	switch {
+	case xe == Int16 && ze == Int16:
+		for l := 0; l < sel.Lanes; l++ {
+			xi, zi := &sel.X[l], &sel.Z[l]
+			var s int64
+			for c := 0; c < sel.Cols; c++ {
+				s += int64(int16(uint16(x[2*int(xi[c])])|uint16(x[2*int(xi[c])+1])<<8)) *
+					int64(int16(uint16(z[2*int(zi[c])])|uint16(z[2*int(zi[c])+1])<<8))
+			}
+			sums[l] = s
+		}
+	case xe.Bits() == 8 && ze.Bits() == 8:
+		xs, zs := xe.Signed(), ze.Signed()
+		for l := 0; l < sel.Lanes; l++ {
+			xi, zi := &sel.X[l], &sel.Z[l]
+			var s int64
+			for c := 0; c < 8; c++ {
+				s += byteVal(x[xi[c]], xs) * byteVal(z[zi[c]], zs)
+			}
+			sums[l] = s
+		}
+	default:
+		for l := 0; l < sel.Lanes; l++ {
+			var s int64
+			for c := 0; c < sel.Cols; c++ {
+				s += x.Lane(xe, int(sel.X[l][c])) * z.Lane(ze, int(sel.Z[l][c]))
+			}
+			sums[l] = s
+		}
+	}
 	width := sel.Form.AccBits()
 	for l := 0; l < sel.Lanes; l++ {
-		var sum int64
-		xi, zi := &sel.X[l], &sel.Z[l]
-		for c := 0; c < sel.Cols; c++ {
-			sum += xs[xi[c]] * zs[zi[c]]
-		}
 		switch kind {
 		case Mul:
-			out[l] = num.AccFrom(sum).Wrap(width)
+			out[l] = num.AccFrom(sums[l]).Wrap(width)
 		case Mac:
-			out[l] = acc[l].Add(num.AccFrom(sum), width)
+			out[l] = acc[l].Add(num.AccFrom(sums[l]), width)
 		case Msc:
-			out[l] = acc[l].Sub(num.AccFrom(sum), width)
+			out[l] = acc[l].Sub(num.AccFrom(sums[l]), width)
 		}
 	}
 	for l := sel.Lanes; l < len(out); l++ {
@@ -198,25 +220,11 @@ func MACInt(kind MACKind, sel *MACSel, acc *AccVal, x *Vec, xe Elem, xLen int, z
 	}
 }
 
-func loadLanes(dst []int64, v *Vec, e Elem) {
-	switch e {
-	case Int8:
-		for i := range dst {
-			dst[i] = int64(int8(v[i]))
-		}
-	case UInt8:
-		for i := range dst {
-			dst[i] = int64(v[i])
-		}
-	case Int16:
-		for i := range dst {
-			dst[i] = int64(int16(uint16(v[2*i]) | uint16(v[2*i+1])<<8))
-		}
-	default:
-		for i := range dst {
-			dst[i] = v.Lane(e, i)
-		}
+func byteVal(b byte, signed bool) int64 {
+	if signed {
+		return int64(int8(b))
 	}
+	return int64(b)
 }
 
 // MACFloat applies fpmul/fpmac/fpmsc on 8 float lanes: the product is rounded to float32,
