@@ -142,8 +142,8 @@ func TestScalarSemantics(t *testing.T) {
 		b.Mov(r, kernel.V(v))
 		b.Emit(kernel.OpWinWriteIncr, nil, kernel.V(out), kernel.V(r))
 	}
-	b.Set(u, kernel.OpSub, kernel.Imm(0), kernel.Imm(1)) // int 0-1 = -1 -> unsigned 0xFFFFFFFF
-	t1 := b.Op(kernel.OpShr, kernel.V(u), kernel.Imm(28))  // logical shift: 15
+	b.Set(u, kernel.OpSub, kernel.Imm(0), kernel.Imm(1))  // int 0-1 = -1 -> unsigned 0xFFFFFFFF
+	t1 := b.Op(kernel.OpShr, kernel.V(u), kernel.Imm(28)) // logical shift: 15
 	emit(t1)
 	t2 := b.Op(kernel.OpDiv, kernel.V(n), kernel.Imm(2)) // n = -7: -3
 	emit(t2)
@@ -156,7 +156,7 @@ func TestScalarSemantics(t *testing.T) {
 	t5 := b.Op(kernel.OpLt, kernel.V(u), kernel.V(n)) // unsigned compare: 0xFFFFFFFF < 0xFFFFFFF9 is false
 	emit(t5)
 	b.Set(f, kernel.OpMul, kernel.V(n), kernel.FImm(1.5)) // -10.5
-	t6 := b.Op(kernel.OpAdd, kernel.V(f), kernel.Imm(0)) // float
+	t6 := b.Op(kernel.OpAdd, kernel.V(f), kernel.Imm(0))  // float
 	t7 := b.Decl("t7", kernel.ScalarOf(kernel.Int32))
 	b.Mov(t7, kernel.V(t6)) // truncates towards zero: -10
 	emit(t7)
