@@ -23,7 +23,12 @@ type macro struct {
 type preprocessor struct {
 	macros map[string]*macro
 	out    []Token
+	// expanded counts tokens produced by macro replacement; nested macros can grow the text
+	// exponentially (#define F(a) a a), so expansion stops with an error past maxExpanded.
+	expanded int
 }
+
+const maxExpanded = 1 << 20
 
 // knownHeaders are the headers a kernel may include; sumac provides their contents itself.
 var knownHeaders = map[string]bool{
@@ -313,6 +318,7 @@ func (pp *preprocessor) define(d Token, args []Token) error {
 // expandList macro-expands toks. disabled holds the macros being expanded (C 6.10.3.4: a macro
 // is not replaced inside its own replacement).
 func (pp *preprocessor) expandList(toks []Token, disabled map[string]bool) ([]Token, error) {
+	p := pp
 	var out []Token
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -362,6 +368,10 @@ func (pp *preprocessor) expandList(toks []Token, disabled map[string]bool) ([]To
 			for _, b := range m.Body {
 				repl = append(repl, relocate(b, t))
 			}
+		}
+		p.expanded += len(repl)
+		if p.expanded > maxExpanded {
+			return nil, errorf(t.Pos, "macro expansion produces more than %d tokens", maxExpanded)
 		}
 		d := map[string]bool{m.Name: true}
 		for k := range disabled {
