@@ -264,3 +264,24 @@ func TestBadInput(t *testing.T) {
 		t.Error("short output accepted")
 	}
 }
+
+func TestWiden(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 64, 1000, 1 << 18} {
+		src := make([]uint8, n)
+		for i := range src {
+			src[i] = uint8(i*37 + i>>8)
+		}
+		for _, threads := range []int{1, 3} {
+			dst := make([]int16, n)
+			for i := range dst {
+				dst[i] = -1
+			}
+			widen(dst, src, threads)
+			for i := range src {
+				if dst[i] != int16(src[i]) {
+					t.Fatalf("n=%d threads=%d: dst[%d] = %d, want %d", n, threads, i, dst[i], src[i])
+				}
+			}
+		}
+	}
+}
