@@ -117,7 +117,7 @@ func distinct(v []float32, src *rng.Source) {
 }
 
 func TestReLUGradient(t *testing.T) {
-	r := NewReLU("relu")
+	r := NewReLU(&Config{Threads: 2}, "relu")
 	x := tensor.New(2, 3, 4, 5)
 	distinct(x.Data(), rng.New(3))
 	var gx *tensor.Tensor
@@ -127,7 +127,7 @@ func TestReLUGradient(t *testing.T) {
 }
 
 func TestMaxPoolGradient(t *testing.T) {
-	m := NewMaxPool2D("pool", 2)
+	m := NewMaxPool2D(&Config{Threads: 2}, "pool", 2)
 	x := tensor.New(2, 5, 4, 3) // odd height: the last row is dropped
 	distinct(x.Data(), rng.New(4))
 	var gx *tensor.Tensor
@@ -155,7 +155,7 @@ func TestMaxPoolGradient(t *testing.T) {
 }
 
 func TestDropoutGradientAndRate(t *testing.T) {
-	d := NewDropout("drop", 0.25, 7)
+	d := NewDropout(&Config{Threads: 2}, "drop", 0.25, 7)
 	x := tensor.New(4, 1000)
 	randFill(x.Data(), rng.New(5))
 	var gx *tensor.Tensor
@@ -265,13 +265,13 @@ func TestBadShapesAreErrors(t *testing.T) {
 	if _, err := l.Backward(tensor.New(3, 2)); err == nil {
 		t.Error("linear accepted a gradient for 3 items")
 	}
-	if _, err := NewMaxPool2D("p", 2).Forward(tensor.New(1, 1, 4, 1), true); err == nil {
+	if _, err := NewMaxPool2D(cfg, "p", 2).Forward(tensor.New(1, 1, 4, 1), true); err == nil {
 		t.Error("pool accepted height 1")
 	}
 	if _, err := NewLogSoftmax("l").Forward(tensor.New(3), true); err == nil {
 		t.Error("logsoftmax accepted rank 1")
 	}
-	if _, err := NewReLU("r").Backward(tensor.New(2)); err == nil {
+	if _, err := NewReLU(cfg, "r").Backward(tensor.New(2)); err == nil {
 		t.Error("relu Backward before Forward")
 	}
 }

@@ -11,19 +11,23 @@ import (
 // ReLU is y = max(x, 0), elementwise; its gradient passes where x > 0.
 type ReLU struct {
 	name  string
+	cfg   *Config
 	y, gx *tensor.Tensor
 }
 
-func NewReLU(name string) *ReLU  { return &ReLU{name: name} }
-func (r *ReLU) Name() string     { return r.name }
-func (r *ReLU) Params() []*Param { return nil }
+func NewReLU(cfg *Config, name string) *ReLU { return &ReLU{name: name, cfg: cfg} }
+func (r *ReLU) Name() string                 { return r.name }
+func (r *ReLU) Params() []*Param             { return nil }
 
 func (r *ReLU) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, error) {
 	r.y = tensor.Ensure(r.y, x.Shape()...)
-	y := r.y.Data()
-	for i, v := range x.Data() {
-		y[i] = max(v, 0)
-	}
+	y, xd := r.y.Data(), x.Data()
+	parallelFor(r.cfg.threads(), chunks(len(y)), func(lo, hi int) {
+		lo, hi = chunkRange(lo, hi, len(y))
+		for i, v := range xd[lo:hi] {
+			y[lo+i] = max(v, 0)
+		}
+	})
 	return r.y, nil
 }
 
@@ -32,14 +36,17 @@ func (r *ReLU) Backward(gy *tensor.Tensor) (*tensor.Tensor, error) {
 		return nil, fmt.Errorf("%s: output gradient %v does not match the last output", r.name, gy)
 	}
 	r.gx = tensor.Ensure(r.gx, gy.Shape()...)
-	gx, y := r.gx.Data(), r.y.Data()
-	for i, g := range gy.Data() {
-		if y[i] > 0 {
-			gx[i] = g
-		} else {
-			gx[i] = 0
+	gx, y, g := r.gx.Data(), r.y.Data(), gy.Data()
+	parallelFor(r.cfg.threads(), chunks(len(y)), func(lo, hi int) {
+		lo, hi = chunkRange(lo, hi, len(y))
+		for i := lo; i < hi; i++ {
+			if y[i] > 0 {
+				gx[i] = g[i]
+			} else {
+				gx[i] = 0
+			}
 		}
-	}
+	})
 	return r.gx, nil
 }
 
@@ -48,15 +55,18 @@ func (r *ReLU) Backward(gy *tensor.Tensor) (*tensor.Tensor, error) {
 // PyTorch's max_pool2d). The gradient goes to the first maximum of each window.
 type MaxPool2D struct {
 	name  string
+	cfg   *Config
 	Size  int
 	arg   []int32 // input offset of each output's maximum
 	inDim []int
 	y, gx *tensor.Tensor
 }
 
-func NewMaxPool2D(name string, size int) *MaxPool2D { return &MaxPool2D{name: name, Size: size} }
-func (m *MaxPool2D) Name() string                   { return m.name }
-func (m *MaxPool2D) Params() []*Param               { return nil }
+func NewMaxPool2D(cfg *Config, name string, size int) *MaxPool2D {
+	return &MaxPool2D{name: name, cfg: cfg, Size: size}
+}
+func (m *MaxPool2D) Name() string     { return m.name }
+func (m *MaxPool2D) Params() []*Param { return nil }
 
 func (m *MaxPool2D) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, error) {
 	k := m.Size
@@ -74,7 +84,14 @@ func (m *MaxPool2D) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, er
 	xd, y := x.Data(), m.y.Data()
 	// Channel runs are contiguous in NHWC: start each output pixel from the window's first
 	// input pixel and compare the others channel by channel (the first maximum wins).
-	for b := 0; b < n; b++ {
+	parallelFor(m.cfg.threads(), n, func(lo, hi int) { m.forward(xd, y, lo, hi, h, w, c, oh, ow) })
+	return m.y, nil
+}
+
+// forward pools images [lo, hi).
+func (m *MaxPool2D) forward(xd, y []float32, lo, hi, h, w, c, oh, ow int) {
+	k := m.Size
+	for b := lo; b < hi; b++ {
 		for i := 0; i < oh; i++ {
 			for j := 0; j < ow; j++ {
 				o := ((b*oh+i)*ow + j) * c
@@ -102,7 +119,6 @@ func (m *MaxPool2D) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, er
 			}
 		}
 	}
-	return m.y, nil
 }
 
 func (m *MaxPool2D) Backward(gy *tensor.Tensor) (*tensor.Tensor, error) {
@@ -124,6 +140,7 @@ func (m *MaxPool2D) Backward(gy *tensor.Tensor) (*tensor.Tensor, error) {
 // algorithm or the number of threads. Outside training it is the identity.
 type Dropout struct {
 	name  string
+	cfg   *Config
 	P     float64
 	Seed  uint64
 	calls uint64
@@ -132,8 +149,8 @@ type Dropout struct {
 	train bool
 }
 
-func NewDropout(name string, p float64, seed uint64) *Dropout {
-	return &Dropout{name: name, P: p, Seed: seed}
+func NewDropout(cfg *Config, name string, p float64, seed uint64) *Dropout {
+	return &Dropout{name: name, cfg: cfg, P: p, Seed: seed}
 }
 func (d *Dropout) Name() string     { return d.name }
 func (d *Dropout) Params() []*Param { return nil }
@@ -156,16 +173,19 @@ func (d *Dropout) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, erro
 	// Keep when the top 24 bits of the hash, as a fraction, are >= P.
 	threshold := uint64(math.Ceil(d.P * (1 << 24)))
 	base := rng.Mix(d.Seed^0x6a09e667f3bcc909) + d.calls*0x9e3779b97f4a7c15
-	y := d.y.Data()
-	for i, v := range x.Data() {
-		keep := rng.Mix(base+uint64(i)*0xd1b54a32d192ed03)>>40 >= threshold
-		d.mask[i] = keep
-		if keep {
-			y[i] = v * scale
-		} else {
-			y[i] = 0
+	y, xd := d.y.Data(), x.Data()
+	parallelFor(d.cfg.threads(), chunks(len(y)), func(lo, hi int) {
+		lo, hi = chunkRange(lo, hi, len(y))
+		for i := lo; i < hi; i++ {
+			keep := rng.Mix(base+uint64(i)*0xd1b54a32d192ed03)>>40 >= threshold
+			d.mask[i] = keep
+			if keep {
+				y[i] = xd[i] * scale
+			} else {
+				y[i] = 0
+			}
 		}
-	}
+	})
 	return d.y, nil
 }
 
@@ -178,14 +198,17 @@ func (d *Dropout) Backward(gy *tensor.Tensor) (*tensor.Tensor, error) {
 	}
 	d.gx = tensor.Ensure(d.gx, gy.Shape()...)
 	scale := float32(1 / (1 - d.P))
-	gx := d.gx.Data()
-	for i, g := range gy.Data() {
-		if d.mask[i] {
-			gx[i] = g * scale
-		} else {
-			gx[i] = 0
+	gx, g := d.gx.Data(), gy.Data()
+	parallelFor(d.cfg.threads(), chunks(len(gx)), func(lo, hi int) {
+		lo, hi = chunkRange(lo, hi, len(gx))
+		for i := lo; i < hi; i++ {
+			if d.mask[i] {
+				gx[i] = g[i] * scale
+			} else {
+				gx[i] = 0
+			}
 		}
-	}
+	})
 	return d.gx, nil
 }
 
@@ -301,3 +324,11 @@ func NLLLossGrad(logp *tensor.Tensor, labels []int, g *tensor.Tensor) {
 		gd[n*c+l] = -inv
 	}
 }
+
+// Elementwise layers split their data into chunks of elemChunk for the threads; small tensors
+// stay on one goroutine.
+const elemChunk = 1 << 15
+
+func chunks(n int) int { return (n + elemChunk - 1) / elemChunk }
+
+func chunkRange(lo, hi, n int) (int, int) { return lo * elemChunk, min(hi*elemChunk, n) }

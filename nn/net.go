@@ -36,9 +36,9 @@ func NewMNISTNet(cfg *Config, seed uint64) *Net {
 	fc1 := NewLinear(cfg, "fc1", 12*12*64, 128, src)
 	fc2 := NewLinear(cfg, "fc2", 128, 10, src)
 	return &Net{Cfg: cfg, Layers: []Layer{
-		conv1, NewReLU("relu1"), conv2, NewReLU("relu2"), NewMaxPool2D("pool", 2),
-		NewDropout("dropout1", 0.25, rng.Mix(seed+1)), NewFlatten("flatten"),
-		fc1, NewReLU("relu3"), NewDropout("dropout2", 0.5, rng.Mix(seed+2)), fc2,
+		conv1, NewReLU(cfg, "relu1"), conv2, NewReLU(cfg, "relu2"), NewMaxPool2D(cfg, "pool", 2),
+		NewDropout(cfg, "dropout1", 0.25, rng.Mix(seed+1)), NewFlatten("flatten"),
+		fc1, NewReLU(cfg, "relu3"), NewDropout(cfg, "dropout2", 0.5, rng.Mix(seed+2)), fc2,
 		NewLogSoftmax("logsoftmax"),
 	}}
 }
