@@ -175,25 +175,50 @@ func (f MACForm) AccBits() int {
 func MACInt(kind MACKind, sel *MACSel, acc *AccVal, x *Vec, xe Elem, xLen int, z *Vec, ze Elem, zLen int, out *AccVal) {
 	var sums [16]int64
 	switch {
+	case xe == Int16 && ze == Int16 && sel.Cols == 2:
+		for l := 0; l < sel.Lanes; l++ {
+			xi, zi := &sel.X[l], &sel.Z[l]
+			sums[l] = i16At(x, xi[0])*i16At(z, zi[0]) + i16At(x, xi[1])*i16At(z, zi[1])
+		}
 	case xe == Int16 && ze == Int16:
 		for l := 0; l < sel.Lanes; l++ {
 			xi, zi := &sel.X[l], &sel.Z[l]
 			var s int64
 			for c := 0; c < sel.Cols; c++ {
-				s += int64(int16(uint16(x[2*int(xi[c])])|uint16(x[2*int(xi[c])+1])<<8)) *
-					int64(int16(uint16(z[2*int(zi[c])])|uint16(z[2*int(zi[c])+1])<<8))
+				s += i16At(x, xi[c]) * i16At(z, zi[c])
 			}
 			sums[l] = s
 		}
 	case xe.Bits() == 8 && ze.Bits() == 8:
-		xs, zs := xe.Signed(), ze.Signed()
-		for l := 0; l < sel.Lanes; l++ {
-			xi, zi := &sel.X[l], &sel.Z[l]
-			var s int64
-			for c := 0; c < 8; c++ {
-				s += byteVal(x[xi[c]], xs) * byteVal(z[zi[c]], zs)
+		// x and z bytes reinterpreted by signedness: int8 x int8 (the common case) gets its own loop
+		switch xs, zs := xe.Signed(), ze.Signed(); {
+		case xs && zs:
+			for l := 0; l < sel.Lanes; l++ {
+				xi, zi := &sel.X[l], &sel.Z[l]
+				var s int64
+				for c := 0; c < 8; c++ {
+					s += int64(int8(x[xi[c]])) * int64(int8(z[zi[c]]))
+				}
+				sums[l] = s
 			}
-			sums[l] = s
+		case !xs && !zs:
+			for l := 0; l < sel.Lanes; l++ {
+				xi, zi := &sel.X[l], &sel.Z[l]
+				var s int64
+				for c := 0; c < 8; c++ {
+					s += int64(x[xi[c]]) * int64(z[zi[c]])
+				}
+				sums[l] = s
+			}
+		default:
+			for l := 0; l < sel.Lanes; l++ {
+				xi, zi := &sel.X[l], &sel.Z[l]
+				var s int64
+				for c := 0; c < 8; c++ {
+					s += byteVal(x[xi[c]], xs) * byteVal(z[zi[c]], zs)
+				}
+				sums[l] = s
+			}
 		}
 	default:
 		for l := 0; l < sel.Lanes; l++ {
@@ -205,19 +230,32 @@ func MACInt(kind MACKind, sel *MACSel, acc *AccVal, x *Vec, xe Elem, xLen int, z
 		}
 	}
 	width := sel.Form.AccBits()
-	for l := 0; l < sel.Lanes; l++ {
-		switch kind {
-		case Mul:
-			out[l] = num.AccFrom(sums[l]).Wrap(width)
-		case Mac:
-			out[l] = acc[l].Add(num.AccFrom(sums[l]), width)
-		case Msc:
-			out[l] = acc[l].Sub(num.AccFrom(sums[l]), width)
+	switch {
+	case kind == Mac && width == num.Acc48:
+		// A 48-bit lane is exact in an int64 (num.Acc keeps it sign-extended), so adding
+		// in int64 and wrapping to 48 bits is num.Acc.Add without the 128-bit carry.
+		for l := 0; l < sel.Lanes; l++ {
+			out[l] = num.AccFrom(int64(acc[l].Lo) + sums[l]).Wrap(width)
+		}
+	default:
+		for l := 0; l < sel.Lanes; l++ {
+			switch kind {
+			case Mul:
+				out[l] = num.AccFrom(sums[l]).Wrap(width)
+			case Mac:
+				out[l] = acc[l].Add(num.AccFrom(sums[l]), width)
+			case Msc:
+				out[l] = acc[l].Sub(num.AccFrom(sums[l]), width)
+			}
 		}
 	}
 	for l := sel.Lanes; l < len(out); l++ {
 		out[l] = num.Acc{}
 	}
+}
+
+func i16At(v *Vec, i uint8) int64 {
+	return int64(int16(uint16(v[2*int(i)]) | uint16(v[2*int(i)+1])<<8))
 }
 
 func byteVal(b byte, signed bool) int64 {
