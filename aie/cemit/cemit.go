@@ -317,6 +317,13 @@ func (e *emitter) expr(in *kernel.Instr) (string, int) {
 			x = "(" + x + ")" // avoid "--x"
 		}
 		return sym + x, precUnary
+	case binPrec[in.Op] != 0 && in.Op != kernel.OpPtrAdd && a[0].IsIntImm() && a[1].IsIntImm() && !a[0].IsFloat && !a[1].IsFloat:
+		// an operation on two constants prints as its value: the front end folds constant
+		// expressions, so this keeps emit -> parse -> emit a fixed point
+		if v, ok := fold(in.Op, a[0].Imm, a[1].Imm); ok {
+			return strconv.FormatInt(v, 10), precUnary
+		}
+		fallthrough
 	case binPrec[in.Op] != 0:
 		p := binPrec[in.Op]
 		sym := in.Op.Info().Name
@@ -352,4 +359,60 @@ func (e *emitter) expr(in *kernel.Instr) (string, int) {
 		}
 	}
 	return name + "(" + strings.Join(args, ", ") + ")", precPostfix
+}
+
+// fold evaluates op on two int constants with C's 32-bit int arithmetic (immediates have
+// type int). Division by zero and shifts out of range are not folded.
+func fold(op kernel.Op, x, y int64) (int64, bool) {
+	x, y = int64(int32(x)), int64(int32(y))
+	w := func(v int64) (int64, bool) { return int64(int32(v)), true }
+	b := func(c bool) (int64, bool) {
+		if c {
+			return 1, true
+		}
+		return 0, true
+	}
+	switch op {
+	case kernel.OpAdd:
+		return w(x + y)
+	case kernel.OpSub:
+		return w(x - y)
+	case kernel.OpMul:
+		return w(x * y)
+	case kernel.OpDiv, kernel.OpRem:
+		if y == 0 || (x == -1<<31 && y == -1) {
+			return 0, false
+		}
+		if op == kernel.OpDiv {
+			return w(x / y)
+		}
+		return w(x % y)
+	case kernel.OpShl, kernel.OpShr:
+		if y < 0 || y > 31 {
+			return 0, false
+		}
+		if op == kernel.OpShl {
+			return w(x << uint(y))
+		}
+		return w(x >> uint(y))
+	case kernel.OpAnd:
+		return w(x & y)
+	case kernel.OpOr:
+		return w(x | y)
+	case kernel.OpXor:
+		return w(x ^ y)
+	case kernel.OpEq:
+		return b(x == y)
+	case kernel.OpNe:
+		return b(x != y)
+	case kernel.OpLt:
+		return b(x < y)
+	case kernel.OpLe:
+		return b(x <= y)
+	case kernel.OpGt:
+		return b(x > y)
+	case kernel.OpGe:
+		return b(x >= y)
+	}
+	return 0, false
 }

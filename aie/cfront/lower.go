@@ -410,7 +410,23 @@ func (l *lowerer) assign(b *kernel.Builder, e *Assign) {
 		if e.Op != "=" {
 			l.fail(e.Pos, "compound assignment %s through a pointer is not supported; write p[i] = p[i] + v", e.Op)
 		}
-		base, idx, view := l.address(b, lhs, ExprPos(lhs))
+		var base *kernel.Var
+		var idx kernel.Operand
+		var view kernel.Type
+		switch x := lhs.(type) {
+		case *Unary:
+			if x.Op != "*" {
+				l.fail(x.Pos, "cannot assign to this expression")
+			}
+			base, idx, view = l.address(b, x.X, x.Pos)
+		case *Index:
+			var ok bool
+			if base, idx, view, ok = l.indexAddress(b, x); !ok {
+				l.fail(x.Pos, "only pointers can be indexed")
+			}
+		default:
+			l.fail(ExprPos(lhs), "cannot assign to this expression")
+		}
 		val := l.expr(b, e.R)
 		pt := view.Pointee()
 		if val.Type() != pt && !(pt.IsScalar() && val.Type().IsScalar()) {
@@ -635,16 +651,6 @@ func (l *lowerer) binary(b *kernel.Builder, x *Binary) (kernel.Op, kernel.Operan
 		l.fail(x.Pos, "%s is supported only in constant expressions", x.Op)
 	}
 	op := binOps[x.Op]
-	// (X * c1) * c2 -> X * (c1*c2): index arithmetic from macros like Bref(i*4, 0)
-	if in, ok := stripParen(x.X).(*Binary); ok && (x.Op == "*" || x.Op == "+") && in.Op == x.Op {
-		c1, u1, e1 := constEvalU(in.Y, l.constEnv)
-		c2, u2, e2 := constEvalU(x.Y, l.constEnv)
-		if e1 == nil && e2 == nil {
-			if v, u, err := binop32(x.Pos, x.Op, c1, u1, c2, u2); err == nil {
-				return l.binary(b, &Binary{Pos: x.Pos, Op: x.Op, X: in.X, Y: &IntLit{Pos: x.Pos, Value: uint64(uint32(v)), Unsigned: u}})
-			}
-		}
-	}
 	a := l.expr(b, x.X)
 	c := l.expr(b, x.Y)
 	if a.Type().IsPointer() || c.Type().IsPointer() {
@@ -658,21 +664,13 @@ func (l *lowerer) binary(b *kernel.Builder, x *Binary) (kernel.Op, kernel.Operan
 		}
 		l.fail(x.Pos, "pointer arithmetic %v %s %v is not supported", a.Type(), x.Op, c.Type())
 	}
-	// simplifications that keep index arithmetic short: x+0, x-0, x*1, 0+x, 1*x
+	// No algebraic simplification here: the IR says what the source says, so that
+	// emit -> parse -> emit is a fixed point for any IR; strength reduction and constant
+	// propagation belong to the backend.
 	return op, a, c
 }
 
 func (l *lowerer) emitBinary(b *kernel.Builder, p Pos, op kernel.Op, a, c kernel.Operand) kernel.Operand {
-	switch {
-	case (op == kernel.OpAdd || op == kernel.OpSub || op == kernel.OpPtrAdd) && c.IsIntImm() && c.Imm == 0 && a.Var != nil:
-		return a
-	case op == kernel.OpAdd && a.IsIntImm() && a.Imm == 0 && c.Var != nil && c.Type().IsScalar():
-		return c
-	case op == kernel.OpMul && c.IsIntImm() && c.Imm == 1 && a.Var != nil:
-		return a
-	case op == kernel.OpMul && a.IsIntImm() && a.Imm == 1 && c.Var != nil:
-		return c
-	}
 	l.checkOp(p, op, []kernel.Operand{a, c}, kernel.Type{})
 	return kernel.V(b.At(kpos(p)).Op(op, a, c))
 }
@@ -810,6 +808,9 @@ func (l *lowerer) scaledIndex(b *kernel.Builder, p Pos, idx, n kernel.Operand, v
 	}
 	if scale != 1 {
 		n = l.emitBinary(b, p, kernel.OpMul, n, kernel.Imm(scale))
+	}
+	if idx.IsIntImm() && idx.Imm == 0 { // &p[n] on the base pointer itself: the index is n
+		return n
 	}
 	return l.emitBinary(b, p, kernel.OpAdd, idx, n)
 }
