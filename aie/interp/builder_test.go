@@ -216,3 +216,39 @@ func TestRunErrors(t *testing.T) {
 		t.Errorf("step limit: %v", err)
 	}
 }
+
+// set_rnd / clr_sat change the narrowing of later srs.
+func TestModeOps(t *testing.T) {
+	k := kernel.New("modes")
+	b := kernel.NewBuilder(k)
+	in := b.Param("in", kernel.InWindow(kernel.Int16))
+	out := b.Param("out", kernel.OutWindow(kernel.Int16))
+	v := b.OpT(kernel.OpWinReadIncr, kernel.VecOf(kernel.Int16, 16), kernel.V(in))
+	acc := b.Op(kernel.OpUPS, kernel.V(v), kernel.Imm(4)) // x * 16
+	r0 := b.Op(kernel.OpSRS, kernel.V(acc), kernel.Imm(5))
+	b.Emit(kernel.OpWinWriteIncr, nil, kernel.V(out), kernel.V(r0))
+	rnd, _ := kernel.RoundConst("rnd_conv_even")
+	b.Emit(kernel.OpSetRnd, nil, kernel.Imm(int64(rnd)))
+	r1 := b.Op(kernel.OpSRS, kernel.V(acc), kernel.Imm(5))
+	b.Emit(kernel.OpWinWriteIncr, nil, kernel.V(out), kernel.V(r1))
+	sat, _ := kernel.SatCall("clr_sat")
+	b.Emit(kernel.OpSetSat, nil, kernel.Imm(int64(sat)))
+	r2 := b.Op(kernel.OpSRS, kernel.V(acc), kernel.Imm(0))
+	b.Emit(kernel.OpWinWriteIncr, nil, kernel.V(out), kernel.V(r2))
+	if err := b.Err(); err != nil {
+		t.Fatal(err)
+	}
+	data := make([]int16, 16)
+	data[0], data[1], data[2] = 3, 5, 4000 // 3*16/32 = 1.5, 5*16/32 = 2.5; 4000*16 = 64000 wraps
+	res, err := Run(k, Config{Data: map[string][]byte{"in": i16bytes(data)}, Sizes: map[string]int{"out": 96}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := i16s(res.Data["out"])
+	want := map[int]int16{0: 1, 1: 2, 16: 2, 17: 2, 32 + 2: int16(-1536)} // floor; conv_even; wrap 64000
+	for i, w := range want {
+		if got[i] != w {
+			t.Errorf("out[%d] = %d, want %d", i, got[i], w)
+		}
+	}
+}

@@ -279,6 +279,10 @@ func (m *machine) op(ci *cinstr) error {
 		m.ints[w.slot] += n * int64(w.typ.Elem.Bytes())
 	case op == kernel.OpLoad || op == kernel.OpStore:
 		return m.mem1(ci, op == kernel.OpStore)
+	case op == kernel.OpSetRnd:
+		m.round = num.Round(a[0].val)
+	case op == kernel.OpSetSat:
+		m.sat = num.Sat(a[0].val)
 	default:
 		return m.fail(ci, "the interpreter does not implement %v", op)
 	}

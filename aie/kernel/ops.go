@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/sumacdev/sumac/num"
 )
 
 // Op is an operation of the kernel IR.
@@ -93,6 +95,12 @@ const (
 	OpLoad  // args: p, i
 	OpStore // args: p, i, v
 
+	// Mode control (UG1079 "Rounding and Saturation Modes"): the rounding and saturation of
+	// the srs family from here on. The argument is an immediate num.Round / num.Sat value;
+	// C spellings: set_rnd(rnd_conv_even), set_sat(), clr_sat() (RoundConst, SatCall).
+	OpSetRnd
+	OpSetSat
+
 	numOps
 )
 
@@ -178,6 +186,9 @@ var opInfo = [numOps]OpInfo{
 
 	OpLoad:  {Name: "load", MinArgs: 2, MaxArgs: 2, HasDst: true, DstTyped: true},
 	OpStore: {Name: "store", MinArgs: 3, MaxArgs: 3},
+
+	OpSetRnd: {Name: "set_rnd", MinArgs: 1, MaxArgs: 1},
+	OpSetSat: {Name: "set_sat", MinArgs: 1, MaxArgs: 1},
 }
 
 // Info returns the description of op.
@@ -244,7 +255,7 @@ func init() {
 	callOps = map[string]Op{}
 	for op := OpVAdd; op < numOps; op++ {
 		switch op {
-		case OpUndef, OpNull, OpWinRead, OpWinReadIncr, OpLoad, OpStore:
+		case OpUndef, OpNull, OpWinRead, OpWinReadIncr, OpLoad, OpStore, OpSetSat:
 			continue
 		}
 		callOps[opInfo[op].Name] = op
@@ -307,4 +318,39 @@ func (op Op) PartBits() int { return partBits(op) }
 
 func argErr(op Op, i int, format string, a ...any) error {
 	return fmt.Errorf("%v: argument %d: %s", op, i+1, fmt.Sprintf(format, a...))
+}
+
+// AIE1 rounding-mode constants of set_rnd (AI Engine intrinsics reference, "Rounding modes";
+// UG1079 "Rounding and Saturation Modes") and the num.Round each means.
+var roundConsts = map[string]num.Round{
+	"rnd_floor": num.Floor, "rnd_ceil": num.Ceil, "rnd_pos_inf": num.PosInf, "rnd_neg_inf": num.NegInf,
+	"rnd_sym_inf": num.SymInf, "rnd_sym_zero": num.SymZero, "rnd_conv_even": num.ConvEven, "rnd_conv_odd": num.ConvOdd,
+}
+
+// RoundConst maps a set_rnd constant (rnd_conv_even, ...) to its rounding mode.
+func RoundConst(name string) (num.Round, bool) {
+	r, ok := roundConsts[name]
+	return r, ok
+}
+
+// RoundConstName is the set_rnd constant of a rounding mode ("" for modes AIE1 lacks).
+func RoundConstName(r num.Round) string {
+	for n, m := range roundConsts {
+		if m == r {
+			return n
+		}
+	}
+	return ""
+}
+
+// SatCall maps set_sat / clr_sat to the saturation mode they select (an OpSetSat argument):
+// set_sat() turns saturation on, clr_sat() off (wrap).
+func SatCall(name string) (num.Sat, bool) {
+	switch name {
+	case "set_sat":
+		return num.Saturate, true
+	case "clr_sat":
+		return num.None, true
+	}
+	return 0, false
 }

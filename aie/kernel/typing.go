@@ -325,6 +325,15 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 			return Type{}, nil
 		}
 		return want, nil
+	case op == OpSetRnd || op == OpSetSat:
+		n := int64(10) // num's rounding modes
+		if op == OpSetSat {
+			n = 3
+		}
+		if !args[0].IsIntImm() || args[0].Imm < 0 || args[0].Imm >= n {
+			return Type{}, argErr(op, 0, "want a constant mode 0..%d, have %v", n-1, args[0])
+		}
+		return Type{}, nil
 	}
 	return Type{}, fmt.Errorf("%v: no type rule", op)
 }
