@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/sumacdev/sumac/nn/tensor"
 )
 
 // LayerTiming is one row of the per-layer timing table (seed 003 Tables 3.1 and 3.2): the median
@@ -19,15 +21,17 @@ type LayerTiming struct {
 // LayerTimesOptions configure LayerTimes.
 type LayerTimesOptions struct {
 	Batch    int    // items per batch
-	BaseReps int    // timed batches with the base algorithm (after one untimed warm-up)
-	SimdReps int    // timed batches with the simd algorithm
+	Reps     int    // timed batches (after one untimed warm-up)
+	SimdReps int    // simd calls per layer and batch (the layers are fast: more samples)
 	Seed     uint64 // weights
 	Progress func(string)
 }
 
 // LayerTimes times the forward and backward pass of every layer of seed 003's network on the
 // first Batch items of d, one thread, no weight update, with both algorithms and the same
-// weights, and reports the median over the repetitions.
+// weights. The two networks step through the layers together, each simd call right after the
+// base call of the same layer, so that load from other processes on a shared machine falls on
+// both alike; each figure is the median over the repetitions.
 func LayerTimes(d *Dataset, o LayerTimesOptions) ([]LayerTiming, error) {
 	if o.Batch <= 0 || o.Batch > d.Len() {
 		return nil, fmt.Errorf("batch %d: need 1..%d items", o.Batch, d.Len())
@@ -37,56 +41,77 @@ func LayerTimes(d *Dataset, o LayerTimesOptions) ([]LayerTiming, error) {
 		idx[i] = i
 	}
 	x, labels := d.batch(idx, nil, nil)
-	type sample struct{ fwd, bwd []time.Duration }
-	measure := func(algo Algo, reps int) (*Net, map[string]*sample, error) {
-		net := NewMNISTNet(&Config{Algo: algo, Threads: 1}, o.Seed)
-		times := map[string]*sample{}
-		for r := -1; r < reps; r++ {
-			net.Times = nil
-			net.Timing = true
-			logp, err := net.Forward(x, true)
+	base := NewMNISTNet(&Config{Algo: Base, Threads: 1}, o.Seed)
+	simd := NewMNISTNet(&Config{Algo: SIMD, Threads: 1}, o.Seed)
+	nl := len(base.Layers)
+	type samples struct{ base, simd []time.Duration }
+	fwd, bwd := make([]samples, nl), make([]samples, nl)
+	simdReps := max(1, o.SimdReps)
+	timed := func(f func() error) (time.Duration, error) {
+		t0 := time.Now()
+		err := f()
+		return time.Since(t0), err
+	}
+	for r := -1; r < max(1, o.Reps); r++ {
+		xb, xs := x, x
+		for i := 0; i < nl; i++ {
+			bl, sl := base.Layers[i], simd.Layers[i]
+			tb, err := timed(func() (err error) { xb, err = bl.Forward(xb, true); return })
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			if err := net.Backward(logp, labels); err != nil {
-				return nil, nil, err
-			}
-			if r < 0 {
-				continue // warm-up: buffers allocated, caches filled
-			}
-			for name, lt := range net.Times {
-				s := times[name]
-				if s == nil {
-					s = &sample{}
-					times[name] = s
+			var ts []time.Duration
+			in := xs
+			for k := 0; k < simdReps; k++ {
+				t, err := timed(func() (err error) { xs, err = sl.Forward(in, true); return })
+				if err != nil {
+					return nil, err
 				}
-				s.fwd = append(s.fwd, lt.Forward)
-				s.bwd = append(s.bwd, lt.Backward)
+				ts = append(ts, t)
 			}
-			if o.Progress != nil {
-				o.Progress(fmt.Sprintf("%s: batch %d of %d timed", algo, r+1, reps))
+			if r >= 0 {
+				fwd[i].base = append(fwd[i].base, tb)
+				fwd[i].simd = append(fwd[i].simd, median(ts))
 			}
 		}
-		return net, times, nil
-	}
-	net, base, err := measure(Base, max(1, o.BaseReps))
-	if err != nil {
-		return nil, err
-	}
-	_, simd, err := measure(SIMD, max(1, o.SimdReps))
-	if err != nil {
-		return nil, err
+		gb, gs := tensor.New(xb.Shape()...), tensor.New(xs.Shape()...)
+		NLLLossGrad(xb, labels, gb)
+		NLLLossGrad(xs, labels, gs)
+		for i := nl - 1; i >= 0 && gb != nil; i-- {
+			bl, sl := base.Layers[i], simd.Layers[i]
+			tb, err := timed(func() (err error) { gb, err = bl.Backward(gb); return })
+			if err != nil {
+				return nil, err
+			}
+			var ts []time.Duration
+			in := gs
+			for k := 0; k < simdReps; k++ {
+				t, err := timed(func() (err error) { gs, err = sl.Backward(in); return })
+				if err != nil {
+					return nil, err
+				}
+				ts = append(ts, t)
+			}
+			if r >= 0 {
+				bwd[i].base = append(bwd[i].base, tb)
+				bwd[i].simd = append(bwd[i].simd, median(ts))
+			}
+		}
+		if r >= 0 && o.Progress != nil {
+			o.Progress(fmt.Sprintf("batch %d of %d timed", r+1, o.Reps))
+		}
 	}
 	var rows []LayerTiming
 	for _, pass := range []string{"forward", "backward"} {
-		for _, l := range net.Layers {
-			b, s := base[l.Name()], simd[l.Name()]
-			var bt, st time.Duration
-			if pass == "forward" {
-				bt, st = median(b.fwd), median(s.fwd)
-			} else {
-				bt, st = median(b.bwd), median(s.bwd)
+		for i, l := range base.Layers {
+			s := fwd[i]
+			if pass == "backward" {
+				s = bwd[i]
 			}
+			if len(s.base) == 0 {
+				continue
+			}
+			bt, st := median(s.base), median(s.simd)
 			row := LayerTiming{Layer: l.Name(), Pass: pass, BaseNs: bt.Nanoseconds(), SimdNs: st.Nanoseconds()}
 			if bt > 0 {
 				row.Ratio = float64(st) / float64(bt)

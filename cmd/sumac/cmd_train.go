@@ -38,7 +38,8 @@ Flags:
   --data DIR       read the standard IDX files (raw or .gz) from DIR instead
   --layer-times    time every layer's forward and backward pass on one batch, 1 thread, both
                    algorithms (seed 003 Tables 3.1, 3.2); no training
-  --reps N         timed batches per algorithm for --layer-times (default 3 base, 3N simd)
+  --reps N         timed batches for --layer-times (default 3; simd layers run 3 times per
+                   batch, right after the base layer, medians reported)
   --json           write one JSON document to stdout (the log goes to stderr): training
                    {"losses": [...], "accuracy": ...} (accuracy omitted with --test 0);
                    --layer-times [{"layer", "pass", "base_ns", "simd_ns", "ratio"}, ...]
@@ -191,8 +192,8 @@ func runLayerTimes(env *cmdEnv, d *nn.Dataset, batch, reps int, seed uint64, asJ
 	if batch > d.Len() {
 		return usageErr("--layer-times needs --batch (%d) <= --train (%d)", batch, d.Len())
 	}
-	logf("timing every layer on one batch of %d, 1 thread, base then simd", batch)
-	rows, err := nn.LayerTimes(d, nn.LayerTimesOptions{Batch: batch, BaseReps: reps, SimdReps: 3 * reps,
+	logf("timing every layer on one batch of %d, 1 thread, base and simd side by side", batch)
+	rows, err := nn.LayerTimes(d, nn.LayerTimesOptions{Batch: batch, Reps: reps, SimdReps: 3,
 		Seed: seed, Progress: func(s string) { logf("%s", s) }})
 	if err != nil {
 		return err
