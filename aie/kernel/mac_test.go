@@ -293,3 +293,36 @@ func TestDecodeErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeMAC: any parameters either fail cleanly or select in-range elements, and the
+// selection matches the closed forms.
+func FuzzDecodeMAC(f *testing.F) {
+	f.Add(uint8(1), int64(0), int64(0x73727170), int64(0x77767574), int64(0), int64(0x3120), int64(0), int64(0), int64(0), int64(4), int64(0x3210))
+	f.Add(uint8(2), int64(0), int64(0x11101110), int64(0), int64(16), int64(0x3120), int64(0), int64(0x44440000), int64(0), int64(2), int64(0x1010))
+	f.Fuzz(func(t *testing.T, form uint8, xs, xo, xoh, xst, xsq, zs, zo, zoh, zst, zsq int64) {
+		fm := MACForm(form%5 + 1)
+		p := MACParams{XStart: xs % 4096, XOffs: xo, XOffsHi: xoh, XStep: xst % 4096, XSquare: xsq,
+			ZStart: zs % 4096, ZOffs: zo, ZOffsHi: zoh, ZStep: zst % 4096, ZSquare: zsq}
+		xLen, zLen := 32, 16
+		switch fm {
+		case Form8x8:
+			xLen, zLen = 128, 32
+		case Form32x32, FormFloat:
+			xLen, zLen = 32, 8
+		}
+		var s MACSel
+		if err := DecodeMAC(fm, xLen, zLen, p, &s); err != nil {
+			return
+		}
+		for l := 0; l < s.Lanes; l++ {
+			for c := 0; c < s.Cols; c++ {
+				if int(s.X[l][c]) >= xLen || int(s.Z[l][c]) >= zLen {
+					t.Fatalf("%v %+v lane %d col %d: x%d z%d out of range", fm, p, l, c, s.X[l][c], s.Z[l][c])
+				}
+				if xi, zi := naiveIndex(fm, xLen, zLen, p, l, c); xi != int(s.X[l][c]) || zi != int(s.Z[l][c]) {
+					t.Fatalf("%v %+v lane %d col %d: decoded x%d z%d, closed form x%d z%d", fm, p, l, c, s.X[l][c], s.Z[l][c], xi, zi)
+				}
+			}
+		}
+	})
+}
