@@ -225,7 +225,9 @@ func (c *compiler) findReadFirst() {
 func unitsOf(o vopnd) [][2]int {
 	r := o.r.phys
 	us := r.Units
-	if o.partBytes > 0 && r.File == FileVec {
+	if o.partBytes > 0 && r.File == FileAcc && len(us) > 1 && o.partBytes*8 < o.r.bits {
+		us = us[o.part/64 : o.part/64+1]
+	} else if o.partBytes > 0 && r.File == FileVec {
 		first := o.part / 16
 		n := max(1, o.partBytes/16)
 		if first+n <= len(us) {
@@ -783,6 +785,9 @@ func (c *compiler) machine(pl placed) *Instr {
 		r := d.r.phys
 		if d.partBytes > 0 && d.partBytes*8 < d.r.bits {
 			in.Part = d.part
+			if r.File == FileAcc && len(r.Units) > 1 {
+				r = Reg{File: r.File, Units: r.Units[d.part/64 : d.part/64+1]}
+			}
 			if r.File == FileVec {
 				first := d.part / 16
 				cnt := max(1, d.partBytes/16)
@@ -797,7 +802,18 @@ func (c *compiler) machine(pl placed) *Instr {
 		}
 	}
 	for _, u := range o.uses {
-		in.Uses = append(in.Uses, Operand{Reg: u.r.phys, Kind: u.kind, Cycle: useCycle(o, u)})
+		r := u.r.phys
+		if u.partBytes > 0 && u.partBytes*8 < u.r.bits && r.File == FileVec {
+			first := u.part / 16
+			cnt := max(1, u.partBytes/16)
+			if first+cnt <= len(r.Units) {
+				r = Reg{File: r.File, Units: r.Units[first : first+cnt]}
+			}
+		}
+		if u.partBytes > 0 && r.File == FileAcc && len(r.Units) > 1 {
+			r = Reg{File: r.File, Units: r.Units[u.part/64 : u.part/64+1]}
+		}
+		in.Uses = append(in.Uses, Operand{Reg: r, Kind: u.kind, Cycle: useCycle(o, u)})
 		if o.mem == nil || u.r != o.mem.ptr {
 			txt = append(txt, u.r.phys.String())
 		}

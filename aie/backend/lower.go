@@ -103,11 +103,9 @@ var (
 	mvAlts  = []uint16{SlotMask(aie1.SlotMV0)}
 	aluAlts = []uint16{SlotMask(aie1.SlotALU)}
 	lngAlts = []uint16{SlotMask(aie1.SlotLNG)}
-	// spill stores and fills are long-format (LNG slot) instructions that also use the store
-	// unit or load unit A (AIE_dmw_sts_spil / AIE_dmw_lda_spil in AIEInstrFormats.td with the
-	// II_VST_SPIL / II_LDASP_R itineraries).
+	// accumulator spill stores are long-format (LNG slot) instructions that also use the
+	// store unit (AIE_dmw_sts_spil_mStoreAcc_AM in AIEInstrFormats.td, II_VST_SPIL).
 	spillStAlts = []uint16{SlotMask(aie1.SlotLNG) | SlotMask(aie1.SlotST)}
-	fillAlts    = []uint16{SlotMask(aie1.SlotLNG) | SlotMask(aie1.SlotLDA)}
 	paddAlts    = []uint16{SlotMask(aie1.SlotLDA), SlotMask(aie1.SlotLDB)}
 )
 
@@ -124,6 +122,10 @@ type lowerer struct {
 	cfgVals [][6]int64
 	nTemp   int
 	curLoop *loopRegion
+	// indOf: the induction-pointer group of each affine load/store of the current loop.
+	indOf map[*kernel.Instr]*indGroup
+	// counterUsed: the current loop's counter is read by code that remains.
+	counterUsed bool
 	// params: per window and pointer parameter, its register.
 }
 
@@ -205,7 +207,16 @@ func (l *lowerer) immOf(o kernel.Operand) (int64, bool) {
 	return 0, false
 }
 
-// affine describes value = a*i + b for the innermost loop counter i.
+// indGroup is one post-incremented pointer serving every load and store of a loop body that
+// addresses the same buffer with the same stride per iteration: in program order each access
+// advances it to the next one's address, the last one to the first one's in the next
+// iteration (AIE1 post-modify addressing, "vlda wr, [p], #imm").
+type indGroup struct {
+	q   *vreg
+	inc map[*kernel.Instr]int
+}
+
+// affine describes value = a*k + b for the iteration number k of the innermost loop.
 type affine struct{ a, b int64 }
 
 // affineOf evaluates an operand as an affine function of the loop counter, following the
@@ -217,8 +228,14 @@ func (l *lowerer) affineOf(o kernel.Operand, lv *kernel.Var, defs map[*kernel.Va
 	if o.Var == nil || depth > 16 {
 		return affine{}, false
 	}
-	if lv != nil && o.Var == lv {
-		return affine{1, 0}, true
+	if lv != nil && o.Var == lv && l.curLoop != nil {
+		// In iteration terms k: the counter is start + step*k.
+		start, ok1 := l.immOf(l.curLoop.src.Start)
+		step, ok2 := l.immOf(l.curLoop.src.Step)
+		if !ok1 || !ok2 {
+			return affine{}, false
+		}
+		return affine{step, start}, true
 	}
 	d, ok := defs[o.Var]
 	if !ok || len(d.Args) == 0 {
@@ -253,6 +270,21 @@ func (l *lowerer) affineOf(o kernel.Operand, lv *kernel.Var, defs map[*kernel.Va
 	case kernel.OpShl:
 		if y.a == 0 && y.b >= 0 && y.b < 31 {
 			return affine{x.a << y.b, x.b << y.b}, true
+		}
+	case kernel.OpDiv, kernel.OpShr:
+		// Exact when every value divides: a*k + b with a, b >= 0 multiples of the divisor.
+		if y.a != 0 {
+			break
+		}
+		dv := y.b
+		if d.Op == kernel.OpShr {
+			if dv < 0 || dv > 30 {
+				break
+			}
+			dv = 1 << dv
+		}
+		if dv > 0 && x.a >= 0 && x.b >= 0 && x.a%dv == 0 && x.b%dv == 0 {
+			return affine{x.a / dv, x.b / dv}, true
 		}
 	}
 	return affine{}, false
@@ -335,18 +367,95 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 	// Variables used only as load/store indices that are affine in the loop counter need no
 	// code: the addresses become post-incremented pointers.
 	if lv != nil {
-		idxUses := map[*kernel.Var]int{}
-		kernel.Walk(body, func(s kernel.Stmt, _ int) {
-			if in, ok := s.(*kernel.Instr); ok && (in.Op == kernel.OpLoad || in.Op == kernel.OpStore) && in.Args[1].Var != nil {
-				idxUses[in.Args[1].Var]++
-			}
-		})
-		for v, n := range idxUses {
-			if n == uses[v] && v.Temp {
-				if _, ok := l.affineOf(kernel.V(v), lv, defs, 0); ok {
+		// A temporary is address-only when every use is a load/store index or an operand of
+		// another address-only temporary's definition, and it is affine in the iteration.
+		for changed := true; changed; {
+			changed = false
+			for v, d := range defs {
+				if addrOnly[v] || !v.Temp {
+					continue
+				}
+				if _, ok := l.affineOf(kernel.V(v), lv, defs, 0); !ok {
+					continue
+				}
+				okUses := 0
+				kernel.Walk(body, func(st kernel.Stmt, _ int) {
+					in, ok := st.(*kernel.Instr)
+					if !ok {
+						return
+					}
+					for ai, a := range in.Args {
+						if a.Var != v {
+							continue
+						}
+						if (in.Op == kernel.OpLoad || in.Op == kernel.OpStore) && ai == 1 {
+							okUses++
+						} else if in.Dst != nil && addrOnly[in.Dst] {
+							okUses++
+						}
+					}
+				})
+				_ = d
+				if okUses == uses[v] {
 					addrOnly[v] = true
+					changed = true
 				}
 			}
+		}
+	}
+	if lv != nil && l.curLoop != nil {
+		type key struct {
+			p *kernel.Var
+			a int64
+		}
+		type member struct {
+			in *kernel.Instr
+			b  int64
+		}
+		groups := map[key][]member{}
+		var order []key
+		for _, st := range body {
+			in, ok := st.(*kernel.Instr)
+			if !ok || (in.Op != kernel.OpLoad && in.Op != kernel.OpStore) {
+				continue
+			}
+			if _, c := l.immOf(in.Args[1]); c {
+				continue
+			}
+			aff, ok := l.affineOf(in.Args[1], lv, defs, 0)
+			if !ok {
+				continue
+			}
+			k := key{in.Args[0].Var, aff.a}
+			if _, seen := groups[k]; !seen {
+				order = append(order, k)
+			}
+			groups[k] = append(groups[k], member{in, aff.b})
+		}
+		if l.indOf == nil {
+			l.indOf = map[*kernel.Instr]*indGroup{}
+		}
+		for _, k := range order {
+			ms := groups[k]
+			p, err := l.reg(k.p)
+			if err != nil {
+				return nil, err
+			}
+			elem := int64(k.p.Type.Pointee().Bytes())
+			l.nTemp++
+			g := &indGroup{q: l.newReg(fmt.Sprintf("%s.ind%d", p.name, l.nTemp), FilePtr, 20), inc: map[*kernel.Instr]int{}}
+			for j, m := range ms {
+				next := ms[0].b + k.a
+				if j+1 < len(ms) {
+					next = ms[j+1].b
+				}
+				g.inc[m.in] = int((next - m.b) * elem)
+				l.indOf[m.in] = g
+			}
+			lp := l.curLoop
+			lp.pre = append(lp.pre,
+				&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{{r: g.q}}, uses: []vopnd{{r: p, kind: aie1.OpndPtr}}},
+				&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{{r: g.q}}, uses: []vopnd{{r: g.q, kind: aie1.OpndPtr}}, imm: ms[0].b * elem})
 		}
 	}
 	// fold: a window read into a temporary used once by the next upd_* writes the part
@@ -383,6 +492,13 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 			if s.Dst != nil && addrOnly[s.Dst] {
 				continue
 			}
+			if lv != nil {
+				for _, a := range s.Args {
+					if a.Var == lv && !(s.Op == kernel.OpLoad || s.Op == kernel.OpStore) {
+						l.counterUsed = true
+					}
+				}
+			}
 			if err := l.lowerInstr(cur, s, nil, -1, lv, defs); err != nil {
 				return nil, err
 			}
@@ -411,28 +527,21 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 	if !ok {
 		return nil, fmt.Errorf("%v: loop trip count must be a compile-time constant for the AIE1 backend (define it with -D)", s.Pos)
 	}
-	lr := &loopRegion{src: s, trip: int(trip), pipelined: s.Pipelined}
-	lr.minTrip = 1
-	if s.HasRange && s.RangeMin > 0 {
-		lr.minTrip = int(s.RangeMin)
+	// The trip count is a compile-time constant here, so the compiler may pipeline the loop
+	// and rely on it ("The loop range pragma is not needed if the loop range is a compile
+	// time constant", UG1079 "Loops"); chess_loop_range's minimum, when given, is what the
+	// pipeline may assume instead.
+	lr := &loopRegion{src: s, trip: int(trip), pipelined: true}
+	lr.minTrip = int(trip)
+	if s.HasRange {
+		lr.minTrip = max(int(s.RangeMin), 1)
 	}
-	// The loop counter is materialized only if something other than an address uses it.
-	needCounter := false
-	if s.Var != nil {
-		kernel.Walk(s.Body, func(st kernel.Stmt, _ int) {
-			if in, ok := st.(*kernel.Instr); ok {
-				for _, a := range in.Args {
-					if a.Var == s.Var && in.Op != kernel.OpMul && in.Op != kernel.OpAdd && in.Op != kernel.OpShl && in.Op != kernel.OpSub && in.Op != kernel.OpMov {
-						needCounter = true
-					}
-				}
-			}
-		})
-	}
-	outer := l.curLoop
-	l.curLoop = lr
+	outer, outerUsed := l.curLoop, l.counterUsed
+	l.curLoop, l.counterUsed = lr, false
 	body, err := l.lowerBody(s.Body, s.Var, lr)
-	l.curLoop = outer
+	// The loop counter is materialized only if something other than an address uses it.
+	needCounter := l.counterUsed && s.Var != nil
+	l.curLoop, l.counterUsed = outer, outerUsed
 	if err != nil {
 		return nil, err
 	}
@@ -455,8 +564,140 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 		last := body[len(body)-1]
 		last.ops = append(last.ops, inc)
 	}
+	if len(body) == 1 && body[0].loop == nil {
+		body[0].ops = clusterMACs(body[0].ops)
+	}
 	lr.body = body
 	return lr, nil
+}
+
+// clusterMACs reorders a loop body (respecting every dependence) so that the MACs into one
+// accumulator follow each other. It changes nothing when registers suffice (the modulo
+// scheduler decides the issue order), but when accumulators must be spilled it lets one fill
+// and one spill serve all of an accumulator's MACs of an iteration: a register-pressure-aware
+// order chosen before allocation, as compilers that integrate scheduling and allocation do.
+func clusterMACs(ops []*vop) []*vop {
+	n := len(ops)
+	preds := make([]int, n)
+	succs := make([][]int, n)
+	addDep := func(a, b int) {
+		succs[a] = append(succs[a], b)
+		preds[b]++
+	}
+	lastW := map[*vreg]int{}
+	reads := map[*vreg][]int{}
+	for i, o := range ops {
+		seen := map[int]bool{}
+		dep := func(a int) {
+			if a >= 0 && a != i && !seen[a] {
+				seen[a] = true
+				addDep(a, i)
+			}
+		}
+		for _, u := range o.uses {
+			if w, ok := lastW[u.r]; ok {
+				dep(w)
+			}
+		}
+		for _, d := range o.defs {
+			if w, ok := lastW[d.r]; ok {
+				dep(w)
+			}
+			for _, r := range reads[d.r] {
+				dep(r)
+			}
+		}
+		for j := 0; j < i; j++ {
+			if a, b := ops[j].mem, o.mem; a != nil && b != nil && a.space == b.space && (a.store || b.store) {
+				dep(j)
+			}
+		}
+		for _, u := range o.uses {
+			reads[u.r] = append(reads[u.r], i)
+		}
+		for _, d := range o.defs {
+			lastW[d.r] = i
+			reads[d.r] = nil
+		}
+	}
+	done := make([]bool, n)
+	out := make([]*vop, 0, n)
+	var lastAcc *vreg
+	isMAC := func(i int) bool { return ops[i].macs > 0 && len(ops[i].defs) > 0 }
+	// ancestors(i): the unemitted operations i depends on, transitively.
+	predsOf := make([][]int, n)
+	for a, ss := range succs {
+		for _, b := range ss {
+			predsOf[b] = append(predsOf[b], a)
+		}
+	}
+	readyAncestor := func(target int) int {
+		best := -1
+		seen := map[int]bool{}
+		stack := []int{target}
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, p := range predsOf[v] {
+				if done[p] || seen[p] {
+					continue
+				}
+				seen[p] = true
+				if preds[p] == 0 && (best < 0 || p < best) {
+					best = p
+				}
+				stack = append(stack, p)
+			}
+		}
+		return best
+	}
+	for len(out) < n {
+		pick := -1
+		// 1. the next MAC into the accumulator just used, or what it waits for
+		if lastAcc != nil {
+			for i := 0; i < n; i++ {
+				if !done[i] && isMAC(i) && ops[i].defs[0].r == lastAcc {
+					if preds[i] == 0 {
+						pick = i
+					} else {
+						pick = readyAncestor(i)
+					}
+					break
+				}
+			}
+		}
+		// 2. the first MAC not yet emitted, or what it waits for
+		if pick < 0 {
+			for i := 0; i < n; i++ {
+				if !done[i] && isMAC(i) {
+					if preds[i] == 0 {
+						pick = i
+					} else {
+						pick = readyAncestor(i)
+					}
+					break
+				}
+			}
+		}
+		// 3. anything ready, in program order
+		if pick < 0 {
+			for i := 0; i < n; i++ {
+				if !done[i] && preds[i] == 0 {
+					pick = i
+					break
+				}
+			}
+		}
+		done[pick] = true
+		out = append(out, ops[pick])
+		if isMAC(pick) {
+			lastAcc = ops[pick].defs[0].r
+		}
+		for _, s := range succs[pick] {
+			preds[s]--
+		}
+	}
+	return out
 }
 
 func (l *lowerer) use(r *vreg, k aie1.OperandKind) vopnd { return vopnd{r: r, kind: k} }
@@ -570,21 +811,12 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		if c, ok := l.immOf(in.Args[1]); ok {
 			off = int(c) * elem
 		} else {
-			aff, ok := l.affineOf(in.Args[1], lv, defs, 0)
-			if !ok || l.curLoop == nil {
+			g := l.indOf[in]
+			if g == nil || l.curLoop == nil {
 				return posErr(in, fmt.Errorf("%v: index must be a constant or affine in the loop counter for the AIE1 backend", op))
 			}
-			lp := l.curLoop
-			start, _ := l.immOf(lp.src.Start)
-			step, _ := l.immOf(lp.src.Step)
-			// Induction pointer q = p + (a*start + b)*elem, advanced by a*step*elem per access.
-			l.nTemp++
-			q := l.newReg(fmt.Sprintf("%s.ind%d", p.name, l.nTemp), FilePtr, 20)
-			lp.pre = append(lp.pre,
-				&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(q)}, uses: []vopnd{l.use(p, aie1.OpndPtr)}, part: -1},
-				&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{l.def(q)}, uses: []vopnd{l.use(q, aie1.OpndPtr)}, imm: (aff.a*start + aff.b) * int64(elem), part: -1})
-			ptr = q
-			inc = int(aff.a * step * int64(elem))
+			ptr = g.q
+			inc = g.inc[in]
 		}
 		o := &vop{name: "vld", alts: ldAlts, itin: &aie1.ItinLoad, part: part}
 		if op == kernel.OpStore {

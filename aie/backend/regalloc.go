@@ -317,63 +317,148 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 	return nil, nil
 }
 
-// spill gives victim a stack slot and rewrites every reference through a temporary.
+// spill gives victim a stack slot and rewrites every reference through a temporary. When the
+// victim is referenced in more than one region (live across a loop's back edge or between
+// blocks), a block reuses one temporary for all its references: a fill before the first
+// reference that reads it and a spill after the block's last write. A victim local to one
+// block is filled before each read and spilled after each write instead (that shortens its
+// live range, which is the point of spilling it).
+//
+// Spill code moves 32 bytes per instruction (AIE1InstrInfo.cpp getSpillPseudoExpandInfo:
+// a 768-bit bm is two 384-bit halves, each two 32-byte vst.spil.48 / vlda.spil.48). Vector
+// spills and fills are ordinary 256-bit stack stores/loads (WVST_spis on the store slot,
+// WVLDA_spis / WVLDB_spis on either load slot); accumulator spills are long-format
+// vst.spil.48 (LNG slot and the store unit) and fills vlda.48 [sp, #imm] (VLDA_AM_spis,
+// load slot A).
 func (c *compiler) spill(victim *vreg) {
-	bytes := (victim.bits + 255) / 256 * 32
+	nops := aie1.SpillOps(victim.bits)
+	bytes := 32 * nops
+	if victim.file == FileAcc {
+		// 64 bytes per 384-bit unit (two 32-byte halves)
+		bytes = 64 * len(placements(victim)[0])
+		nops = bytes / 32
+	}
+	if victim.file == FileAcc {
+		c.stackTop = (c.stackTop + 63) &^ 63 // accumulator slots hold 64-byte units
+	}
 	victim.slot = c.stackTop
 	c.stackTop += bytes
 	c.prog.Notes = append(c.prog.Notes, fmt.Sprintf("spilled %s (%d bits) to stack offset %d", victim.name, victim.bits, victim.slot))
 	sp := c.stackPtr
-	var rewrite func(rs []*region)
-	rewriteOps := func(ops []*vop) []*vop {
+	space := fmt.Sprintf("stack+%d", victim.slot)
+	fillOps := func(t *vreg) []*vop {
 		var out []*vop
+		for k := 0; k < nops; k++ {
+			alts := []uint16{SlotMask(aie1.SlotLDA) | ResStackBank, SlotMask(aie1.SlotLDB) | ResStackBank}
+			if victim.file == FileAcc {
+				alts = alts[:1]
+			}
+			out = append(out, &vop{name: "fill", alts: alts, itin: &aie1.ItinLoad, defs: []vopnd{{r: t, part: 32 * k, partBytes: 32}}, uses: []vopnd{{r: sp, kind: aie1.OpndPtr}},
+				mem: &vmem{ptr: sp, offset: victim.slot + 32*k, bytes: 32, space: space, spillOf: victim}, spill: true})
+			c.prog.Fills++
+		}
+		return out
+	}
+	spillOps := func(t *vreg) []*vop {
+		var out []*vop
+		for k := 0; k < nops; k++ {
+			alts := []uint16{SlotMask(aie1.SlotST) | ResStackBank}
+			if victim.file == FileAcc {
+				alts = []uint16{spillStAlts[0] | ResStackBank}
+			}
+			out = append(out, &vop{name: "spill", alts: alts, itin: &aie1.ItinStore, uses: []vopnd{{r: t, kind: aie1.OpndStoreData, part: 32 * k, partBytes: 32}, {r: sp, kind: aie1.OpndPtr}},
+				mem: &vmem{store: true, ptr: sp, offset: victim.slot + 32*k, bytes: 32, space: space, spillOf: victim}, spill: true})
+			c.prog.Spills++
+		}
+		return out
+	}
+	refs := func(o *vop) (reads, writes, partial bool) {
+		for _, u := range o.uses {
+			if u.r == victim {
+				reads = true
+			}
+		}
+		for _, d := range o.defs {
+			if d.r == victim {
+				writes = true
+				if d.partBytes > 0 && d.partBytes*8 < victim.bits {
+					partial = true
+				}
+			}
+		}
+		return
+	}
+	// In how many op lists does the victim appear?
+	lists := 0
+	var count func(rs []*region)
+	countOps := func(ops []*vop) {
 		for _, o := range ops {
-			reads, writes := false, false
-			for _, u := range o.uses {
-				if u.r == victim {
-					reads = true
-				}
+			if r, w, _ := refs(o); r || w {
+				lists++
+				return
 			}
-			partial := false
-			for _, d := range o.defs {
-				if d.r == victim {
-					writes = true
-					if d.partBytes > 0 && d.partBytes*8 < victim.bits {
-						partial = true
-					}
-				}
+		}
+	}
+	count = func(rs []*region) {
+		for _, rg := range rs {
+			if rg.loop != nil {
+				countOps(rg.loop.pre)
+				count(rg.loop.body)
+				continue
 			}
+			countOps(rg.ops)
+		}
+	}
+	count(c.regions)
+	blockMode := lists > 1
+	newTemp := func() *vreg {
+		c.l.nTemp++
+		t := c.l.newReg(fmt.Sprintf("%s.s%d", victim.name, c.l.nTemp), victim.file, victim.bits)
+		t.needX, t.needZ, t.noSpill = victim.needX, victim.needZ, true
+		return t
+	}
+	rename := func(o *vop, t *vreg) {
+		for i := range o.uses {
+			if o.uses[i].r == victim {
+				o.uses[i].r = t
+			}
+		}
+		for i := range o.defs {
+			if o.defs[i].r == victim {
+				o.defs[i].r = t
+			}
+		}
+	}
+	rewriteOps := func(ops []*vop) []*vop {
+		lastDef := -1
+		for i, o := range ops {
+			if _, w, _ := refs(o); w {
+				lastDef = i
+			}
+		}
+		var out []*vop
+		var t *vreg
+		for i, o := range ops {
+			reads, writes, partial := refs(o)
 			if !reads && !writes {
 				out = append(out, o)
 				continue
 			}
-			c.l.nTemp++
-			t := c.l.newReg(fmt.Sprintf("%s.s%d", victim.name, c.l.nTemp), victim.file, victim.bits)
-			t.needX, t.needZ, t.noSpill = victim.needX, victim.needZ, true
-			if reads || partial {
-				out = append(out, &vop{name: "fill", alts: fillAlts, itin: &aie1.ItinLoad, defs: []vopnd{{r: t}}, uses: []vopnd{{r: sp, kind: aie1.OpndPtr}},
-					mem: &vmem{ptr: sp, offset: victim.slot, bytes: bytes, space: "stack", spillOf: victim}, spill: true})
-				c.prog.Fills++
-			}
-			for i := range o.uses {
-				if o.uses[i].r == victim {
-					o.uses[i].r = t
+			if t == nil || !blockMode {
+				t = newTemp()
+				if reads || partial {
+					out = append(out, fillOps(t)...)
 				}
 			}
-			for i := range o.defs {
-				if o.defs[i].r == victim {
-					o.defs[i].r = t
-				}
-			}
+			rename(o, t)
 			out = append(out, o)
-			if writes {
-				out = append(out, &vop{name: "spill", alts: spillStAlts, itin: &aie1.ItinStore, uses: []vopnd{{r: t, kind: aie1.OpndStoreData}, {r: sp, kind: aie1.OpndPtr}},
-					mem: &vmem{store: true, ptr: sp, offset: victim.slot, bytes: bytes, space: "stack", spillOf: victim}, spill: true})
-				c.prog.Spills++
+			if writes && (!blockMode || i == lastDef) {
+				out = append(out, spillOps(t)...)
 			}
 		}
 		return out
 	}
+	var rewrite func(rs []*region)
 	rewrite = func(rs []*region) {
 		for _, rg := range rs {
 			if rg.loop != nil {
@@ -385,6 +470,6 @@ func (c *compiler) spill(victim *vreg) {
 		}
 	}
 	rewrite(c.regions)
-	// An uninitialized (read-first) victim starts as zero: its slot is zeroed in the
-	// stack image (the stack area starts zeroed like the register file).
+	// A victim read before any write (an uninitialized accumulator) reads its slot, which
+	// starts zeroed like the register file.
 }

@@ -28,6 +28,14 @@ type SNode struct {
 // lands after an earlier read may issue before it (exposed pipeline, no interlocks).
 type Edge struct{ From, To, Lat, Dist int }
 
+// numRes counts the scheduled resources: the eight issue slots and ResStackBank.
+const numRes = int(aie1.NumSlots) + 1
+
+// ResStackBank is a resource bit for accesses to the stack (spill code), whose addresses
+// the compiler knows: at most one per cycle, so spill code never causes a bank conflict
+// (the stack sits in one double bank; UG1079 "AI Engine Memory").
+const ResStackBank uint16 = 1 << aie1.NumSlots
+
 // SlotMask returns the mask of one slot.
 func SlotMask(s aie1.Slot) uint16 { return 1 << uint(s) }
 
@@ -54,11 +62,11 @@ func (s *Schedule) Length() int {
 // ResMII is the resource-bound lower limit of the initiation interval: per slot, the number of
 // nodes that can only use it, and overall the slot demand spread over the alternatives.
 func ResMII(nodes []SNode) int {
-	var need [aie1.NumSlots]int
+	var need [numRes]int
 	flexible := 0
 	for _, n := range nodes {
 		if len(n.Alts) == 1 {
-			for s := 0; s < int(aie1.NumSlots); s++ {
+			for s := 0; s < numRes; s++ {
 				if n.Alts[0]&(1<<uint(s)) != 0 {
 					need[s]++
 				}
@@ -109,16 +117,16 @@ func feasibleII(n int, edges []Edge, ii int) bool {
 // mrt is a modulo reservation table: per cycle mod II, the slots in use and by which node.
 type mrt struct {
 	ii  int
-	use [][aie1.NumSlots]int // node+1 using the slot, 0 free
+	use [][numRes]int // node+1 using the slot, 0 free
 }
 
-func newMRT(ii int) *mrt { return &mrt{ii: ii, use: make([][aie1.NumSlots]int, ii)} }
+func newMRT(ii int) *mrt { return &mrt{ii: ii, use: make([][numRes]int, ii)} }
 
 func (m *mrt) row(t int) int { return ((t % m.ii) + m.ii) % m.ii }
 
 func (m *mrt) free(t int, mask uint16) bool {
 	r := &m.use[m.row(t)]
-	for s := 0; s < int(aie1.NumSlots); s++ {
+	for s := 0; s < numRes; s++ {
 		if mask&(1<<uint(s)) != 0 && r[s] != 0 {
 			return false
 		}
@@ -128,7 +136,7 @@ func (m *mrt) free(t int, mask uint16) bool {
 
 func (m *mrt) set(t int, mask uint16, node int) {
 	r := &m.use[m.row(t)]
-	for s := 0; s < int(aie1.NumSlots); s++ {
+	for s := 0; s < numRes; s++ {
 		if mask&(1<<uint(s)) != 0 {
 			r[s] = node + 1
 		}
@@ -137,7 +145,7 @@ func (m *mrt) set(t int, mask uint16, node int) {
 
 func (m *mrt) clear(t int, mask uint16) {
 	r := &m.use[m.row(t)]
-	for s := 0; s < int(aie1.NumSlots); s++ {
+	for s := 0; s < numRes; s++ {
 		if mask&(1<<uint(s)) != 0 {
 			r[s] = 0
 		}
@@ -283,7 +291,7 @@ func imsAttempt(nodes []SNode, succ, pred [][]Edge, ii, budget int) *Schedule {
 		a := 0
 		mask := nodes[v].Alts[a]
 		r := &tab.use[tab.row(t)]
-		for s := 0; s < int(aie1.NumSlots); s++ {
+		for s := 0; s < numRes; s++ {
 			if mask&(1<<uint(s)) != 0 && r[s] != 0 {
 				unschedule(r[s] - 1)
 			}
@@ -340,14 +348,14 @@ func CheckModulo(nodes []SNode, edges []Edge, s *Schedule) error {
 // cycles; loads and stores reserve it for MemLockReserveCycles; requirements exclude each other
 // and reservations, reservations do not exclude each other.
 type Reservation struct {
-	slots    [][aie1.NumSlots]bool
+	slots    [][numRes]bool
 	lockReq  []bool
 	lockResv []bool
 }
 
 func (r *Reservation) grow(t int) {
 	for len(r.slots) <= t {
-		r.slots = append(r.slots, [aie1.NumSlots]bool{})
+		r.slots = append(r.slots, [numRes]bool{})
 		r.lockReq = append(r.lockReq, false)
 		r.lockResv = append(r.lockResv, false)
 	}
@@ -359,7 +367,7 @@ func (r *Reservation) Free(t int, mask uint16, nd SNode) bool {
 		return false
 	}
 	r.grow(t + aie1.LockBusyCycles)
-	for s := 0; s < int(aie1.NumSlots); s++ {
+	for s := 0; s < numRes; s++ {
 		if mask&(1<<uint(s)) != 0 && r.slots[t][s] {
 			return false
 		}
@@ -384,7 +392,7 @@ func (r *Reservation) Free(t int, mask uint16, nd SNode) bool {
 // Take books node nd at t with slot mask.
 func (r *Reservation) Take(t int, mask uint16, nd SNode) {
 	r.grow(t + aie1.LockBusyCycles)
-	for s := 0; s < int(aie1.NumSlots); s++ {
+	for s := 0; s < numRes; s++ {
 		if mask&(1<<uint(s)) != 0 {
 			r.slots[t][s] = true
 		}

@@ -260,15 +260,15 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			}
 			copy(s.mem[a:a+m.Bytes], v[:m.Bytes])
 		case backend.FileAcc:
+			// one 32-byte half of a 384-bit unit (four lanes) per instruction
 			acc, err := s.readAcc(in, data, seq, t, 8)
 			if err != nil {
 				return err
 			}
-			for i := range data.Reg.Units {
-				var lanes [8]num.Acc
-				copy(lanes[:], acc[8*i:8*i+8])
-				s.accMem[a+64*i] = lanes
-			}
+			h := (a / 32) % 2
+			var lanes [8]num.Acc
+			copy(lanes[:4], acc[4*h:4*h+4])
+			s.accMem[a] = lanes
 		default:
 			v, err := s.readScalar(in, data, seq, t)
 			if err != nil {
@@ -290,12 +290,15 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 		copy(v[:m.Bytes], s.mem[a:a+m.Bytes])
 		s.writeVec(in, d, seq, t, &v)
 	case backend.FileAcc:
+		h := (a / 32) % 2
+		lanes := s.accMem[a]
 		var acc kernel.AccVal
-		for i := range d.Reg.Units {
-			lanes := s.accMem[a+64*i]
-			copy(acc[8*i:8*i+8], lanes[:])
-		}
-		s.writeAcc(in, d, seq, t, &acc, 8)
+		copy(acc[4*h:4*h+4], lanes[:4])
+		vis := t + int64(d.Cycle)
+		u := &s.files[d.Reg.File][d.Reg.Units[0]]
+		w := pendingWrite{u: u, seq: seq, kind: 1, mask: 0xF << uint(4*h), by: in}
+		copy(w.acc[:], acc[:8])
+		s.ring[vis&63] = append(s.ring[vis&63], w)
 	default:
 		buf := make([]byte, 8)
 		copy(buf, s.mem[a:a+m.Bytes])

@@ -100,6 +100,7 @@ type pendingWrite struct {
 	acc  [8]num.Acc
 	s    int64
 	kind uint8 // 0 vec, 1 acc, 2 scalar
+	mask uint8 // acc lanes written (0: all)
 	by   *backend.Instr
 }
 
@@ -304,7 +305,15 @@ func (s *sim) retire(t int64) error {
 		case 0:
 			u.vec = w.vec
 		case 1:
-			u.acc = w.acc
+			if w.mask == 0 {
+				u.acc = w.acc
+			} else {
+				for l := 0; l < 8; l++ {
+					if w.mask&(1<<uint(l)) != 0 {
+						u.acc[l] = w.acc[l]
+					}
+				}
+			}
 		case 2:
 			u.s = w.s
 		}

@@ -80,3 +80,18 @@ func TestLeiGemmMatchesInterpreter(t *testing.T) {
 		t.Logf("Kc=%s: %d cycles, %d MACs, %.2f MACs/cycle, %d stalls", kc, r.Cycles, r.MACs, r.MACsPerCycle, r.Stalls)
 	}
 }
+
+func TestOtherKernels(t *testing.T) {
+	for _, c := range []struct{ file, def string }{
+		{"lei_gemm_32x4.cc", "Kc=256"},
+		{"lei_conv_8x8_u8.cc", ""},
+	} {
+		var defs []string
+		if c.def != "" {
+			defs = append(defs, c.def)
+		}
+		k := parse(t, c.file, defs...)
+		r, p := runBoth(t, k)
+		t.Logf("%s: %d cycles, %d MACs, %.2f MACs/cycle, %d stalls, spills %d fills %d (static %d/%d); %v", c.file, r.Cycles, r.MACs, r.MACsPerCycle, r.Stalls, r.Spills, r.Fills, p.Spills, p.Fills, p.Notes)
+	}
+}
