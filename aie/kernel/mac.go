@@ -71,6 +71,8 @@ func mod(a, n int) int {
 // The 8-bit rules are our reading of the UG1079 text and figures; they reproduce the worked
 // examples in mac_test.go (an aie_api-style 4x8x8 mmul configuration and the 5x5
 // convolution of onnx2versal's qlinearconv.cc, whose comments give the products per lane).
+// The int16 mac8 rule reproduces mlir-aie's AIE1 8x8 IDCT kernel (idct_horizontal.cc), a
+// row-by-coefficient product.
 //
 // int32 lmac8 and fp32 fpmac (8x1): lane l reads x[xstart + xoffs(l)] and
 // z[zstart + zoffs(l)], 32-bit granularity, xoffsets covering all 8 lanes.

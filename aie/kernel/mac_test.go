@@ -326,3 +326,22 @@ func FuzzDecodeMAC(f *testing.F) {
 		}
 	})
 }
+
+// mlir-aie's AIE1 8x8 IDCT kernel (idct_horizontal.cc) multiplies four rows of 8 int16 (v32int16
+// X) by coefficient rows with mul8(x, 0, 0x38303830, 2, 0x3210, b, 0, 0x88880000, 1) then
+// mac8(..., 0x3a323a32, 2, 0x3210, b, 4, 0x88880000, 1): lane l (l < 4) must see row l of X,
+// columns 0-3 then 4-7, against b[0..7]; lanes 4-7 the same rows against b[8..15].
+func TestInt16Mac8IDCT(t *testing.T) {
+	for h, xo := range []int64{0x38303830, 0x3a323a32} {
+		s := decode(t, Form16x16x4, 32, 16, MACParams{XOffs: xo, XStep: 2, XSquare: 0x3210, ZStart: int64(4 * h), ZOffs: 0x88880000, ZStep: 1})
+		for l := 0; l < 8; l++ {
+			for c := 0; c < 4; c++ {
+				wantX := 8*(l%4) + 4*h + c
+				wantZ := 8*(l/4) + 4*h + c
+				if int(s.X[l][c]) != wantX || int(s.Z[l][c]) != wantZ {
+					t.Fatalf("half %d lane %d col %d: x%d z%d, want x%d z%d", h, l, c, s.X[l][c], s.Z[l][c], wantX, wantZ)
+				}
+			}
+		}
+	}
+}
