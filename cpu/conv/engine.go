@@ -52,6 +52,10 @@ type run struct {
 	lo, hi int // the run's part of the block, relative to the block start
 }
 
+// gatherBelow is the filter-row length, in micro-kernel iterations (k groups), below which
+// all taps are gathered into one k block (see layout).
+var gatherBelow = 32
+
 // engine is a convolution plan for one kernel family.
 type engine[A, B, C elem] struct {
 	c       op.Conv2D
@@ -98,9 +102,10 @@ func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int
 func (e *engine[A, B, C]) layout() {
 	c := &e.c
 	switch {
-	case c.S*c.R*e.cg <= e.k.kc && c.R*e.cg < 12 && c.R*c.S > 1:
-		// A filter row holds fewer than 12 products (e.g. MNIST conv1: 3): one k block of
-		// every tap, gathered per tile, beats S short micro-kernel calls.
+	case c.S*c.R*e.cg <= e.k.kc && c.R*e.cg < gatherBelow*e.k.kgroup && c.R*c.S > 1:
+		// A filter row is shorter than gatherBelow kernel iterations (ResNet-50's C1: 21
+		// values, MNIST conv1: 3): one k block of every tap, copied per tile, beats S short
+		// micro-kernel calls.
 		var taps []tap
 		for kh := 0; kh < c.S; kh++ {
 			for kw := 0; kw < c.R; kw++ {
