@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sumacdev/sumac/aie/cfront"
+	"github.com/sumacdev/sumac/aie/emul"
+	"github.com/sumacdev/sumac/aie/interp"
+	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
+)
+
+func needGXX(t *testing.T) {
+	t.Helper()
+	if _, err := emul.Compiler(); err != nil {
+		t.Skip("no C++ compiler (g++): the sim emulation check needs one")
+	}
+}
+
+// TestSimSeedKernels is the acceptance run: both seed kernels are ok, bit-exact against the
+// g++ emulation, with fewer than 1% of narrowed lanes saturated.
+func TestSimSeedKernels(t *testing.T) {
+	needGXX(t)
+	for _, c := range []struct {
+		file    string
+		defines []string
+		macs    int64
+	}{
+		{"../../aie/testdata/lei_gemm_16x4.cc", []string{"-D", "Kc=256"}, 16 * 4 * 256},
+		{"../../aie/testdata/lei_conv_8x8_u8.cc", []string{"-Dcib=64"}, 8 * 8 * 64},
+	} {
+		args := append([]string{"sim", c.file}, c.defines...)
+		code, out, errs := run(t, append(args, "--json")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.file, code, errs)
+		}
+		var r simJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: %v\n%s", c.file, err, out)
+		}
+		if !r.OK || r.MACs != c.macs || r.OutputsChecked != 64 || r.AccumulatorLanesChecked != 64 || r.SaturatedFraction >= 0.01 {
+			t.Errorf("%s: ok %v macs %d outputs %d acc lanes %d saturated %.3f; mismatches %v",
+				c.file, r.OK, r.MACs, r.OutputsChecked, r.AccumulatorLanesChecked, r.SaturatedFraction, r.Mismatches)
+		}
+		if len(r.Uninitialized) == 0 {
+			t.Errorf("%s: the accumulators are read before written, the report lists none", c.file)
+		}
+	}
+}
+
+func TestSimErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.cc")
+	os.WriteFile(bad, []byte("void k(input_window_int16 * in, output_window_int16 * out) {\n    v16int16 v = window_readincr_v16(in);\n    while (1) { window_writeincr(out, v); }\n}\n"), 0o644)
+	code, out, errs := run(t, "sim", bad, "--no-emul")
+	if code != 2 || out != "" || !strings.Contains(errs, "bad.cc:3:5: while loops are not supported") {
+		t.Errorf("unsupported construct: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	oow := filepath.Join(dir, "oow.cc")
+	os.WriteFile(oow, []byte("void k(input_window_int16 * in, output_window_int16 * out) {\n    for (int i = 0; i < 4; i++) {\n        v16int16 v = window_readincr_v16(in);\n        window_writeincr(out, v);\n    }\n}\n"), 0o644)
+	code, _, errs = run(t, "sim", oow, "--window", "in=96", "--no-emul")
+	if code != 2 || !strings.Contains(errs, "oow.cc:3:22: window_readincr_v16(in)") || !strings.Contains(errs, "outside window in") {
+		t.Errorf("out-of-window access: exit %d, stderr %q", code, errs)
+	}
+	for _, args := range [][]string{
+		{"sim"},
+		{"sim", oow, "--window", "nosuch=4"},
+		{"sim", oow, "--round", "sideways"},
+		{"sim", oow, "--emit", "asm"},
+		{"sim", filepath.Join(dir, "missing.cc")},
+	} {
+		if code, _, errs := run(t, args...); code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+// TestSimDetectsMismatch checks that the comparison with the emulation fails when the two
+// disagree: the interpreter's output is altered in one element and one accumulator lane.
+func TestSimDetectsMismatch(t *testing.T) {
+	needGXX(t)
+	file := "../../aie/testdata/lei_gemm_16x4.cc"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := []string{"Kc=16"}
+	k, err := cfront.ParseKernel(file, src, defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &simRun{k: k, file: file, src: src, defines: defs, seed: 3}
+	if err := s.configure(nil, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := s.fill(8)
+	cfg := s.config(data)
+	var trace [][]num.Acc
+	cfg.OnNarrow = func(_ *kernel.Instr, l []num.Acc) { trace = append(trace, append([]num.Acc(nil), l...)) }
+	res, err := interp.Run(k, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &simJSON{}
+	if err := s.checkEmul(rep, res, data, trace); err != nil || len(rep.Mismatches) != 0 {
+		t.Fatalf("untouched run: err %v, mismatches %v", err, rep.Mismatches)
+	}
+	res.Data["out"][6] ^= 1 // element 3 of out
+	trace[2][5] = trace[2][5].Add(num.AccFrom(1), 48)
+	rep = &simJSON{}
+	if err := s.checkEmul(rep, res, data, trace); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Mismatches) != 2 || !strings.Contains(rep.Mismatches[0], "out element 3") || !strings.Contains(rep.Mismatches[1], "accumulator before narrowing") {
+		t.Errorf("mismatches %q", rep.Mismatches)
+	}
+}
