@@ -34,7 +34,7 @@ func TestMoreOps(t *testing.T) {
 	b.Set(e, kernel.OpExtElem, kernel.V(lo), kernel.Imm(5)) // 2
 	b.Emit(kernel.OpWinWriteIncr, nil, kernel.V(out), kernel.V(e))
 	b.Emit(kernel.OpWinIncr, nil, kernel.V(out), kernel.Imm(3)) // keep vector writes 128-bit aligned
-	w := b.Op(kernel.OpLSRS, kernel.V(acc), kernel.Imm(1)) // v16int32: (2*v[l] + 5*v[l+1]) >> 1
+	w := b.Op(kernel.OpLSRS, kernel.V(acc), kernel.Imm(1))      // v16int32: (2*v[l] + 5*v[l+1]) >> 1
 	w8 := b.Op(kernel.OpExtW, kernel.V(w), kernel.Imm(0))
 	b.Emit(kernel.OpWinWriteIncr, nil, kernel.V(out), kernel.V(w8))
 	r2 := b.Op(kernel.OpLSRS, kernel.V(acc2), kernel.Imm(0))
