@@ -82,18 +82,14 @@ func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
 	gs := shiftOf(g)
 	kg := (klen + g - 1) >> gs
 	panel := kg * nr * g
+	if b.cs == 1 && g == 1 {
+		packBRows(dst, b, p0, klen, j0, nlen, nr, panel)
+		return
+	}
 	for jp := 0; jp*nr < nlen; jp++ {
 		d := dst[jp*panel : (jp+1)*panel]
 		cols := min(nr, nlen-jp*nr)
 		switch {
-		case b.cs == 1 && g == 1:
-			for p := 0; p < klen; p++ {
-				src := b.data[(p0+p)*b.rs+j0+jp*nr:][:cols]
-				dd := d[p*nr:][:len(src)]
-				for j, v := range src {
-					dd[j] = D(v)
-				}
-			}
 		case g == 1 && cols == nr && nr%4 == 0:
 			packBTrans(d, b, p0, klen, j0+jp*nr, nr)
 		case b.cs == 1:
@@ -164,6 +160,36 @@ func packBTrans[S, D number](d []D, b view[S], p0, klen, j, nr int) {
 		for p := range c0 {
 			dd := d[nr*p+jj : nr*p+jj+4 : nr*p+jj+4]
 			dd[0], dd[1], dd[2], dd[3] = D(c0[p]), D(c1[p]), D(c2[p]), D(c3[p])
+		}
+	}
+}
+
+// packBRows packs B stored by rows (one k value per group): each row of B is read once,
+// front to back, and scattered over the panels, so the reads stream even when rows are a
+// power of two apart (rows read panel by panel would all fall into the same L1 sets).
+func packBRows[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, panel int) {
+	full := nlen / nr * nr
+	same, isSame := any(dst).([]S)
+	for p := 0; p < klen; p++ {
+		row := b.data[(p0+p)*b.rs+j0:][:nlen]
+		if isSame {
+			for j := 0; j < full; j += nr {
+				copy(same[j/nr*panel+p*nr:][:nr], row[j:j+nr])
+			}
+		} else {
+			for j := 0; j < full; j += nr {
+				dd := dst[j/nr*panel+p*nr:][:nr]
+				for q, v := range row[j : j+nr] {
+					dd[q] = D(v)
+				}
+			}
+		}
+		if full < nlen {
+			dd := dst[full/nr*panel+p*nr:][:nr]
+			for q, v := range row[full:] {
+				dd[q] = D(v)
+			}
+			clear(dd[nlen-full:])
 		}
 	}
 }

@@ -18,27 +18,40 @@ var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // Accelerated reports whether the assembly kernels are in use.
 func Accelerated() bool { return useAsm }
 
-// MeasurePeak returns the rate, in giga-operations per second (2 per multiply-add), of the
-// micro-kernel's arithmetic for dtype ("float32", "float64", "int16", "u8s8", "s8u8") on
-// registers only, run on the calling goroutine for about d. It is the ceiling the kernel
-// can reach on this machine at this moment (clock and noisy neighbours included), the
-// denominator of "fraction of peak" figures.
-func MeasurePeak(dtype string, d time.Duration) (float64, error) {
+// PeakLoop returns the register-only loop of dtype's kernel ("float32", "float64",
+// "int16", "u8s8", "s8u8") and the multiply-adds of one iteration. n must be positive; keep
+// it near 1<<16 (about 0.4 ms) so the goroutine stays preemptible.
+func PeakLoop(dtype string) (loop func(n int), macsPerIter int, err error) {
 	p, ok := peaks[dtype]
 	if !ok {
-		return 0, fmt.Errorf("kernels: no peak loop for %q", dtype)
+		return nil, 0, fmt.Errorf("kernels: no peak loop for %q", dtype)
 	}
 	if !useAsm {
-		return 0, errors.New("kernels: the CPU lacks AVX2/FMA; no assembly peak")
+		return nil, 0, errors.New("kernels: the CPU lacks AVX2/FMA; no assembly peak")
 	}
-	// Chunks of 1<<16 iterations (about 0.4 ms) keep the goroutine preemptible.
+	return func(n int) {
+		if n > 0 {
+			p.loop(n)
+		}
+	}, p.macs, nil
+}
+
+// MeasurePeak returns the rate, in giga-operations per second (2 per multiply-add), of the
+// micro-kernel's arithmetic for dtype on registers only (PeakLoop), run on the calling
+// goroutine for about d. It is the ceiling the kernel can reach on this machine at this
+// moment (clock and noisy neighbours included), the denominator of "fraction of peak" figures.
+func MeasurePeak(dtype string, d time.Duration) (float64, error) {
+	loop, macs, err := PeakLoop(dtype)
+	if err != nil {
+		return 0, err
+	}
 	const chunk = 1 << 16
-	p.loop(chunk) // warm up: clocks ramp and the code is paged in
+	loop(chunk) // warm up: clocks ramp and the code is paged in
 	n := 0
 	start := time.Now()
 	for time.Since(start) < d || n == 0 {
-		p.loop(chunk)
+		loop(chunk)
 		n += chunk
 	}
-	return 2 * float64(p.macs) * float64(n) / time.Since(start).Seconds() / 1e9, nil
+	return 2 * float64(macs) * float64(n) / time.Since(start).Seconds() / 1e9, nil
 }

@@ -14,3 +14,8 @@ func Accelerated() bool { return false }
 func MeasurePeak(dtype string, d time.Duration) (float64, error) {
 	return 0, errors.New("kernels: built without assembly kernels (non-amd64 or -tags noasm); no peak")
 }
+
+// PeakLoop needs the assembly kernels, which this build does not have.
+func PeakLoop(dtype string) (loop func(n int), macsPerIter int, err error) {
+	return nil, 0, errors.New("kernels: built without assembly kernels (non-amd64 or -tags noasm); no peak")
+}

@@ -1,0 +1,119 @@
+//go:build linux
+
+package gemm
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
+)
+
+// ratio runs f and the register peak loop of dtype alternately on one locked thread, reps
+// times, and returns the median of f's rate (flops per call) divided by the peak's, both in
+// thread CPU time. Alternating cancels the slow drifts of a shared machine (clock, siblings).
+func ratio(t *testing.T, dtype string, reps int, flops float64, f func()) (r, gflops float64) {
+	loop, macs, err := kernels.PeakLoop(dtype)
+	if err != nil {
+		t.Skip(err)
+	}
+	var rs, gs []float64
+	for range reps {
+		var tp, tf time.Duration
+		cpuRate(1, func() {}) // lock/unlock churn-free warm start
+		pb, _ := cpuRate(3, func() { loop(1 << 14) })
+		fb, _ := cpuRate(1, f)
+		tp, tf = pb, fb
+		peak := 2 * float64(macs) * (1 << 14) / tp.Seconds()
+		rate := flops / tf.Seconds()
+		rs = append(rs, rate/peak)
+		gs = append(gs, rate/1e9)
+	}
+	sort.Float64s(rs)
+	sort.Float64s(gs)
+	return rs[len(rs)/2], gs[len(gs)/2]
+}
+
+// TestTune prints single-thread efficiencies (fraction of the register peak, measured
+// alternately in thread CPU time): the kernels with operands in L1, packing speed, and
+// SGEMM/DGEMM on the suite shapes. Opt-in: SUMAC_TUNE=1 go test -run Tune -v ./cpu/gemm
+// (SUMAC_TUNE=all adds the two largest shapes).
+func TestTune(t *testing.T) {
+	if os.Getenv("SUMAC_TUNE") == "" {
+		t.Skip("set SUMAC_TUNE=1")
+	}
+	const kg = 384
+	a, b, c := randF32(kg*6), randF32(kg*16), make([]float32, 96)
+	r, g := ratio(t, "float32", 15, 200*2*96*kg, func() {
+		for range 200 {
+			kernels.F32(kg, a, b, c, 16, 1, 1)
+		}
+	})
+	fmt.Printf("kernel f32 6x16 kc=%d: %.1f%% of peak (%.1f GFLOPS)\n", kg, 100*r, g)
+	a64, b64, c64 := randF64(kg*6), randF64(kg*8), make([]float64, 48)
+	r, g = ratio(t, "float64", 15, 200*2*48*kg, func() {
+		for range 200 {
+			kernels.F64(kg, a64, b64, c64, 8, 1, 1)
+		}
+	})
+	fmt.Printf("kernel f64 6x8 kc=%d: %.1f%% of peak (%.1f GFLOPS)\n", kg, 100*r, g)
+
+	const mr, nr, kc, mn, ld = 6, 16, 256, 252, 1024
+	src := randF32(ld * ld)
+	dst := make([]float32, kc*(mn+16))
+	for _, tc := range []struct {
+		name string
+		f    func()
+	}{
+		{"packA notrans", func() { packA(dst, view[float32]{src, ld, 1}, 0, mn, 0, kc, mr, 1) }},
+		{"packA trans", func() { packA(dst, view[float32]{src, 1, ld}, 0, mn, 0, kc, mr, 1) }},
+		{"packB notrans", func() { packB(dst, view[float32]{src, ld, 1}, 0, kc, 0, mn, nr, 1) }},
+		{"packB trans", func() { packB(dst, view[float32]{src, 1, ld}, 0, kc, 0, mn, nr, 1) }},
+	} {
+		pb, pm := cpuRate(50, tc.f)
+		fmt.Printf("%s: best %.3f median %.3f ns/elem\n", tc.name, float64(pb.Nanoseconds())/(kc*mn), float64(pm.Nanoseconds())/(kc*mn))
+	}
+
+	o := Options{Threads: 1}
+	for _, s := range suiteShapes {
+		m, n, k := s[0], s[1], s[2]
+		if m*n*k > 1<<31 && os.Getenv("SUMAC_TUNE") != "all" {
+			continue
+		}
+		A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
+		reps := max(5, min(21, 1<<30/(m*n*k)))
+		fl := 2 * float64(m) * float64(n) * float64(k)
+		rs, gs := ratio(t, "float32", reps, fl, func() { o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n) })
+		A64, B64, C64 := randF64(m*k), randF64(k*n), make([]float64, m*n)
+		rd, gd := ratio(t, "float64", reps, fl, func() { o.Dgemm(NoTrans, NoTrans, m, n, k, 1, A64, k, B64, n, 0, C64, n) })
+		fmt.Printf("%dx%dx%d: sgemm %.1f%% (%.1f GFLOPS), dgemm %.1f%% (%.1f GFLOPS)\n", m, n, k, 100*rs, gs, 100*rd, gd)
+	}
+}
+
+// TestTuneBlocking compares block sizes for SGEMM on one shape, interleaved round-robin so
+// that every candidate sees the same machine conditions. SUMAC_TUNE=1 go test -run TuneBlocking -v
+func TestTuneBlocking(t *testing.T) {
+	if os.Getenv("SUMAC_TUNE") == "" {
+		t.Skip("set SUMAC_TUNE=1")
+	}
+	m, n, k := 1024, 1024, 1024
+	A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
+	def := derive(Caches(), shapeF32)
+	cands := []Blocking{def, {MC: 144, KC: 256, NC: 4080}, {MC: 240, KC: 256, NC: 4096}, {MC: 360, KC: 384, NC: 4096}, {MC: 120, KC: 384, NC: 4096}, {MC: 480, KC: 192, NC: 4096}, {MC: 96, KC: 512, NC: 4096}}
+	res := make([][]float64, len(cands))
+	fl := 2 * float64(m) * float64(n) * float64(k)
+	for round := 0; round < 7; round++ {
+		for i, bl := range cands {
+			o := Options{Threads: 1, Blocking: &bl}
+			r, _ := ratio(t, "float32", 1, fl, func() { o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n) })
+			res[i] = append(res[i], r)
+		}
+	}
+	for i, bl := range cands {
+		sort.Float64s(res[i])
+		fmt.Printf("%v: median %.1f%% of peak (min %.1f max %.1f)\n", bl, 100*res[i][len(res[i])/2], 100*res[i][0], 100*res[i][len(res[i])-1])
+	}
+}
