@@ -4,7 +4,8 @@ package nn
 // big operands (x, w) read in place where the kernel allows and packed with contiguous copies
 // otherwise:
 //
-//	forward      y^T[Out, N] = w[Out, In] (in place) x x^T (packed, transposing)
+//	forward      y^T[Out, N] = w[Out, In] (in place) x x^T (packed, transposing), or
+//	             y[N, Out] = x (in place) x w^T (packed) when Out < N
 //	input grad   gx[N, In]   = gy[N, Out] (in place) x w (packed panels of rows)
 //	weight grad  gw[Out, In] = gy^T x x (both packed block by block)
 type linearSIMDState struct {
@@ -13,6 +14,18 @@ type linearSIMDState struct {
 
 func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {
 	t := cfg.threads()
+	if out < n {
+		// Few outputs (fc2): y = x (in place) x w^T (packed, transposing the smaller matrix).
+		st.bp = packBT(in, out, w, in, st.bp)
+		gemmStrided(t, n, out, in, x, in, st.bp, 0, y, out)
+		for r := 0; r < n; r++ {
+			yr := y[r*out:][:out]
+			for o, bo := range b {
+				yr[o] += bo
+			}
+		}
+		return
+	}
 	ldc := max(n, nr) // the kernel's C row stride must cover a whole panel
 	st.bp = packBT(in, n, x, in, st.bp)
 	st.yT = grow(st.yT, out*ldc)

@@ -1,6 +1,10 @@
 package nn
 
-import "github.com/sumacdev/sumac/cpu/kernels"
+import (
+	"sync"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
+)
 
 // The SIMD algorithm runs on the CPU backend's fp32 micro-kernels (cpu/kernels): each call
 // updates a 6 x 16 tile of C held in registers over a whole k loop, C = alpha*A*B + beta*C, with
@@ -121,17 +125,19 @@ const tnChunk = 256
 func gemmTN(threads, m, n, k int, at []float32, ldat int, b []float32, ldb int, c []float32, ldc int) {
 	parallelFor(threads, panels(n), func(p0, p1 int) {
 		kb0 := min(k, tnChunk)
-		ap := make([]float32, tiles(m)*kb0*mr)
-		bp := make([]float32, (p1-p0)*kb0*nr)
+		app, bpp, tcp := getScratch(tiles(m)*kb0*mr), getScratch((p1-p0)*kb0*nr), getScratch(mr*nr)
+		defer func() { putScratch(app); putScratch(bpp); putScratch(tcp) }()
+		ap, bp, tc := *app, *bpp, *tcp
 		// With one block C is written directly; with several, partial sums accumulate in a
 		// padded buffer, because overlapping or padded edge tiles must not add twice.
 		direct := k <= tnChunk
 		var acc []float32
 		accW := (p1 - p0) * nr
 		if !direct {
-			acc = make([]float32, tiles(m)*mr*accW)
+			accp := getScratch(tiles(m) * mr * accW)
+			defer putScratch(accp)
+			acc = *accp
 		}
-		var tc []float32
 		for r0 := 0; r0 < k; r0 += tnChunk {
 			kb := min(tnChunk, k-r0)
 			packATChunk(m, r0, kb, at, ldat, ap)
@@ -153,9 +159,6 @@ func gemmTN(threads, m, n, k int, at []float32, ldat int, b []float32, ldb int, 
 					if w == nr && i0+mr <= m {
 						kernels.F32(kb, a, bk, c[i0*ldc+p*nr:], ldc, 1, 0)
 						continue
-					}
-					if tc == nil {
-						tc = make([]float32, mr*nr)
 					}
 					kernels.F32(kb, a, bk, tc, nr, 1, 0)
 					storeTile(tc, c, i0, p*nr, min(mr, m-i0), w, ldc)
@@ -182,7 +185,14 @@ func gemmStrided(threads, m, n, k int, a []float32, lda int, bp []float32, beta 
 
 // gemmStridedTiles is gemmStrided for the row tiles [t0, t1) on the calling goroutine.
 func gemmStridedTiles(m, n, k int, a []float32, lda int, bp []float32, beta float32, c []float32, ldc, t0, t1 int) {
-	var ta, tc []float32 // edge buffers, allocated when an edge tile occurs
+	var ta, tc []float32 // edge buffers, taken when an edge tile occurs
+	var tap, tcp *[]float32
+	defer func() {
+		if tap != nil {
+			putScratch(tap)
+			putScratch(tcp)
+		}
+	}()
 	for k0 := 0; k0 < k; k0 += kc {
 		kb := min(kc, k-k0)
 		b := beta
@@ -206,7 +216,8 @@ func gemmStridedTiles(m, n, k int, a []float32, lda int, bp []float32, beta floa
 				}
 				// Edge tile: rows and columns through small buffers.
 				if ta == nil {
-					ta, tc = make([]float32, mr*min(kc, k)), make([]float32, mr*nr)
+					tap, tcp = getScratch(mr*min(kc, k)), getScratch(mr*nr)
+					ta, tc = *tap, *tcp
 				}
 				clear(ta[:mr*kb])
 				for i := 0; i < h; i++ {
@@ -255,3 +266,19 @@ func colSums(m []float32, rows, cols int, sums []float32) {
 		}
 	}
 }
+
+// scratchPool recycles the packing buffers of the GEMM drivers, which every layer call needs
+// (allocating them would give the garbage collector megabytes per batch). Contents are not
+// cleared: users overwrite what they read.
+var scratchPool sync.Pool
+
+func getScratch(n int) *[]float32 {
+	if p, ok := scratchPool.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]float32, n)
+	return &b
+}
+
+func putScratch(p *[]float32) { scratchPool.Put(p) }
