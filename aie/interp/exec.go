@@ -138,6 +138,9 @@ func (m *machine) exec() error {
 				m.res.Steps = steps
 				return err
 			}
+			if ci.has {
+				m.written[ci.dst.id] = true
+			}
 			pc++
 		}
 	}
@@ -145,16 +148,9 @@ func (m *machine) exec() error {
 	return nil
 }
 
-func (m *machine) setWritten(ci *cinstr) {
-	if ci.has {
-		m.written[ci.dst.id] = true
-	}
-}
-
 // op executes one instruction.
 func (m *machine) op(ci *cinstr) error {
 	a := ci.args
-	defer m.setWritten(ci)
 	switch op := ci.op; {
 	case op == kernel.OpMov:
 		switch ci.dst.typ.Class {
