@@ -123,11 +123,15 @@ func runTrain(env *cmdEnv, args []string) error {
 		fmt.Fprintf(logw, "%d: %s\n", time.Since(start).Nanoseconds(), fmt.Sprintf(format, a...))
 	}
 
+	opt, err := nn.NewOptimizer(*optim, *lr, *momentum)
+	if err != nil {
+		return err
+	}
+	// Load and check everything before the first log line, so bad input prints only the error.
 	source := "embedded data"
 	if *dataDir != "" {
 		source = *dataDir
 	}
-	logf("loading data from %s", source)
 	var trainSet, testSet *mnist.Set
 	if *dataDir != "" {
 		trainSet, testSet, err = mnist.Load(*dataDir)
@@ -148,23 +152,23 @@ func runTrain(env *cmdEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	test, err := nn.FromMNIST(testSet, *nTest)
+	if err != nil {
+		return err
+	}
+	if *layerTimes && *batch > train.Len() {
+		return usageErr("--layer-times needs --batch (%d) <= --train (%d)", *batch, train.Len())
+	}
+	logf("loading data from %s", source)
 	logf("use %d data items out of %d", train.Len(), trainSet.Len())
 
 	if *layerTimes {
 		return runLayerTimes(env, train, *batch, *reps, *seed, *asJSON, logf)
 	}
 
-	test, err := nn.FromMNIST(testSet, *nTest)
-	if err != nil {
-		return err
-	}
 	logf("use %d data items out of %d", test.Len(), testSet.Len())
 	logf("model building starts")
 	net := nn.NewMNISTNet(&nn.Config{Algo: algo, Threads: *threads}, *seed)
-	opt, err := nn.NewOptimizer(*optim, *lr, *momentum)
-	if err != nil {
-		return err
-	}
 	logf("model building ends (algorithm %s, %d threads, %s lr %g gamma %g)", algo, *threads, *optim, *lr, *gamma)
 	res, err := nn.Train(net, train, test, nn.TrainOptions{
 		Epochs: *epochs, Batch: *batch, Seed: *seed, Optimizer: opt, Gamma: *gamma,
@@ -189,9 +193,6 @@ func runTrain(env *cmdEnv, args []string) error {
 }
 
 func runLayerTimes(env *cmdEnv, d *nn.Dataset, batch, reps int, seed uint64, asJSON bool, logf func(string, ...any)) error {
-	if batch > d.Len() {
-		return usageErr("--layer-times needs --batch (%d) <= --train (%d)", batch, d.Len())
-	}
 	logf("timing every layer on one batch of %d, 1 thread, base and simd side by side", batch)
 	rows, err := nn.LayerTimes(d, nn.LayerTimesOptions{Batch: batch, Reps: reps, SimdReps: 3,
 		Seed: seed, Progress: func(s string) { logf("%s", s) }})
