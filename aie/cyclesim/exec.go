@@ -127,10 +127,11 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 		return s.issueMAC(in, seq, t)
 	case op == kernel.OpSRS || op == kernel.OpLSRS || op == kernel.OpBSRS || op == kernel.OpUBSRS:
 		lanes := src.Args[0].Var.Type.Lanes
-		acc, err := s.readAcc(in, in.Uses[0], seq, t, lanes/len(in.Uses[0].Reg.Units))
-		if err != nil {
+		var accVal kernel.AccVal
+		if err := s.readAcc(in, in.Uses[0], seq, t, lanes/len(in.Uses[0].Reg.Units), &accVal); err != nil {
 			return err
 		}
+		acc := &accVal
 		shift, _ := s.p.ConstArg(src, 1)
 		var out kernel.Vec
 		n := kernel.SRS(acc, lanes, int(shift), src.Dst.Type.Elem, s.cfg.Round, s.cfg.Sat, &out)
@@ -138,24 +139,27 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 		s.res.Saturated += int64(n)
 		s.writeVec(in, in.Defs[0], seq, t, &out)
 	case op == kernel.OpUPS || op == kernel.OpLUPS:
-		v, err := s.readVec(in, in.Uses[0], seq, t)
-		if err != nil {
+		var vVal kernel.Vec
+		if err := s.readVec(in, in.Uses[0], seq, t, &vVal); err != nil {
 			return err
 		}
+		v := &vVal
 		shift, _ := s.p.ConstArg(src, 1)
 		ty := src.Args[0].Var.Type
 		var out kernel.AccVal
 		kernel.UPS(v, ty.Elem, ty.Lanes, int(shift), src.Dst.Type.Elem.Bits(), &out)
 		s.writeAcc(in, in.Defs[0], seq, t, &out, src.Dst.Type.Lanes/len(in.Defs[0].Reg.Units))
 	case op == kernel.OpVAdd || op == kernel.OpVSub:
-		a, err := s.readVec(in, in.Uses[0], seq, t)
-		if err != nil {
+		var aVal kernel.Vec
+		if err := s.readVec(in, in.Uses[0], seq, t, &aVal); err != nil {
 			return err
 		}
-		b, err := s.readVec(in, in.Uses[1], seq, t)
-		if err != nil {
+		a := &aVal
+		var bVal kernel.Vec
+		if err := s.readVec(in, in.Uses[1], seq, t, &bVal); err != nil {
 			return err
 		}
+		b := &bVal
 		ty := src.Args[0].Var.Type
 		if !ty.IsVector() {
 			return s.fail(in, "accumulator add is not supported by the simulator yet")
@@ -164,10 +168,11 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 		kernel.VAdd(op == kernel.OpVSub, ty.Elem, ty.Lanes, a, b, &out)
 		s.writeVec(in, in.Defs[0], seq, t, &out)
 	case op == kernel.OpExtV || op == kernel.OpExtW || op == kernel.OpExtX:
-		buf, err := s.readVec(in, in.Uses[0], seq, t)
-		if err != nil {
+		var bufVal kernel.Vec
+		if err := s.readVec(in, in.Uses[0], seq, t, &bufVal); err != nil {
 			return err
 		}
+		buf := &bufVal
 		idx, _ := s.p.ConstArg(src, 1)
 		var out kernel.Vec
 		if err := kernel.Ext(buf, src.Args[0].Var.Type.Bytes(), op.PartBits(), int(idx), &out); err != nil {
@@ -177,11 +182,10 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 	case op == kernel.OpConcat:
 		var parts [4]*kernel.Vec
 		for i := range in.Uses {
-			v, err := s.readVec(in, in.Uses[i], seq, t)
-			if err != nil {
+			parts[i] = new(kernel.Vec)
+			if err := s.readVec(in, in.Uses[i], seq, t, parts[i]); err != nil {
 				return err
 			}
-			parts[i] = v
 		}
 		var out kernel.Vec
 		kernel.Concat(&out, src.Args[0].Var.Type.Bytes(), parts[:len(in.Uses)]...)
@@ -223,16 +227,18 @@ func (s *sim) rawMove(in *backend.Instr, seq, t int64) error {
 	u := in.Uses[0]
 	switch d.Reg.File {
 	case backend.FileVec:
-		v, err := s.readVec(in, u, seq, t)
-		if err != nil {
+		var vVal kernel.Vec
+		if err := s.readVec(in, u, seq, t, &vVal); err != nil {
 			return err
 		}
+		v := &vVal
 		s.writeVec(in, d, seq, t, v)
 	case backend.FileAcc:
-		a, err := s.readAcc(in, u, seq, t, 8)
-		if err != nil {
+		var aVal kernel.AccVal
+		if err := s.readAcc(in, u, seq, t, 8, &aVal); err != nil {
 			return err
 		}
+		a := &aVal
 		s.writeAcc(in, d, seq, t, a, 8)
 	default:
 		v, err := s.readScalar(in, u, seq, t)
@@ -254,17 +260,19 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 		data := in.Uses[0]
 		switch data.Reg.File {
 		case backend.FileVec:
-			v, err := s.readVec(in, data, seq, t)
-			if err != nil {
+			var vVal kernel.Vec
+			if err := s.readVec(in, data, seq, t, &vVal); err != nil {
 				return err
 			}
+			v := &vVal
 			copy(s.mem[a:a+m.Bytes], v[:m.Bytes])
 		case backend.FileAcc:
 			// one 32-byte half of a 384-bit unit (four lanes) per instruction
-			acc, err := s.readAcc(in, data, seq, t, 8)
-			if err != nil {
+			var accVal kernel.AccVal
+			if err := s.readAcc(in, data, seq, t, 8, &accVal); err != nil {
 				return err
 			}
+			acc := &accVal
 			h := (a / 32) % 2
 			var lanes [8]num.Acc
 			copy(lanes[:4], acc[4*h:4*h+4])
@@ -274,8 +282,8 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			if err != nil {
 				return err
 			}
-			buf := make([]byte, 8)
-			binary.LittleEndian.PutUint64(buf, uint64(v))
+			var buf [8]byte
+			binary.LittleEndian.PutUint64(buf[:], uint64(v))
 			copy(s.mem[a:a+m.Bytes], buf[:m.Bytes])
 		}
 		if in.Spill {
@@ -300,9 +308,9 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 		copy(w.acc[:], acc[:8])
 		s.ring[vis&63] = append(s.ring[vis&63], w)
 	default:
-		buf := make([]byte, 8)
-		copy(buf, s.mem[a:a+m.Bytes])
-		v := int64(binary.LittleEndian.Uint64(buf))
+		var buf [8]byte
+		copy(buf[:], s.mem[a:a+m.Bytes])
+		v := int64(binary.LittleEndian.Uint64(buf[:]))
 		if m.Bytes == 4 {
 			v = int64(int32(uint32(v)))
 		}
@@ -365,20 +373,19 @@ func (s *sim) issueMAC(in *backend.Instr, seq, t int64) error {
 			acco = u
 		}
 	}
-	x, err := s.readVec(in, *xo, seq, t)
-	if err != nil {
+	d := deferred{in: in, seq: seq, t: t}
+	if err := s.readVec(in, *xo, seq, t, &d.x); err != nil {
 		return err
 	}
-	z, err := s.readVec(in, *zo, seq, t)
-	if err != nil {
+	if err := s.readVec(in, *zo, seq, t, &d.z); err != nil {
 		return err
 	}
 	s.res.MACs += int64(in.MACs)
 	if acco == nil || acco.Cycle <= 1 {
-		return s.execMAC(in, seq, t, x, z)
+		return s.execMAC(in, seq, t, &d.x, &d.z)
 	}
 	rc := t + int64(acco.Cycle) - 1
-	s.defers[rc&63] = append(s.defers[rc&63], deferred{in: in, seq: seq, t: t, x: x, z: z})
+	s.defers[rc&63] = append(s.defers[rc&63], d)
 	return nil
 }
 
@@ -394,10 +401,11 @@ func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
 	if d.form == kernel.FormFloat {
 		acc := &kernel.Vec{}
 		if acco != nil {
-			a, err := s.readVec(in, *acco, seq, t)
-			if err != nil {
+			var aVal kernel.Vec
+			if err := s.readVec(in, *acco, seq, t, &aVal); err != nil {
 				return err
 			}
+			a := &aVal
 			acc = a
 		}
 		var res kernel.Vec
@@ -408,10 +416,11 @@ func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
 	lpu := d.accLanes / len(out.Reg.Units)
 	acc := &kernel.AccVal{}
 	if acco != nil {
-		a, err := s.readAcc(in, *acco, seq, t, lpu)
-		if err != nil {
+		var aVal kernel.AccVal
+		if err := s.readAcc(in, *acco, seq, t, lpu, &aVal); err != nil {
 			return err
 		}
+		a := &aVal
 		acc = a
 	}
 	var res kernel.AccVal

@@ -108,8 +108,8 @@ type deferred struct {
 	in  *backend.Instr
 	seq int64
 	t   int64
-	x   *kernel.Vec
-	z   *kernel.Vec
+	x   kernel.Vec
+	z   kernel.Vec
 }
 
 type sim struct {
@@ -328,8 +328,8 @@ func (s *sim) retire(t int64) error {
 func (s *sim) late(t int64) error {
 	slot := &s.defers[t&63]
 	for i := range *slot {
-		d := (*slot)[i]
-		if err := s.execMAC(d.in, d.seq, d.t, d.x, d.z); err != nil {
+		d := &(*slot)[i]
+		if err := s.execMAC(d.in, d.seq, d.t, &d.x, &d.z); err != nil {
 			return err
 		}
 	}
@@ -362,33 +362,31 @@ func (s *sim) unitsOf(r backend.Reg) []*unit {
 	return us
 }
 
-// readVec assembles a vector operand.
-func (s *sim) readVec(in *backend.Instr, op backend.Operand, seq, t int64) (*kernel.Vec, error) {
-	var v kernel.Vec
+// readVec assembles a vector operand into v.
+func (s *sim) readVec(in *backend.Instr, op backend.Operand, seq, t int64, v *kernel.Vec) error {
 	rc := t + int64(op.Cycle) - 1
 	for i, n := range op.Reg.Units {
 		u := &s.files[op.Reg.File][n]
 		b, _, _, err := s.readUnit(in, u, seq, rc, t)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		copy(v[16*i:], b[:])
+		copy(v[16*i:16*i+16], b[:])
 	}
-	return &v, nil
+	return nil
 }
 
-func (s *sim) readAcc(in *backend.Instr, op backend.Operand, seq, t int64, lanesPerUnit int) (*kernel.AccVal, error) {
-	var a kernel.AccVal
+func (s *sim) readAcc(in *backend.Instr, op backend.Operand, seq, t int64, lanesPerUnit int, a *kernel.AccVal) error {
 	rc := t + int64(op.Cycle) - 1
 	for i, n := range op.Reg.Units {
 		u := &s.files[op.Reg.File][n]
 		_, ac, _, err := s.readUnit(in, u, seq, rc, t)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		copy(a[i*lanesPerUnit:(i+1)*lanesPerUnit], ac[:lanesPerUnit])
 	}
-	return &a, nil
+	return nil
 }
 
 func (s *sim) readScalar(in *backend.Instr, op backend.Operand, seq, t int64) (int64, error) {
