@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/sumacdev/sumac/nn/idx"
 )
@@ -137,4 +138,37 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 	if _, _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "neither") {
 		t.Errorf("missing: %v", err)
 	}
+}
+
+// FuzzLoad feeds arbitrary bytes as the image and label files: the loader must return a set
+// consistent with itself or an error naming a file, never panic.
+func FuzzLoad(f *testing.F) {
+	im, lb := tiny(3)
+	var a, b bytes.Buffer
+	idx.Encode(&a, im)
+	idx.EncodeGzip(&b, lb)
+	f.Add(a.Bytes(), b.Bytes())
+	f.Fuzz(func(t *testing.T, images, labels []byte) {
+		fsys := fstest.MapFS{
+			TrainImages:         {Data: images},
+			TrainLabels + ".gz": {Data: labels},
+			TestImages:          {Data: images},
+			TestLabels + ".gz":  {Data: labels},
+		}
+		train, _, err := load(fsys, "dir")
+		if err != nil {
+			if !strings.Contains(err.Error(), "dir/") {
+				t.Fatalf("error %q names no file", err)
+			}
+			return
+		}
+		if len(train.Images) != train.Len()*train.Rows*train.Cols {
+			t.Fatalf("%d pixels for %d images of %dx%d", len(train.Images), train.Len(), train.Rows, train.Cols)
+		}
+		for _, l := range train.Labels {
+			if l > 9 {
+				t.Fatalf("label %d", l)
+			}
+		}
+	})
 }
