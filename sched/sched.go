@@ -34,6 +34,12 @@ const (
 	FuseRows Fusion = "rows"
 )
 
+// Operation orders of a loop body (Schedule.Interleave).
+const (
+	InterleaveUpdate  = "update"
+	InterleaveOperand = "operand"
+)
+
 // Schedule is one point of the space.
 type Schedule struct {
 	Vec    string // the vectorized loop: "x" or "k"
@@ -46,12 +52,25 @@ type Schedule struct {
 	Out, W, In string
 	// PadR is the filter width after padding with zero taps (FuseTaps), else R.
 	PadR int
+	// Interleave orders the body's operations: InterleaveUpdate (by output vector) or
+	// InterleaveOperand (by X register).
+	Interleave string
+	// Flat unrolls the loops around the software-pipelined one into straight-line copies of it
+	// (for back ends without nested loops; bounded by the program memory).
+	Flat bool
 }
 
 // Key is a canonical one-line form, used as a cache key and in reports.
 func (s Schedule) Key() string {
-	return fmt.Sprintf("vec=%s order=%s u=%d,%d,%d fuse=%s O=%s W=%s I=%s padr=%d",
+	k := fmt.Sprintf("vec=%s order=%s u=%d,%d,%d fuse=%s O=%s W=%s I=%s padr=%d",
 		s.Vec, s.Order, s.UX, s.UY, s.UK, s.Fusion, s.Out, s.W, s.In, s.PadR)
+	if s.Interleave == InterleaveOperand {
+		k += " il=" + s.Interleave
+	}
+	if s.Flat {
+		k += " flat=1"
+	}
+	return k
 }
 
 func (s Schedule) String() string { return s.Key() }
@@ -200,6 +219,14 @@ func Space(c *op.Conv2D, sh Shape, maxVectors, maxBodyMACs int) (out []Schedule,
 							if ux*uy*uk > maxVectors {
 								continue
 							}
+							if ux*uy*uk > 1 && ux*uy*uk <= 4 {
+								// Several output vectors: also try the operand-major order.
+								s2 := s
+								s2.Interleave = InterleaveOperand
+								if s2.Check(c, sh) == nil {
+									out = append(out, s2)
+								}
+							}
 							if ops := ux * uy * uk * (taps + sh.Cols - 1) / sh.Cols; ops > maxBodyMACs {
 								pruned = append(pruned, fmt.Sprintf("%s: body of %d vector MACs exceeds the program-memory bound %d", s.Key(), ops, maxBodyMACs))
 								continue
@@ -244,6 +271,10 @@ func Parse(text string, def Schedule) (Schedule, error) {
 			s.W = v
 		case "I":
 			s.In = v
+		case "il":
+			s.Interleave = v
+		case "flat":
+			s.Flat = v == "1" || v == "true"
 		case "padr":
 			if _, err := fmt.Sscanf(v, "%d", &s.PadR); err != nil {
 				return s, fmt.Errorf("padr=%s: not an integer", v)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/sumacdev/sumac/aie/vyasa"
@@ -118,7 +119,6 @@ type job struct {
 	w    int // workload index
 	s    sched.Schedule
 	prog *vyasa.Program
-	key  string
 	ev   Eval
 	err  error
 	hit  bool
@@ -184,18 +184,15 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			for j := range ch {
 				j.prog, j.err = vyasa.Generate(subs[j.w], j.s)
 				if j.err == nil {
-					j.key = Key(subs[j.w], j.s, opt.Eval.Version())
-					if ev, ok := opt.Store.Get(j.key); ok {
-						j.ev, j.hit = ev, true
-					} else {
-						j.ev, j.err = opt.Eval.Evaluate(j.prog)
-						if j.err == nil {
-							opt.Store.Put(j.key, j.ev)
+					j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
+					if j.err != nil && strings.Contains(j.err.Error(), "nested loops") {
+						// A back end without nested loops: unroll the outer loops.
+						j.s.Flat = true
+						if j.prog, j.err = vyasa.Generate(subs[j.w], j.s); j.err == nil {
+							j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
 						}
 					}
-					if j.err == nil {
-						j.prog = nil // keep memory small; the winner is regenerated
-					}
+					j.prog = nil // keep memory small; the winner is regenerated
 				}
 				mu.Lock()
 				done++
@@ -257,6 +254,20 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		}
 	}
 	return results, nil
+}
+
+// evaluate returns a candidate's cost from the store or the model.
+func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p *vyasa.Program) (Eval, bool, error) {
+	key := Key(spec, s, opt.Eval.Version())
+	if ev, ok := opt.Store.Get(key); ok {
+		return ev, true, nil
+	}
+	ev, err := opt.Eval.Evaluate(p)
+	if err != nil {
+		return ev, false, err
+	}
+	opt.Store.Put(key, ev)
+	return ev, false, nil
 }
 
 // roofline is the bound on MACs per cycle from the peak and the minimum memory traffic: every

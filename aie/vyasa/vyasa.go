@@ -8,6 +8,7 @@ package vyasa
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/layout"
@@ -92,12 +93,17 @@ type Program struct {
 	// SRSOrder gives the update operand of each narrowing in one body, in program order.
 	Loops    []string
 	SRSOrder []int
+	Flat     bool // outer loops unrolled into straight-line code
 
 	interpret bool // Verify also runs the kernel IR on the interpreter
 }
 
 // Generate compiles a convolution with a schedule.
-func Generate(spec *op.Spec, s sched.Schedule) (*Program, error) {
+func Generate(spec *op.Spec, s sched.Schedule) (*Program, error) { return GenerateOpt(spec, s, s.Flat) }
+
+// GenerateOpt is Generate; flatten unrolls the loops around the software-pipelined one into
+// straight-line code (one copy of the pipelined loop per outer iteration).
+func GenerateOpt(spec *op.Spec, s sched.Schedule, flatten bool) (*Program, error) {
 	if spec.Conv == nil {
 		return nil, fmt.Errorf("vyasa compiles conv2d, not %s", spec.Op())
 	}
@@ -124,7 +130,8 @@ func Generate(spec *op.Spec, s sched.Schedule) (*Program, error) {
 	if err := p.sizes(); err != nil {
 		return nil, err
 	}
-	if err := p.lower(); err != nil {
+	p.Flat = flatten
+	if err := p.lower(flatten); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -158,129 +165,81 @@ func (p *Program) sizes() error {
 	return nil
 }
 
-// lower emits the kernel IR.
-func (p *Program) lower() error {
+// gen holds the state of lowering one program.
+type gen struct {
+	p       *Program
+	k       *kernel.Kernel
+	loadT   kernel.Type                     // one 256-bit load
+	pool    map[int][]*kernel.Var           // X register variables by lane count
+	owner   map[*kernel.Var]*triplet.Buffer // the buffer an X variable holds
+	next    map[int]int                     // round-robin position in each pool
+	cur     map[string]*kernel.Var          // the pointer of each tensor at the current loop level
+	loops   []string
+	flatten bool
+}
+
+// lower emits the kernel IR: pointer parameters in, w, out; one pointer per tensor and loop
+// level, advanced at the end of each iteration; the software-pipelined innermost loop with
+// its exact trip count; with flatten, the outer loops are unrolled into straight-line copies
+// of the innermost loop (for back ends without nested loops; bounded by program memory).
+func (p *Program) lower(flatten bool) error {
 	d := p.Datapath
 	plan := p.Fused.Plan
 	s := p.Sched
 	k := kernel.New("vyasa_conv2d")
 	b := kernel.NewBuilder(k)
+	g := &gen{p: p, k: k, loadT: kernel.VecOf(d.Elem, 256/d.Elem.Bits()), next: map[int]int{},
+		cur: map[string]*kernel.Var{}, flatten: flatten}
 	ptrT := kernel.PtrTo(d.Elem, 1)
-	params := map[string]*kernel.Var{}
 	for _, t := range []string{triplet.In, triplet.W, triplet.Out} {
-		v := b.Param(map[string]string{triplet.In: "in", triplet.W: "w", triplet.Out: "out"}[t], ptrT)
+		v := b.Param(paramName[t], ptrT)
 		v.Restrict = true
-		params[t] = v
+		g.cur[t] = v
 	}
-	loadLanes := 256 / d.Elem.Bits()
-	loadT := kernel.VecOf(d.Elem, loadLanes)
-	xLanes := func(parts int) int { // the X buffer type: v32int16/v64int16, v16int32/v32int32
-		n := loadLanes * max(parts, 2)
-		if parts == 3 {
-			n = loadLanes * 4
-		}
-		return n
-	}
-	undef256 := b.Decl("undef_w", loadT)
-	b.Set(undef256, kernel.OpUndef)
-	undefX := map[int]*kernel.Var{}
+	// X registers are a small pool of variables (two 512-bit, or one 1024-bit and one
+	// 512-bit: the 2048-bit register file less room for Z operands), filled part by part with
+	// upd_w (a load folded into the sub-register write, as seed 001 Fig. 4 does); they start
+	// undefined (no code). A buffer evicted from the pool is loaded again when next used.
+	g.pool = map[int][]*kernel.Var{}
+	g.owner = map[*kernel.Var]*triplet.Buffer{}
+	sizes := map[int]bool{}
 	for _, xb := range p.Fused.XBufs {
-		n := xLanes(len(xb.Starts))
-		if _, ok := undefX[n]; !ok && len(xb.Starts) == 1 {
-			v := b.Decl(fmt.Sprintf("undef_x%d", n), kernel.VecOf(d.Elem, n))
+		sizes[xLanes(g.loadT.Lanes, len(xb.Starts))] = true
+	}
+	for _, n := range []int{2 * g.loadT.Lanes, 4 * g.loadT.Lanes} {
+		if !sizes[n] {
+			continue
+		}
+		count := 2
+		if n == 4*g.loadT.Lanes || len(sizes) == 2 {
+			count = 1
+		}
+		for i := 0; i < count; i++ {
+			v := b.Decl(fmt.Sprintf("x%d_%d", n*d.Elem.Bits(), i), kernel.VecOf(d.Elem, n))
 			b.Set(v, kernel.OpUndef)
-			undefX[n] = v
+			g.pool[n] = append(g.pool[n], v)
 		}
 	}
-	// Loop nest: n (if any), then the schedule's order; loops of one iteration are omitted.
+	// Loop nest: n (if any), then the schedule's order; loops of one iteration are left out.
 	order := s.Order
 	if p.Spec.Conv.N > 1 {
 		order = "n" + order
 	}
-	var loops []string
 	for _, v := range order {
 		if plan.Trips[string(v)] > 1 {
-			loops = append(loops, string(v))
+			g.loops = append(g.loops, string(v))
 		}
 	}
-	sw := ""
-	if n := len(loops); n > 0 && loops[n-1] == s.SW() {
-		sw = loops[n-1]
-	}
-	cur := map[string]*kernel.Var{}
-	for t, v := range params {
-		cur[t] = v
-	}
-	level := 0
-	var emitLevel func(b *kernel.Builder, depth int) error
-	emitLevel = func(b *kernel.Builder, depth int) error {
-		if depth == len(loops) {
-			return p.body(b, cur, loadT, xLanes, undef256, undefX, "")
-		}
-		v := loops[depth]
-		level++
-		ptrs := map[string]*kernel.Var{}
-		for _, t := range []string{triplet.In, triplet.W, triplet.Out} {
-			if plan.Strides[t][v] == 0 {
-				continue
-			}
-			pv := b.Decl(fmt.Sprintf("p%s%d", map[string]string{triplet.In: "i", triplet.W: "w", triplet.Out: "o"}[t], level), ptrT)
-			b.Mov(pv, kernel.V(cur[t]))
-			ptrs[t] = pv
-		}
-		var hoisted func(b *kernel.Builder) (map[*triplet.Buffer]*kernel.Var, error)
-		if depth == len(loops)-1 && v == sw {
-			hoisted = func(b *kernel.Builder) (map[*triplet.Buffer]*kernel.Var, error) {
-				return p.hoist(b, cur, v, loadT, xLanes, undef256, undefX)
-			}
-		}
-		saved := map[string]*kernel.Var{}
-		for t, pv := range ptrs {
-			saved[t] = cur[t]
-			cur[t] = pv
-		}
-		var pre map[*triplet.Buffer]*kernel.Var
-		if hoisted != nil {
-			var err error
-			if pre, err = hoisted(b); err != nil {
-				return err
-			}
-		}
-		trips := plan.Trips[v]
-		l, lb := b.For(nil, kernel.Imm(0), kernel.Imm(int64(trips)), 1)
-		if v == sw {
-			l.Pipelined = true // chess_prepare_for_pipelining
-			l.HasRange, l.RangeMin, l.RangeMax = true, int64(trips), int64(trips)
-		}
-		var err error
-		if depth+1 == len(loops) {
-			err = p.bodyWith(lb, cur, loadT, xLanes, undef256, undefX, pre)
-		} else {
-			err = emitLevel(lb, depth+1)
-		}
-		if err != nil {
-			return err
-		}
-		for _, t := range []string{triplet.In, triplet.W, triplet.Out} {
-			if pv, ok := ptrs[t]; ok {
-				lb.Set(pv, kernel.OpPtrAdd, kernel.V(pv), kernel.Imm(int64(plan.Strides[t][v])))
-			}
-		}
-		for t, pv := range saved {
-			cur[t] = pv
-		}
-		return nil
-	}
-	if err := emitLevel(b, 0); err != nil {
+	if err := g.level(b, 0); err != nil {
 		return err
 	}
 	if err := b.Err(); err != nil {
 		return fmt.Errorf("internal: generated kernel does not type-check: %v", err)
 	}
 	p.Kernel = k
-	p.Loops = loops
+	p.Loops = g.loops
 	iters := int64(1)
-	for _, v := range loops {
+	for _, v := range g.loops {
 		iters *= int64(plan.Trips[v])
 	}
 	p.VectorMACs = int64(len(p.Fused.Ops)) * iters
@@ -288,94 +247,163 @@ func (p *Program) lower() error {
 	return nil
 }
 
-func (p *Program) body(b *kernel.Builder, cur map[string]*kernel.Var, loadT kernel.Type, xLanes func(int) int, undef256 *kernel.Var, undefX map[int]*kernel.Var, _ string) error {
-	return p.bodyWith(b, cur, loadT, xLanes, undef256, undefX, nil)
+// xLanes is the lane count of an X register of parts 256-bit parts: at least 512 bits (the
+// smallest X buffer of the MAC intrinsics), 3 parts use the 1024-bit view.
+func xLanes(loadLanes, parts int) int {
+	switch {
+	case parts <= 2:
+		return 2 * loadLanes
+	default:
+		return 4 * loadLanes
+	}
 }
 
-// hoist loads, before the software-pipelined loop over v, the registers that do not depend on
-// v (weights when x is vectorized and pipelined), within a budget of 512 bits so that the
-// pipelined body keeps registers for its own loads.
-func (p *Program) hoist(b *kernel.Builder, cur map[string]*kernel.Var, v string, loadT kernel.Type, xLanes func(int) int, undef256 *kernel.Var, undefX map[int]*kernel.Var) (map[*triplet.Buffer]*kernel.Var, error) {
+var ptrPrefix = map[string]string{triplet.In: "pi", triplet.W: "pw", triplet.Out: "po"}
+
+// level emits loop depth (and, inside, the deeper ones).
+func (g *gen) level(b *kernel.Builder, depth int) error {
+	p := g.p
 	plan := p.Fused.Plan
+	if len(g.loops) == 0 {
+		return g.body(b, nil)
+	}
+	v := g.loops[depth]
+	innermost := depth == len(g.loops)-1
+	ptrT := kernel.PtrTo(p.Datapath.Elem, 1)
+	ptrs := map[string]*kernel.Var{}
+	saved := map[string]*kernel.Var{}
+	for _, t := range []string{triplet.In, triplet.W, triplet.Out} {
+		if plan.Strides[t][v] == 0 {
+			continue
+		}
+		name := fmt.Sprintf("%s%d", ptrPrefix[t], depth+1)
+		pv := g.k.Lookup(name)
+		if pv == nil {
+			pv = b.Decl(name, ptrT)
+		}
+		b.Mov(pv, kernel.V(g.cur[t]))
+		ptrs[t], saved[t] = pv, g.cur[t]
+		g.cur[t] = pv
+	}
+	defer func() {
+		for t, pv := range saved {
+			g.cur[t] = pv
+		}
+	}()
+	trips := plan.Trips[v]
+	incr := func(lb *kernel.Builder) {
+		for _, t := range []string{triplet.In, triplet.W, triplet.Out} {
+			if pv, ok := ptrs[t]; ok {
+				lb.Set(pv, kernel.OpPtrAdd, kernel.V(pv), kernel.Imm(int64(plan.Strides[t][v])))
+			}
+		}
+	}
+	if !innermost {
+		if g.flatten {
+			for it := 0; it < trips; it++ {
+				if err := g.level(b, depth+1); err != nil {
+					return err
+				}
+				if it+1 < trips {
+					incr(b)
+				}
+			}
+			return nil
+		}
+		_, lb := b.For(nil, kernel.Imm(0), kernel.Imm(int64(trips)), 1)
+		if err := g.level(lb, depth+1); err != nil {
+			return err
+		}
+		incr(lb)
+		return nil
+	}
+	// The innermost loop is software pipelined; registers it does not advance are loaded
+	// before it.
+	pre := g.hoist(b, v)
+	l, lb := b.For(nil, kernel.Imm(0), kernel.Imm(int64(trips)), 1)
+	l.Pipelined = true // chess_prepare_for_pipelining
+	l.HasRange, l.RangeMin, l.RangeMax = true, int64(trips), int64(trips)
+	if err := g.body(lb, pre); err != nil {
+		return err
+	}
+	incr(lb)
+	return nil
+}
+
+// hoist loads, before the software-pipelined loop over v, the Z registers that do not depend
+// on v (weights when x is vectorized), within a budget of 512 bits so that the pipelined body
+// keeps registers for its own loads.
+func (g *gen) hoist(b *kernel.Builder, v string) map[*triplet.Buffer]*kernel.Var {
+	plan := g.p.Fused.Plan
 	out := map[*triplet.Buffer]*kernel.Var{}
 	budget := 512
-	for si, set := range [][]*triplet.Buffer{p.Fused.ZBufs, p.Fused.XBufs} {
-		for _, buf := range set {
-			if plan.Strides[buf.Tensor][v] != 0 {
-				continue
-			}
-			bits := len(buf.Starts) * 256
-			if bits > budget {
-				continue
-			}
-			budget -= bits
-			out[buf] = p.loadBuffer(b, cur, buf, si == 1, loadT, xLanes, undef256, undefX)
-			p.Hoisted++
+	for _, buf := range g.p.Fused.ZBufs {
+		if plan.Strides[buf.Tensor][v] != 0 || budget < 256 {
+			continue
 		}
+		budget -= 256
+		out[buf] = g.load(b, buf)
+		g.p.Hoisted++
 	}
-	return out, nil
+	return out
 }
 
-// loadBuffer emits the loads of a register: one 256-bit load for a Z register; for an X
-// register its parts joined by concat (or placed into an undefined register with upd_w).
-func (p *Program) loadBuffer(b *kernel.Builder, cur map[string]*kernel.Var, buf *triplet.Buffer, x bool, loadT kernel.Type, xLanes func(int) int, undef256 *kernel.Var, undefX map[int]*kernel.Var) *kernel.Var {
-	ptr := cur[buf.Tensor]
-	ld := func(start int) *kernel.Var {
-		if start == triplet.NoPart {
-			return undef256
-		}
-		return b.OpT(kernel.OpLoad, loadT, kernel.V(ptr), kernel.Imm(int64(start)))
-	}
-	if !x {
-		return ld(buf.Starts[0])
-	}
-	n := xLanes(len(buf.Starts))
-	xt := kernel.VecOf(p.Datapath.Elem, n)
-	switch len(buf.Starts) {
-	case 1:
-		return b.Op(kernel.OpUpdW, kernel.V(undefX[n]), kernel.Imm(0), kernel.V(ld(buf.Starts[0])))
-	case 2:
-		return b.Op(kernel.OpConcat, kernel.V(ld(buf.Starts[0])), kernel.V(ld(buf.Starts[1])))
-	default:
-		var parts []kernel.Operand
-		for i := 0; i < 4; i++ {
-			if i < len(buf.Starts) {
-				parts = append(parts, kernel.V(ld(buf.Starts[i])))
-			} else {
-				parts = append(parts, kernel.V(undef256))
-			}
-		}
-		v := b.Op(kernel.OpConcat, parts...)
-		_ = xt
-		return v
-	}
+// load emits a Z register's 256-bit load.
+func (g *gen) load(b *kernel.Builder, buf *triplet.Buffer) *kernel.Var {
+	return b.OpT(kernel.OpLoad, g.loadT, kernel.V(g.cur[buf.Tensor]), kernel.Imm(int64(buf.Starts[0])))
 }
 
-// bodyWith emits one iteration: for every fused operation in order, the loads of its registers
-// (first use in the iteration), then the MAC; after the last MAC of an output vector its
-// shift-round-saturate and store.
-func (p *Program) bodyWith(b *kernel.Builder, cur map[string]*kernel.Var, loadT kernel.Type, xLanes func(int) int, undef256 *kernel.Var, undefX map[int]*kernel.Var, pre map[*triplet.Buffer]*kernel.Var) error {
+// fillX takes the next X variable of the pool (evicting its buffer from regs) and emits the
+// buffer's loads, each folded into an upd_w of its part.
+func (g *gen) fillX(b *kernel.Builder, buf *triplet.Buffer, regs map[*triplet.Buffer]*kernel.Var) *kernel.Var {
+	n := xLanes(g.loadT.Lanes, len(buf.Starts))
+	pool := g.pool[n]
+	x := pool[g.next[n]%len(pool)]
+	g.next[n]++
+	if old := g.owner[x]; old != nil {
+		delete(regs, old)
+	}
+	g.owner[x] = buf
+	regs[buf] = x
+	for i, s := range buf.Starts {
+		if s == triplet.NoPart {
+			continue
+		}
+		l := b.OpT(kernel.OpLoad, g.loadT, kernel.V(g.cur[buf.Tensor]), kernel.Imm(int64(s)))
+		b.Set(x, kernel.OpUpdW, kernel.V(x), kernel.Imm(int64(i)), kernel.V(l))
+	}
+	return x
+}
+
+// body emits one iteration: for every fused operation in order, the loads of its registers
+// (at their first use in the iteration), then the MAC; after the last MAC of an output vector
+// its shift-round-saturate and store.
+func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error {
+	p := g.p
 	d := p.Datapath
 	plan := p.Fused.Plan
-	ops := p.Fused.Ops
+	ops := orderOps(p.Fused.Ops, p.Sched.Interleave)
 	last := map[int]int{}
 	for i, o := range ops {
 		last[o.U] = i
+	}
+	for k := range g.owner {
+		g.owner[k] = nil // registers do not survive into a new iteration's numbering
 	}
 	regs := map[*triplet.Buffer]*kernel.Var{}
 	for k, v := range pre {
 		regs[k] = v
 	}
 	acc := map[int]*kernel.Var{}
+	record := p.SRSOrder == nil
 	for i, o := range ops {
 		xv, ok := regs[o.X]
 		if !ok {
-			xv = p.loadBuffer(b, cur, o.X, true, loadT, xLanes, undef256, undefX)
-			regs[o.X] = xv
+			xv = g.fillX(b, o.X, regs)
 		}
 		zv, ok := regs[o.Z]
 		if !ok {
-			zv = p.loadBuffer(b, cur, o.Z, false, loadT, xLanes, undef256, undefX)
+			zv = g.load(b, o.Z)
 			regs[o.Z] = zv
 		}
 		args := kernel.MACArgs{
@@ -386,14 +414,14 @@ func (p *Program) bodyWith(b *kernel.Builder, cur map[string]*kernel.Var, loadT 
 		}
 		a, started := acc[o.U]
 		if !started {
-			a = b.Kernel().NewTemp(d.Acc)
+			a = g.k.NewTemp(d.Acc)
 			b.MAC(a, d.Mul, nil, xv, zv, args)
 			acc[o.U] = a
 		} else {
 			b.MAC(a, d.Mac, a, xv, zv, args)
 		}
 		if last[o.U] == i {
-			if pre == nil || len(p.SRSOrder) < len(plan.Body.Updates) {
+			if record {
 				p.SRSOrder = append(p.SRSOrder, o.U)
 			}
 			offs := plan.Offsets(plan.Body.Updates[o.U])
@@ -402,16 +430,32 @@ func (p *Program) bodyWith(b *kernel.Builder, cur map[string]*kernel.Var, loadT 
 					return fmt.Errorf("output layout %s: the lanes of %v are not contiguous", p.Sched.Out, plan.Body.Updates[o.U])
 				}
 			}
-			var vec *kernel.Var
-			if d.Elem == kernel.Float32 {
-				vec = a
-			} else {
+			vec := a
+			if d.Elem != kernel.Float32 {
 				vec = b.Op(kernel.OpSRS, kernel.V(a), kernel.Imm(int64(p.Spec.Types.Shift)))
 			}
-			b.Emit(kernel.OpStore, nil, kernel.V(cur[triplet.Out]), kernel.Imm(int64(offs[0])), kernel.V(vec))
+			b.Emit(kernel.OpStore, nil, kernel.V(g.cur[triplet.Out]), kernel.Imm(int64(offs[0])), kernel.V(vec))
 		}
 	}
 	return nil
+}
+
+// orderOps returns the fused operations in emission order: by output vector ("update", seed
+// 000's order, each accumulator finished before the next starts) or by X register ("operand":
+// every operation reading one register back to back, accumulators of the body live together).
+func orderOps(ops []triplet.Fused, how string) []triplet.Fused {
+	if how != sched.InterleaveOperand {
+		return ops
+	}
+	first := map[*triplet.Buffer]int{}
+	for i, o := range ops {
+		if _, ok := first[o.X]; !ok {
+			first[o.X] = i
+		}
+	}
+	out := append([]triplet.Fused(nil), ops...)
+	sort.SliceStable(out, func(i, j int) bool { return first[out[i].X] < first[out[j].X] })
+	return out
 }
 
 // DefaultSchedule is the schedule `sumac compile` uses when none is given: seed 000's running

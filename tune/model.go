@@ -1,0 +1,38 @@
+package tune
+
+import (
+	"fmt"
+
+	"github.com/sumacdev/sumac/aie/backend"
+	"github.com/sumacdev/sumac/aie/vyasa"
+	"github.com/sumacdev/sumac/target/aie1"
+	"github.com/sumacdev/sumac/triplet"
+)
+
+// Model evaluates candidates on the AIE1 backend (aie/backend: slot selection, register
+// allocation with spills, modulo scheduling honoring chess_loop_range, bundle packing, loop
+// set-up, entry and exit): the cycles of one call are the length of the compiled bundle
+// program with every loop's repetitions (backend.Program.StaticCycles).
+type Model struct{}
+
+// Version names the model in cache keys.
+func (Model) Version() string { return "aie1-backend-static-1" }
+
+// Evaluate compiles the program's kernel for one tile and counts its cycles.
+func (Model) Evaluate(p *vyasa.Program) (Eval, error) {
+	eb := p.Datapath.DType.Bits() / 8
+	sizes := map[string]int{}
+	for t, name := range map[string]string{triplet.In: "in", triplet.W: "w", triplet.Out: "out"} {
+		sizes[name] = p.Elems[t] * eb
+	}
+	bp, err := backend.Compile(p.Kernel, backend.Options{Sizes: sizes})
+	if err != nil {
+		return Eval{}, err
+	}
+	// Unroll-and-jam and flattened outer loops are bounded by the program memory
+	// (seed 000 section III-E; target/aie1 ProgMemInstrs).
+	if n := len(bp.Bundles); n > aie1.ProgMemInstrs {
+		return Eval{}, fmt.Errorf("%d instructions exceed the %d of program memory", n, aie1.ProgMemInstrs)
+	}
+	return Eval{Cycles: int64(bp.StaticCycles()), Spills: bp.Spills + bp.Fills}, nil
+}
