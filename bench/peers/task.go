@@ -28,6 +28,49 @@ type ConvShape struct {
 	XIn, YIn                      int
 }
 
+// maxElems bounds every operand a worker allocates (16 GiB of float32 would not fit anyway).
+const maxElems = 1 << 32
+
+// validate rejects tasks a worker must not try to allocate or run.
+func (t *Task) validate() error {
+	switch t.DType {
+	case "float32", "float64", "int16", "u8s8":
+	default:
+		return fmt.Errorf("unknown dtype %q", t.DType)
+	}
+	pos := func(vs ...int) bool {
+		for _, v := range vs {
+			if v < 1 || v > 1<<24 {
+				return false
+			}
+		}
+		return true
+	}
+	switch t.Kind {
+	case "gemm":
+		if !pos(t.M, t.N, t.K) {
+			return fmt.Errorf("gemm sizes m=%d n=%d k=%d out of range", t.M, t.N, t.K)
+		}
+	case "conv":
+		c := t.Conv
+		if c == nil || !pos(c.X, c.Y, c.K, c.C, c.R, c.S, c.N, c.Stride, c.Dilation, c.Groups, c.XIn, c.YIn) ||
+			c.Pad < 0 || c.Pad > 1<<24 || c.C%c.Groups != 0 || c.K%c.Groups != 0 {
+			return fmt.Errorf("bad convolution shape %+v", c)
+		}
+		if (c.X-1)*c.Stride+(c.R-1)*c.Dilation+1 > c.XIn+2*c.Pad || (c.Y-1)*c.Stride+(c.S-1)*c.Dilation+1 > c.YIn+2*c.Pad {
+			return fmt.Errorf("convolution output larger than its input allows")
+		}
+	default:
+		return fmt.Errorf("unknown kind %q", t.Kind)
+	}
+	for _, n := range []int{t.aLen(), t.bLen(), t.cLen()} {
+		if n <= 0 || n > maxElems {
+			return fmt.Errorf("operand of %d elements out of range", n)
+		}
+	}
+	return nil
+}
+
 // MACs is the nominal multiply-accumulate count: padding taps included, as op.Conv2D.MACs
 // counts them, so every library's rate is over the same work.
 func (t *Task) MACs() int64 {

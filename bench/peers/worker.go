@@ -82,6 +82,8 @@ func serve(req *request, ops map[int]*peerOp) reply {
 		var op *peerOp
 		if req.Task == nil {
 			err = errors.New("prepare without a task")
+		} else if err = req.Task.validate(); err != nil {
+			break
 		} else if req.Task.Kind == "conv" {
 			op, err = prepareConv(req.Task)
 		} else {
