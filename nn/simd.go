@@ -214,17 +214,21 @@ func gemmStridedTiles(m, n, k int, a []float32, lda int, bp []float32, beta floa
 					kernels.F32Strided(kb, a[i0*lda+k0:], lda, bpk, c[i0*ldc+p*nr:], ldc, 1, b)
 					continue
 				}
-				// Edge tile: rows and columns through small buffers.
+				// Edge tile: C through a small buffer, and A too when rows are missing.
 				if ta == nil {
 					tap, tcp = getScratch(mr*min(kc, k)), getScratch(mr*nr)
 					ta, tc = *tap, *tcp
 				}
-				clear(ta[:mr*kb])
-				for i := 0; i < h; i++ {
-					copy(ta[i*kb:][:kb], a[(i0+i)*lda+k0:][:kb])
+				at, atl := a[i0*lda+k0:], lda
+				if h < mr {
+					clear(ta[:mr*kb])
+					for i := 0; i < h; i++ {
+						copy(ta[i*kb:][:kb], a[(i0+i)*lda+k0:][:kb])
+					}
+					at, atl = ta, kb
 				}
 				loadTile(tc, c, i0, p*nr, h, w, ldc, b)
-				kernels.F32Strided(kb, ta, kb, bpk, tc, nr, 1, b)
+				kernels.F32Strided(kb, at, atl, bpk, tc, nr, 1, b)
 				storeTile(tc, c, i0, p*nr, h, w, ldc)
 			}
 		}
