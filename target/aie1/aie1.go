@@ -16,6 +16,8 @@
 //	[mlir-aie]    Xilinx/mlir-aie include/aie/Dialect/AIE/IR/AIETargetModel.h (AIE1 address map)
 //	[aie.md]      /work/shared/reference/aie.md (the project's collected AIE facts)
 //	[XD100]       Vitis Tutorials AI Engine Development, "Interfaces" (lock cost, bandwidth, clock)
+//	[UG1079-cons] UG1079 "Reserved Memory Constraint", "Buffer Location Constraints" (4 x 8 KB
+//	              256-bit banks per tile in the compiler's view)
 package aie1
 
 import "fmt"
@@ -191,8 +193,10 @@ func OwnModule(row int) string {
 //
 //	bank = 2*((addr >> 13) & 3) + ((addr >> 4) & 1)
 //
-// The quarter split is our reading of "four odd and four even banks ... interleaved to
-// comprise a double bank"; the public documents do not print the bit assignment.
+// The quarter split follows UG1079 "Reserved Memory Constraint": the compiler's view of a tile's
+// memory is "four banks of 256-bit width data" (bankId 0..3) and an address is a bankId plus an
+// offset of 0..8192 bytes, so each 8 KB quarter is one double bank; UG1079 "Buffer Location
+// Constraints" places a ping-pong pair at 0x0 and 0x2000 for that reason.
 func BankOf(addr uint32) (module, bank int) {
 	module = int(addr>>15) & 3
 	bank = 2*int((addr>>13)&3) + int((addr>>4)&1)
