@@ -1,5 +1,13 @@
 package cfront
 
+// notConst marks the errors of constEvalU that only say an expression is not a compile-time
+// constant (as opposed to a constant expression that is invalid, like 1/0).
+type notConst struct{ e *Error }
+
+func (n notConst) Error() string { return n.e.Error() }
+
+func isNotConst(err error) bool { _, ok := err.(notConst); return ok }
+
 // constEval evaluates an integer constant expression with 32-bit C semantics for int and
 // unsigned int. env gives the values of named constants (nil: none); an unknown name is an
 // error.
@@ -24,7 +32,7 @@ func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int
 				return v, u, nil
 			}
 		}
-		return 0, false, errorf(e.Pos, "%s is not a compile-time constant", e.Name)
+		return 0, false, notConst{errorf(e.Pos, "%s is not a compile-time constant", e.Name)}
 	case *Unary:
 		x, u, err := constEvalU(e.X, env)
 		if err != nil {
@@ -40,7 +48,7 @@ func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int
 		case "!":
 			return b2i(x == 0), false, nil
 		}
-		return 0, false, errorf(e.Pos, "operator %s is not allowed in a constant expression", e.Op)
+		return 0, false, notConst{errorf(e.Pos, "operator %s is not allowed in a constant expression", e.Op)}
 	case *Cast:
 		x, _, err := constEvalU(e.X, env)
 		if err != nil {
@@ -54,7 +62,7 @@ func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int
 				return int64(uint32(x)), true, nil
 			}
 		}
-		return 0, false, errorf(e.Pos, "cast to %s is not allowed in a constant expression", e.Type)
+		return 0, false, notConst{errorf(e.Pos, "cast to %s is not allowed in a constant expression", e.Type)}
 	case *Cond:
 		c, _, err := constEvalU(e.C, env)
 		if err != nil {
@@ -75,7 +83,7 @@ func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int
 		}
 		return binop32(e.Pos, e.Op, x, ux, y, uy)
 	}
-	return 0, false, errorf(ExprPos(e), "not a compile-time constant expression")
+	return 0, false, notConst{errorf(ExprPos(e), "not a compile-time constant expression")}
 }
 
 func b2i(b bool) int64 {

@@ -274,17 +274,21 @@ func (l *lowerer) decl(b *kernel.Builder, s *DeclStmt) {
 		t := l.typeOf(&ty, false)
 		l.checkName(d.Pos, d.Name)
 		if t.IsScalar() && t.Elem != kernel.Float32 && d.Init != nil && !l.modified[d.Name] {
-			if v, u, err := constEvalU(d.Init, l.constEnv); err == nil {
+			v, u, err := constEvalU(d.Init, l.constEnv)
+			if err == nil {
 				l.bind(d.Name, &sym{isConst: true, val: convertConst(v, t), unsigned: u || !t.Elem.Signed()})
 				continue
 			}
+			if !isNotConst(err) {
+				panic(bail{err.(*Error)})
+			}
 		}
 		v := l.newVar(b, d.Pos, d.Name, t)
+		l.bind(d.Name, &sym{v: v}) // in C a declarator's scope starts before its initializer
 		if d.Init != nil {
 			l.effects = 0
 			l.into(b, v, d.Init)
 		}
-		l.bind(d.Name, &sym{v: v}) // after the initializer: `int x = x;` reads an outer x in C
 	}
 }
 
@@ -548,6 +552,8 @@ func (l *lowerer) isCastResult(v kernel.Operand) bool { return v.Var != nil && v
 func (l *lowerer) expr(b *kernel.Builder, e Expr) kernel.Operand {
 	if v, _, err := constEvalU(e, l.constEnv); err == nil {
 		return kernel.Imm(v)
+	} else if !isNotConst(err) {
+		panic(bail{err.(*Error)})
 	}
 	switch x := e.(type) {
 	case *IntLit:
