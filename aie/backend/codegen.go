@@ -750,10 +750,12 @@ func (c *compiler) pack() error {
 		}
 		return c.sched[i].seq < c.sched[j].seq
 	})
-	for _, pl := range c.sched {
+	for i, pl := range c.sched {
 		in := c.machine(pl)
+		in.ID = i
 		bundles[pl.t].Instrs = append(bundles[pl.t].Instrs, in)
 	}
+	c.prog.NumInstrs = len(c.sched)
 	c.prog.Bundles = bundles
 	sort.Slice(c.loops, func(i, j int) bool { return c.loops[i].Start < c.loops[j].Start })
 	c.prog.Loops = c.loops

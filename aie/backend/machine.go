@@ -140,6 +140,8 @@ type Instr struct {
 	Imm int64
 	// Text is the assembly-like rendering of the operands for --emit bundles.
 	Text string
+	// ID numbers the program's instructions 0..n-1 (for per-instruction tables).
+	ID int
 }
 
 // Bundle is one VLIW instruction: at most one instruction per slot, listed in sequential
@@ -175,6 +177,8 @@ type Program struct {
 	Layout *Layout
 	// Breakdown itemizes where the static cycles go (filled by Compile).
 	Breakdown []CostItem
+	// NumInstrs is the number of instructions (IDs 0..NumInstrs-1).
+	NumInstrs int
 	// Consts are the scalar variables the backend treats as compile-time constants.
 	Consts map[*kernel.Var]int64
 }

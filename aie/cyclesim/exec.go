@@ -323,7 +323,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 }
 
 func (s *sim) decode(in *backend.Instr) (*decoded, error) {
-	if d := s.dec[in]; d != nil {
+	if d := s.dec[in.ID]; d != nil {
 		return d, nil
 	}
 	src := in.Src
@@ -352,7 +352,7 @@ func (s *sim) decode(in *backend.Instr) (*decoded, error) {
 	if src.Dst != nil {
 		d.accLanes = src.Dst.Type.Lanes
 	}
-	s.dec[in] = d
+	s.dec[in.ID] = d
 	return d, nil
 }
 
@@ -390,7 +390,7 @@ func (s *sim) issueMAC(in *backend.Instr, seq, t int64) error {
 }
 
 func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
-	d := s.dec[in]
+	d := s.dec[in.ID]
 	var acco *backend.Operand
 	for i := range in.Uses {
 		if in.Uses[i].Kind == aie1.OpndAcc {

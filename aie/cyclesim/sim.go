@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/sumacdev/sumac/aie/backend"
 	"github.com/sumacdev/sumac/aie/kernel"
@@ -122,7 +123,7 @@ type sim struct {
 	// ring of pending writes and deferred reads by cycle
 	ring    [64][]pendingWrite
 	defers  [64][]deferred
-	dec     map[*backend.Instr]*decoded
+	dec     []*decoded // by Instr.ID
 	locks   map[int]bool
 	accMem  map[int][8]num.Acc // spilled accumulator units by address
 	regions map[string][2]int  // [base, size]
@@ -142,20 +143,36 @@ type decoded struct {
 	accLanes int
 }
 
+// simPool keeps simulators (their 128 KB memory and event rings) between runs.
+var simPool = sync.Pool{New: func() any { return new(sim) }}
+
 // Run executes the program.
 func Run(p *backend.Program, cfg Config) (*Result, error) {
-	s := &sim{p: p, cfg: &cfg, res: &Result{}, dec: map[*backend.Instr]*decoded{}, locks: map[int]bool{},
-		accMem: map[int][8]num.Acc{}, regions: map[string][2]int{}}
+	s := simPool.Get().(*sim)
+	defer simPool.Put(s)
+	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: make([]*decoded, p.NumInstrs), locks: map[int]bool{},
+		accMem: map[int][8]num.Acc{}, regions: map[string][2]int{}, mem: s.mem, ring: s.ring, defers: s.defers, files: s.files}
+	for i := range s.ring {
+		s.ring[i] = s.ring[i][:0]
+		s.defers[i] = s.defers[i][:0]
+	}
 	for f := range s.files {
-		s.files[f] = make([]unit, backend.FileUnits[f])
+		if len(s.files[f]) != backend.FileUnits[f] {
+			s.files[f] = make([]unit, backend.FileUnits[f])
+		}
 		for i := range s.files[f] {
+			s.files[f][i] = unit{}
 			s.files[f][i].seq = -1
 			s.files[f][i].vis = -1 << 40
 			s.files[f][i].prev.seq = -1
 			s.files[f][i].name = backend.Reg{File: backend.File(f), Units: []int{i}}.String()
 		}
 	}
-	s.mem = make([]byte, aie1.ReachBytes)
+	if len(s.mem) != aie1.ReachBytes {
+		s.mem = make([]byte, aie1.ReachBytes)
+	} else {
+		clear(s.mem)
+	}
 	lay := p.Layout
 	for _, prm := range p.Kernel.Params {
 		if !(prm.Type.IsWindow() || prm.Type.IsPointer()) {
