@@ -1,6 +1,7 @@
 package conv
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -41,6 +42,9 @@ type block struct {
 	kgp        int
 	wOff       int   // offset of the block's packed panels within a group's weights
 	runs       []run // the block's contiguous input runs, for gather
+	// The block's tap extent: a pixel whose window covers rows khMin..khMax and columns
+	// kwMin..kwMax inside the input copies every run without clipping (gather's fast case).
+	khMin, khMax, kwMin, kwMax int
 }
 
 // run is a stretch of a block's reduction that one tile row copies from one place: taps
@@ -50,6 +54,7 @@ type run struct {
 	taps   int // number of taps
 	first  int // reduction index where the first tap's channels start
 	lo, hi int // the run's part of the block, relative to the block start
+	delta  int // input offset of the run's block part from the pixel's window origin
 }
 
 // gatherBelow is the filter-row length, in micro-kernel iterations (k groups), below which
@@ -393,6 +398,19 @@ func (e *engine[A, B, C]) gather(in []A, buf []A, grp int, b *block, p0 int) ([]
 			}
 		}
 		imgBase := n * c.YIn
+		oy, ox := y*c.Stride-c.Pad, x*c.Stride-c.Pad // the window's origin
+		if oy+b.khMin*c.Dilation >= 0 && oy+b.khMax*c.Dilation < c.YIn &&
+			ox+b.kwMin*c.Dilation >= 0 && ox+b.kwMax*c.Dilation < c.XIn {
+			// Every tap inside the input: one move per run, no clipping.
+			base := ((imgBase+oy)*c.XIn+ox)*c.C + grp*e.cg
+			for ri := range b.runs {
+				r := &b.runs[ri]
+				move(dst[r.lo:r.hi], in[base+r.delta:])
+			}
+			anyIn = true
+			zero(dst[b.kLen:])
+			continue
+		}
 		for ri := range b.runs {
 			r := &b.runs[ri]
 			d := dst[r.lo:r.hi]
@@ -428,6 +446,7 @@ func (e *engine[A, B, C]) runsFor(b *block) []run {
 	tf := b.kOff / e.cg
 	tl := (b.kOff + b.kLen - 1) / e.cg
 	var runs []run
+	b.khMin, b.kwMin = math.MaxInt, math.MaxInt
 	for t := tf; t <= tl; {
 		u := t
 		if e.contig {
@@ -435,10 +454,15 @@ func (e *engine[A, B, C]) runsFor(b *block) []run {
 				u++
 			}
 		}
-		runs = append(runs, run{
+		r := run{
 			kh: taps[t].kh, kw: taps[t].kw, taps: u - t + 1, first: t * e.cg,
 			lo: max(t*e.cg, b.kOff) - b.kOff, hi: min((u+1)*e.cg, b.kOff+b.kLen) - b.kOff,
-		})
+		}
+		c := &e.c
+		r.delta = (r.kh*c.Dilation*c.XIn+r.kw*c.Dilation)*c.C + r.lo + b.kOff - r.first
+		runs = append(runs, r)
+		b.khMin, b.khMax = min(b.khMin, r.kh), max(b.khMax, r.kh)
+		b.kwMin, b.kwMax = min(b.kwMin, r.kw), max(b.kwMax, taps[u].kw)
 		t = u + 1
 	}
 	return runs
