@@ -1,9 +1,11 @@
 package gemm
 
+import "unsafe"
+
 // number is every element type that is packed: operands are converted on the way in
 // (uint8 and int8 widen to int16 for the exact uint8 x int8 path).
 type number interface {
-	~int8 | ~uint8 | ~int16 | ~int32 | ~float32 | ~float64
+	~int8 | ~uint8 | ~int16 | ~int32 | ~uint32 | ~float32 | ~float64
 }
 
 // view is a strided matrix: element (i, j) is data[i*rs + j*cs]. Row-major storage has
@@ -32,12 +34,20 @@ func packA[S, D number](dst []D, a view[S], i0, mlen, p0, klen, mr, g int) {
 	gs := shiftOf(g)
 	kg := (klen + g - 1) >> gs
 	panel := kg * mr * g
+	kFull := klen >> gs // whole k groups
+	unitsD, unitsA, units := asUnits(dst, a, g, p0)
 	for ip := 0; ip*mr < mlen; ip++ {
 		d := dst[ip*panel : (ip+1)*panel]
 		rows := min(mr, mlen-ip*mr)
 		switch {
 		case g == 1 && rows == 6 && mr == 6 && (a.cs == 1 || a.rs == 1):
 			packA6(d, a, i0+ip*mr, p0, klen)
+		case units && rows == 6 && mr == 6 && a.cs == 1 && kFull<<gs == klen:
+			// k groups of g elements are 4-byte units contiguous in A's rows: pack them as
+			// float32-like elements (the same layout with one unit per group).
+			packA6(unitsD[ip*panel>>gs:][:kFull*mr], unitsA, i0+ip*mr, p0>>gs, kFull)
+		case g > 1 && rows == 6 && mr == 6 && a.cs == 1:
+			packA6Groups(d, a, i0+ip*mr, p0, klen, g)
 		case a.cs == 1 && g == 1:
 			for i := 0; i < rows; i++ {
 				src := a.data[(i0+ip*mr+i)*a.rs+p0:][:klen]
@@ -190,6 +200,55 @@ func packBRows[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, panel in
 				dd[q] = D(v)
 			}
 			clear(dd[nlen-full:])
+		}
+	}
+}
+
+// asUnits views dst and a as 4-byte units (one k group of int16 pairs or byte quads) when
+// that is exact: same element type, g elements of 4 bytes in all, A's rows starting on
+// 4-byte boundaries. The conversion is only done on aligned addresses (checkptr-clean).
+func asUnits[S, D number](dst []D, a view[S], g, p0 int) ([]uint32, view[uint32], bool) {
+	var zs S
+	size := int(unsafe.Sizeof(zs))
+	if _, same := any(dst).([]S); !same || size*g != 4 || a.cs != 1 || len(a.data) < 4 || len(dst) < g || p0%g != 0 || (a.rs*size)%4 != 0 {
+		return nil, view[uint32]{}, false
+	}
+	pa, pd := unsafe.Pointer(unsafe.SliceData(a.data)), unsafe.Pointer(unsafe.SliceData(dst))
+	if uintptr(pa)%4 != 0 || uintptr(pd)%4 != 0 {
+		return nil, view[uint32]{}, false
+	}
+	ua := unsafe.Slice((*uint32)(pa), len(a.data)*size/4)
+	ud := unsafe.Slice((*uint32)(pd), len(dst)*size/4)
+	return ud, view[uint32]{data: ua, rs: a.rs * size / 4, cs: 1}, true
+}
+
+// packA6Groups packs a full 6-row panel of a row-major A with k groups of g > 1 (the int16
+// and widened uint8/int8 cases): six rows are read side by side, one group at a time.
+func packA6Groups[S, D number](d []D, a view[S], i, p0, klen, g int) {
+	var r [6][]S
+	for q := range r {
+		r[q] = a.data[(i+q)*a.rs+p0:][:klen]
+	}
+	full := klen / g * g
+	o := 0
+	for p := 0; p < full; p += g {
+		for q := range r {
+			src := r[q][p : p+g]
+			dd := d[o : o+len(src)]
+			for x, v := range src {
+				dd[x] = D(v)
+			}
+			o += g
+		}
+	}
+	if full < klen {
+		for q := range r {
+			dd := d[o : o+g]
+			clear(dd)
+			for x, v := range r[q][full:] {
+				dd[x] = D(v)
+			}
+			o += g
 		}
 	}
 }

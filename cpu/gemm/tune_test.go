@@ -90,6 +90,28 @@ func TestTune(t *testing.T) {
 		A64, B64, C64 := randF64(m*k), randF64(k*n), make([]float64, m*n)
 		rd, gd := ratio(t, "float64", reps, fl, func() { o.Dgemm(NoTrans, NoTrans, m, n, k, 1, A64, k, B64, n, 0, C64, n) })
 		fmt.Printf("%dx%dx%d: sgemm %.1f%% (%.1f GFLOPS), dgemm %.1f%% (%.1f GFLOPS)\n", m, n, k, 100*rs, gs, 100*rd, gd)
+		if m*n*k > 1<<30 {
+			continue
+		}
+		A16, B16, C32 := make([]int16, m*k), make([]int16, k*n), make([]int32, m*n)
+		for i := range A16 {
+			A16[i] = int16(i * 7)
+		}
+		for i := range B16 {
+			B16[i] = int16(i * 3)
+		}
+		ri, gi := ratio(t, "int16", reps, fl, func() { o.GemmI16(NoTrans, NoTrans, m, n, k, 1, A16, k, B16, n, 0, C32, n) })
+		A8, B8 := make([]uint8, m*k), make([]int8, k*n)
+		for i := range A8 {
+			A8[i] = uint8(i*7) & 127
+		}
+		for i := range B8 {
+			B8[i] = int8(i * 3)
+		}
+		of, oe := Options{Threads: 1, U8Path: U8Fast}, Options{Threads: 1, U8Path: U8Exact}
+		rf, gf := ratio(t, "u8s8", reps, fl, func() { of.GemmU8S8(NoTrans, NoTrans, m, n, k, 1, A8, k, B8, n, 0, C32, n) })
+		re, ge := ratio(t, "int16", reps, fl, func() { oe.GemmU8S8(NoTrans, NoTrans, m, n, k, 1, A8, k, B8, n, 0, C32, n) })
+		fmt.Printf("%dx%dx%d: int16 %.1f%% (%.1f GOPS), u8s8 fast %.1f%% (%.1f GOPS), u8s8 exact %.1f%% of int16 peak (%.1f GOPS)\n", m, n, k, 100*ri, gi, 100*rf, gf, 100*re, ge)
 	}
 }
 
