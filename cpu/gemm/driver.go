@@ -20,9 +20,10 @@ type plan[TA, TB, PA, PB, C number] struct {
 	poolB   *bufPool[PB]
 }
 
-// minParallelMACs: below this many multiply-adds the goroutine hand-offs cost more than the
-// second core gains (measured with BenchmarkThreads on this machine's 2-core guests).
-const minParallelMACs = 1 << 20
+// minParallelMACs: below this many multiply-adds the goroutine hand-offs and barriers cost
+// more than a second core gains (about 100 us of work per call). A variable so tests can run
+// the threaded paths on small problems.
+var minParallelMACs = 1 << 20
 
 func (pl *plan[TA, TB, PA, PB, C]) run(m, n, k int, alpha C, a view[TA], b view[TB], beta C, c []C, ldc int) {
 	if m == 0 || n == 0 {

@@ -229,6 +229,46 @@ func iters(short, long int) int {
 	return short
 }
 
+// TestMain runs every threaded path even on the small random problems.
+func TestMain(m *testing.M) {
+	minParallelMACs = 0
+	os.Exit(m.Run())
+}
+
+// TestThreadSplits covers both work splits (rows of C, or micro-panels of B when C has
+// few rows) with more threads than work, exactly.
+func TestThreadSplits(t *testing.T) {
+	for _, s := range [][3]int{{6, 1000, 37}, {13, 70, 5}, {200, 33, 64}, {1, 17, 3}, {30, 30, 30}} {
+		m, n, k := s[0], s[1], s[2]
+		a, b := make([]float32, m*k), make([]float32, k*n)
+		for i := range a {
+			a[i] = float32(i%5 - 2)
+		}
+		for i := range b {
+			b[i] = float32(i%3 - 1)
+		}
+		want := make([]float32, m*n)
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				for p := 0; p < k; p++ {
+					want[i*n+j] += a[i*k+p] * b[p*n+j]
+				}
+			}
+		}
+		for _, th := range []int{1, 2, 3, 7} {
+			c := make([]float32, m*n)
+			if err := (Options{Threads: th}).Sgemm(NoTrans, NoTrans, m, n, k, 1, a, k, b, n, 0, c, n); err != nil {
+				t.Fatal(err)
+			}
+			for i := range c {
+				if c[i] != want[i] {
+					t.Fatalf("%v threads=%d: C[%d] = %v, want %v", s, th, i, c[i], want[i])
+				}
+			}
+		}
+	}
+}
+
 func TestSgemm(t *testing.T) {
 	testFloat(t, 1, iters(150, 600), func(p problem, a, b, c []float32) error {
 		return p.opts.Sgemm(p.tA, p.tB, p.m, p.n, p.k, float32(p.alphaF), a, p.lda, b, p.ldb, float32(p.betaF), c, p.ldc)

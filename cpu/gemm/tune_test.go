@@ -139,3 +139,59 @@ func TestTuneBlocking(t *testing.T) {
 		fmt.Printf("%v: median %.1f%% of peak (min %.1f max %.1f)\n", bl, 100*res[i][len(res[i])/2], 100*res[i][0], 100*res[i][len(res[i])-1])
 	}
 }
+
+// TestTuneThreads compares 2 threads with 1 on large SGEMMs in wall-clock time, alternating
+// the two so both see the same machine. SUMAC_TUNE=1 go test -run TuneThreads -v ./cpu/gemm
+func TestTuneThreads(t *testing.T) {
+	if os.Getenv("SUMAC_TUNE") == "" {
+		t.Skip("set SUMAC_TUNE=1")
+	}
+	for _, s := range [][3]int{{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 290}} {
+		m, n, k := s[0], s[1], s[2]
+		A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
+		var speedups []float64
+		for range 5 {
+			var d [2]time.Duration
+			for i, th := range []int{1, 2} {
+				o := Options{Threads: th}
+				t0 := time.Now()
+				o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n)
+				d[i] = time.Since(t0)
+			}
+			speedups = append(speedups, d[0].Seconds()/d[1].Seconds())
+		}
+		sort.Float64s(speedups)
+		fmt.Printf("%dx%dx%d: 2 threads / 1 thread = %.2fx (min %.2f max %.2f)\n", m, n, k, speedups[2], speedups[0], speedups[4])
+	}
+}
+
+// TestTunePeakThreads: the register peak on 1 and 2 goroutines, to tell whether a second
+// core is available at all right now.
+func TestTunePeakThreads(t *testing.T) {
+	if os.Getenv("SUMAC_TUNE") == "" {
+		t.Skip("set SUMAC_TUNE=1")
+	}
+	loop, macs, err := kernels.PeakLoop("float32")
+	if err != nil {
+		t.Skip(err)
+	}
+	run := func(th int) float64 {
+		t0 := time.Now()
+		done := make(chan bool)
+		for range th {
+			go func() {
+				for range 200 {
+					loop(1 << 14)
+				}
+				done <- true
+			}()
+		}
+		for range th {
+			<-done
+		}
+		return float64(th) * 200 * (1 << 14) * 2 * float64(macs) / time.Since(t0).Seconds() / 1e9
+	}
+	for range 3 {
+		fmt.Printf("peak 1 thread %.1f, 2 threads %.1f GFLOPS\n", run(1), run(2))
+	}
+}
