@@ -200,7 +200,11 @@ func harnessMain(k *kernel.Kernel) (string, error) {
 			fmt.Fprintf(&b, "    %s *%s = h.pointer<%s>(%d);\n", t.Pointee(), name, t.Pointee(), i)
 			call = append(call, name)
 		case kernel.Scalar:
-			fmt.Fprintf(&b, "    %s %s = (%s)h.scalar(%d);\n", t, name, t, i)
+			if t.Elem == kernel.Float32 { // a float scalar arrives as its bits (as in interp.Config.Scalars)
+				fmt.Fprintf(&b, "    float %s;\n    { uint32_t bits = (uint32_t)h.scalar(%d); std::memcpy(&%s, &bits, 4); }\n", name, i, name)
+			} else {
+				fmt.Fprintf(&b, "    %s %s = (%s)h.scalar(%d);\n", t, name, t, i)
+			}
 			call = append(call, name)
 		default:
 			return "", fmt.Errorf("kernel %s: parameter %s of type %v cannot be passed by the harness", k.Name, p.Name, t)

@@ -119,3 +119,40 @@ func TestSimDetectsMismatch(t *testing.T) {
 		t.Errorf("mismatches %q", rep.Mismatches)
 	}
 }
+
+// TestSimScalarAndInputFile runs a kernel with a scalar trip count (--scalar) on an input from
+// a file (--input): both checks pass and the report counts 3 vectors of outputs.
+func TestSimScalarAndInputFile(t *testing.T) {
+	needGXX(t)
+	dir := t.TempDir()
+	k := filepath.Join(dir, "dbl.cc")
+	os.WriteFile(k, []byte(`#include <adf.h>
+void dbl(input_window_int16 * in, output_window_int16 * out, int n) {
+    for (int i = 0; i < n; i++) {
+        v16int16 v = window_readincr_v16(in);
+        v = operator+(v, v);
+        window_writeincr(out, v);
+    }
+}
+`), 0o644)
+	in := make([]byte, 96)
+	for i := range in {
+		in[i] = byte(i * 7)
+	}
+	inFile := filepath.Join(dir, "in.bin")
+	os.WriteFile(inFile, in, 0o644)
+	code, out, errs := run(t, "sim", k, "--scalar", "n=3", "--input", "in="+inFile, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r simJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK || r.OutputsChecked != 48 || r.MACs != 0 || r.Windows[0].Inputs != "file" || r.Windows[1].Bytes != 96 {
+		t.Errorf("report %+v", r)
+	}
+	if code, _, errs := run(t, "sim", k, "--no-emul"); code != 2 || !strings.Contains(errs, "--scalar n=VALUE") {
+		t.Errorf("missing scalar: exit %d, %q", code, errs)
+	}
+}
