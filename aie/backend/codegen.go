@@ -20,32 +20,51 @@ type Layout struct {
 	Stack int
 }
 
-// DefaultLayout places parameter i's data at the start of double bank i of the tile's own
-// 32 KB block when it fits (8 KB each, so two buffers never share a bank), otherwise packs
-// them 32-byte aligned from address 0; descriptors and the stack go in the next 32 KB block
-// (a neighbour's memory, UG1079 "AI Engine Memory": 128 KB reachable). sizes gives each
+// DefaultLayout places each window's or pointer parameter's data at the start of its own
+// 32 KB memory module when there are at most four and each fits (the placement aie/interp
+// uses; different modules never conflict, UG1079 "AI Engine Memory"), otherwise packs them
+// 32-byte aligned from address 0. Window descriptors and the spill stack go in the top 4 KB of
+// the last module used (its double bank 3), or after the packed data. sizes gives each
 // parameter's data size in bytes.
 func DefaultLayout(params []*kernel.Var, sizes map[string]int) *Layout {
-	lay := &Layout{Base: map[string]int{}, Desc: map[string]int{}, Stack: aie1.DataMemBytes + 0x1000}
-	fits := len(params) <= 4
+	lay := &Layout{Base: map[string]int{}, Desc: map[string]int{}}
+	var bufs []*kernel.Var
 	for _, p := range params {
-		if sizes[p.Name] > aie1.DoubleBankBytes {
+		if p.Type.IsWindow() || p.Type.IsPointer() {
+			bufs = append(bufs, p)
+		}
+	}
+	const top = aie1.DataMemBytes - 4096
+	fits := len(bufs) <= 4
+	for i, p := range bufs {
+		limit := aie1.DataMemBytes
+		if i == len(bufs)-1 {
+			limit = top
+		}
+		if sizes[p.Name] > limit {
 			fits = false
 		}
 	}
-	addr := 0
-	for i, p := range params {
-		if !(p.Type.IsWindow() || p.Type.IsPointer()) {
-			continue
+	var sys int
+	if fits {
+		for i, p := range bufs {
+			lay.Base[p.Name] = i * aie1.DataMemBytes
 		}
-		if fits {
-			lay.Base[p.Name] = i * aie1.DoubleBankBytes
-		} else {
+		last := max(len(bufs)-1, 0)
+		sys = last*aie1.DataMemBytes + top
+	} else {
+		addr := 0
+		for _, p := range bufs {
 			lay.Base[p.Name] = addr
 			addr += (sizes[p.Name] + 31) &^ 31
 		}
-		lay.Desc[p.Name] = aie1.DataMemBytes + 32*i
+		sys = (addr + 63) &^ 63
 	}
+	for i, p := range bufs {
+		lay.Desc[p.Name] = sys + 32*i
+	}
+	lay.Stack = sys + 32*len(bufs) + 64
+	lay.Stack = (lay.Stack + 63) &^ 63
 	return lay
 }
 
@@ -391,7 +410,37 @@ func depEdges(ops []*vop, carried bool) []Edge {
 }
 
 func snode(o *vop) SNode {
-	return SNode{Alts: o.alts, Lock: o.lock != nil, Mem: o.mem != nil && o.lock == nil}
+	alts := o.alts
+	if bit := spaceBit(o); bit != 0 {
+		alts = make([]uint16, len(o.alts))
+		for i, a := range o.alts {
+			alts[i] = a | bit
+		}
+	}
+	return SNode{Alts: alts, Lock: o.lock != nil, Mem: o.mem != nil && o.lock == nil}
+}
+
+// spaceBit gives memory accesses a scheduling resource per memory area so that two accesses
+// to one area never share a bundle: a 256-bit access occupies both banks of its double bank
+// and the accesses of one buffer (or of the stack and the window descriptors, which share a
+// double bank) almost always fall in the same one (UG1079 "AI Engine Memory"). The compiler
+// knows where every buffer is, so a bank-aware schedule costs nothing in stalls.
+func spaceBit(o *vop) uint16 {
+	if o.mem == nil || o.lock != nil {
+		return 0
+	}
+	sp := o.mem.space
+	if strings.HasPrefix(sp, "stack+") || strings.HasSuffix(sp, ".desc") {
+		return ResStackBank
+	}
+	h := 0
+	for _, ch := range sp {
+		h = h*31 + int(ch)
+	}
+	if h < 0 {
+		h = -h
+	}
+	return 1 << uint(numRes+h%(16-numRes))
 }
 
 // earliest returns the first cycle op o may issue at given the timeline state.
@@ -503,8 +552,14 @@ func (c *compiler) scheduleLoop(lr *loopRegion) error {
 	if err := c.scheduleStraight(lr.pre, 0); err != nil {
 		return err
 	}
-	if len(lr.body) != 1 || lr.body[0].loop != nil {
-		return fmt.Errorf("%v: nested loops are not supported by the AIE1 backend yet (only innermost loops)", lr.src.Pos)
+	inner := true
+	for _, rg := range lr.body {
+		if rg.loop != nil {
+			inner = false
+		}
+	}
+	if !inner || len(lr.body) != 1 {
+		return c.scheduleOuterLoop(lr)
 	}
 	ops := lr.body[0].ops
 	n := len(ops)
@@ -629,6 +684,86 @@ func (c *compiler) scheduleLoop(lr *loopRegion) error {
 	}
 	c.seq = base + int64(N)*nb
 	c.floor = endK
+	return nil
+}
+
+// drained returns the first cycle by which every write issued so far has landed and every
+// read has happened.
+func (c *compiler) drained() int {
+	t := max(c.res.Len(), c.floor)
+	for _, u := range c.units {
+		t = max(t, u.vis, u.maxRead+1)
+	}
+	for _, m := range c.mems {
+		t = max(t, m.lastAny+1)
+	}
+	return t
+}
+
+// scheduleOuterLoop compiles a loop whose body holds other loops: the body is scheduled on a
+// timeline of its own (its inner loops pipelined as usual), padded until everything in flight
+// has landed, and repeated by a zero-overhead hardware loop around it (hardware loops nest,
+// UG1079 "Loops"). Iterations do not overlap.
+func (c *compiler) scheduleOuterLoop(lr *loopRegion) error {
+	N := lr.trip
+	if N == 0 {
+		return nil
+	}
+	start := c.drained()
+	saved := struct {
+		res      Reservation
+		units    map[[2]int]*unitState
+		mems     map[string]*memState
+		floor    int
+		sched    []placed
+		loops    []Loop
+		loopInfo []loopSummary
+	}{c.res, c.units, c.mems, c.floor, c.sched, c.loops, c.loopInfo}
+	c.res, c.units, c.mems, c.floor, c.sched, c.loops = Reservation{}, map[[2]int]*unitState{}, map[string]*memState{}, 0, nil, nil
+	seq0 := c.seq
+	for _, rg := range lr.body {
+		var err error
+		if rg.loop != nil {
+			err = c.scheduleLoop(rg.loop)
+		} else {
+			err = c.scheduleStraight(rg.ops, 0)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	bodyLen := max(c.drained(), 1)
+	sub, subLoops := c.sched, c.loops
+	stride := c.seq - seq0
+	c.res, c.units, c.mems, c.floor, c.sched, c.loops, c.loopInfo = saved.res, saved.units, saved.mems, saved.floor, saved.sched, saved.loops, saved.loopInfo
+	t0 := start
+	for !c.placeLoopSetup(min(t0+bodyLen-1-aie1.LoopSetupLead, t0-1), true) {
+		t0++
+	}
+	c.placeLoopSetup(min(t0+bodyLen-1-aie1.LoopSetupLead, t0-1), false)
+	c.res.grow(t0 + bodyLen)
+	for _, pl := range sub {
+		pl.t += t0
+		if len(pl.op.alts) > 0 {
+			nd := snode(pl.op)
+			c.res.Take(pl.t, nd.Alts[pl.alt], nd)
+		} else {
+			c.res.Take(pl.t, SlotMask(aie1.SlotMV0), SNode{})
+		}
+		c.sched = append(c.sched, pl)
+	}
+	// Mark the whole body as used so nothing else lands inside the loop.
+	c.floor = t0 + bodyLen
+	c.loops = append(c.loops, Loop{Start: t0, End: t0 + bodyLen, Count: N, SeqStride: stride})
+	for _, l := range subLoops {
+		l.Start += t0
+		l.End += t0
+		c.loops = append(c.loops, l)
+	}
+	c.prog.Notes = append(c.prog.Notes, fmt.Sprintf("loop at %v: outer hardware loop, body %d cycles x %d", lr.src.Pos, bodyLen, N))
+	c.seq = seq0 + int64(N)*stride
+	// Everything in flight landed inside the body: later code starts from a clean state.
+	c.units, c.mems = map[[2]int]*unitState{}, map[string]*memState{}
 	return nil
 }
 
@@ -757,7 +892,12 @@ func (c *compiler) pack() error {
 	}
 	c.prog.NumInstrs = len(c.sched)
 	c.prog.Bundles = bundles
-	sort.Slice(c.loops, func(i, j int) bool { return c.loops[i].Start < c.loops[j].Start })
+	sort.SliceStable(c.loops, func(i, j int) bool {
+		if c.loops[i].Start != c.loops[j].Start {
+			return c.loops[i].Start < c.loops[j].Start
+		}
+		return c.loops[i].End > c.loops[j].End // the outer loop first
+	})
 	c.prog.Loops = c.loops
 	c.breakdown()
 	return nil

@@ -28,8 +28,11 @@ type SNode struct {
 // lands after an earlier read may issue before it (exposed pipeline, no interlocks).
 type Edge struct{ From, To, Lat, Dist int }
 
-// numRes counts the scheduled resources: the eight issue slots and ResStackBank.
+// numRes counts the scheduled resources below the per-area memory bits: the eight issue slots
+// and ResStackBank. Bits numRes..15 are memory areas (see spaceBit); resource tables cover all 16.
 const numRes = int(aie1.NumSlots) + 1
+
+const allRes = 16
 
 // ResStackBank is a resource bit for accesses to the stack (spill code), whose addresses
 // the compiler knows: at most one per cycle, so spill code never causes a bank conflict
@@ -62,11 +65,11 @@ func (s *Schedule) Length() int {
 // ResMII is the resource-bound lower limit of the initiation interval: per slot, the number of
 // nodes that can only use it, and overall the slot demand spread over the alternatives.
 func ResMII(nodes []SNode) int {
-	var need [numRes]int
+	var need [allRes]int
 	flexible := 0
 	for _, n := range nodes {
 		if len(n.Alts) == 1 {
-			for s := 0; s < numRes; s++ {
+			for s := 0; s < allRes; s++ {
 				if n.Alts[0]&(1<<uint(s)) != 0 {
 					need[s]++
 				}
@@ -117,16 +120,16 @@ func feasibleII(n int, edges []Edge, ii int) bool {
 // mrt is a modulo reservation table: per cycle mod II, the slots in use and by which node.
 type mrt struct {
 	ii  int
-	use [][numRes]int // node+1 using the slot, 0 free
+	use [][allRes]int // node+1 using the slot, 0 free
 }
 
-func newMRT(ii int) *mrt { return &mrt{ii: ii, use: make([][numRes]int, ii)} }
+func newMRT(ii int) *mrt { return &mrt{ii: ii, use: make([][allRes]int, ii)} }
 
 func (m *mrt) row(t int) int { return ((t % m.ii) + m.ii) % m.ii }
 
 func (m *mrt) free(t int, mask uint16) bool {
 	r := &m.use[m.row(t)]
-	for s := 0; s < numRes; s++ {
+	for s := 0; s < allRes; s++ {
 		if mask&(1<<uint(s)) != 0 && r[s] != 0 {
 			return false
 		}
@@ -136,7 +139,7 @@ func (m *mrt) free(t int, mask uint16) bool {
 
 func (m *mrt) set(t int, mask uint16, node int) {
 	r := &m.use[m.row(t)]
-	for s := 0; s < numRes; s++ {
+	for s := 0; s < allRes; s++ {
 		if mask&(1<<uint(s)) != 0 {
 			r[s] = node + 1
 		}
@@ -145,7 +148,7 @@ func (m *mrt) set(t int, mask uint16, node int) {
 
 func (m *mrt) clear(t int, mask uint16) {
 	r := &m.use[m.row(t)]
-	for s := 0; s < numRes; s++ {
+	for s := 0; s < allRes; s++ {
 		if mask&(1<<uint(s)) != 0 {
 			r[s] = 0
 		}
@@ -291,7 +294,7 @@ func imsAttempt(nodes []SNode, succ, pred [][]Edge, ii, budget int) *Schedule {
 		a := 0
 		mask := nodes[v].Alts[a]
 		r := &tab.use[tab.row(t)]
-		for s := 0; s < numRes; s++ {
+		for s := 0; s < allRes; s++ {
 			if mask&(1<<uint(s)) != 0 && r[s] != 0 {
 				unschedule(r[s] - 1)
 			}
@@ -348,14 +351,14 @@ func CheckModulo(nodes []SNode, edges []Edge, s *Schedule) error {
 // cycles; loads and stores reserve it for MemLockReserveCycles; requirements exclude each other
 // and reservations, reservations do not exclude each other.
 type Reservation struct {
-	slots    [][numRes]bool
+	slots    [][allRes]bool
 	lockReq  []bool
 	lockResv []bool
 }
 
 func (r *Reservation) grow(t int) {
 	for len(r.slots) <= t {
-		r.slots = append(r.slots, [numRes]bool{})
+		r.slots = append(r.slots, [allRes]bool{})
 		r.lockReq = append(r.lockReq, false)
 		r.lockResv = append(r.lockResv, false)
 	}
@@ -367,7 +370,7 @@ func (r *Reservation) Free(t int, mask uint16, nd SNode) bool {
 		return false
 	}
 	r.grow(t + aie1.LockBusyCycles)
-	for s := 0; s < numRes; s++ {
+	for s := 0; s < allRes; s++ {
 		if mask&(1<<uint(s)) != 0 && r.slots[t][s] {
 			return false
 		}
@@ -392,7 +395,7 @@ func (r *Reservation) Free(t int, mask uint16, nd SNode) bool {
 // Take books node nd at t with slot mask.
 func (r *Reservation) Take(t int, mask uint16, nd SNode) {
 	r.grow(t + aie1.LockBusyCycles)
-	for s := 0; s < numRes; s++ {
+	for s := 0; s < allRes; s++ {
 		if mask&(1<<uint(s)) != 0 {
 			r.slots[t][s] = true
 		}
