@@ -85,3 +85,33 @@ func TestCachesAndBlocking(t *testing.T) {
 		t.Errorf("k=290 with kc=256 balanced to kc=%d, want 145", got)
 	}
 }
+
+func TestParseBlocking(t *testing.T) {
+	if b, err := ParseBlocking(" 96, 256,4096"); err != nil || b != (Blocking{96, 256, 4096}) {
+		t.Errorf("got %v, %v", b, err)
+	}
+	for _, s := range []string{"", "1,2", "a,b,c", "1,2,-3", "1,2,3,4"} {
+		if _, err := ParseBlocking(s); err == nil {
+			t.Errorf("ParseBlocking(%q) accepted", s)
+		}
+	}
+	t.Setenv(BlockingEnv, "7,8,16")
+	if err := Sgemm(NoTrans, NoTrans, 1, 1, 1, 1, []float32{1}, 1, []float32{1}, 1, 0, []float32{0}, 1); err == nil {
+		t.Error("mc=7 (not a multiple of 6) accepted from the environment")
+	}
+	t.Setenv(BlockingEnv, "12,8,32")
+	c := []float32{0}
+	if err := Sgemm(NoTrans, NoTrans, 1, 1, 1, 1, []float32{2}, 1, []float32{3}, 1, 0, c, 1); err != nil || c[0] != 6 {
+		t.Errorf("with %s: %v, C = %v", BlockingEnv, err, c)
+	}
+}
+
+func FuzzParseBlocking(f *testing.F) {
+	f.Add("96,256,4096")
+	f.Add(",,")
+	f.Fuzz(func(t *testing.T, s string) {
+		if b, err := ParseBlocking(s); err == nil && (b.MC <= 0 || b.KC <= 0 || b.NC <= 0) {
+			t.Fatalf("ParseBlocking(%q) = %v", s, b)
+		}
+	})
+}

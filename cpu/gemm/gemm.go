@@ -18,7 +18,10 @@ package gemm
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 
 	"github.com/sumacdev/sumac/cpu/kernels"
 )
@@ -186,7 +189,39 @@ func (o Options) blocking(s shape) (Blocking, error) {
 		}
 		return *o.Blocking, nil
 	}
+	if env := os.Getenv(BlockingEnv); env != "" {
+		b, err := ParseBlocking(env)
+		if err == nil {
+			err = b.validate(s)
+		}
+		if err != nil {
+			return Blocking{}, fmt.Errorf("gemm: %s=%q: %v", BlockingEnv, env, err)
+		}
+		return b, nil
+	}
 	return derive(Caches(), s), nil
+}
+
+// BlockingEnv names an environment variable that overrides the derived block sizes of
+// every GEMM without Options.Blocking, as "mc,kc,nc" (for tuning experiments; the sizes
+// must suit every element type used, e.g. multiples of 6, 4 and 16).
+const BlockingEnv = "SUMAC_GEMM_BLOCKING"
+
+// ParseBlocking parses "mc,kc,nc".
+func ParseBlocking(s string) (Blocking, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return Blocking{}, fmt.Errorf("want mc,kc,nc")
+	}
+	var v [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n <= 0 {
+			return Blocking{}, fmt.Errorf("%q is not a positive integer", p)
+		}
+		v[i] = n
+	}
+	return Blocking{MC: v[0], KC: v[1], NC: v[2]}, nil
 }
 
 // Kernel shapes: register block, k group and packed element sizes (cpu/kernels).

@@ -195,3 +195,31 @@ func TestTunePeakThreads(t *testing.T) {
 		fmt.Printf("peak 1 thread %.1f, 2 threads %.1f GFLOPS\n", run(1), run(2))
 	}
 }
+
+// TestTuneMacro separates SGEMM's cost: the macro-kernel alone on already packed blocks
+// (loops L4/L5 around the kernel) against the register peak, for the default blocking.
+func TestTuneMacro(t *testing.T) {
+	if os.Getenv("SUMAC_TUNE") == "" {
+		t.Skip("set SUMAC_TUNE=1")
+	}
+	s := shapeF32
+	blk := derive(Caches(), s)
+	for _, mnk := range [][3]int{{256, 256, 256}, {1024, 1024, 1024}, {blk.MC, 2048, blk.KC}, {144, 2048, 256}, {240, 2048, 256}, {120, 2048, 384}, {360, 2048, 192}, {480, 2048, 256}} {
+		m, n, k := mnk[0], mnk[1], mnk[2]
+		b2 := blk.fit(s, m, n, k)
+		mb, kb, nb := min(b2.MC, m), min(b2.KC, k), min(b2.NC, n)
+		A, B := randF32(m*k), randF32(k*n)
+		C := make([]float32, m*n)
+		pl := plan[float32, float32, float32, float32, float32]{s: s, kern: kernels.F32, blk: blk, threads: 1, poolA: &poolF32, poolB: &poolF32}
+		w := worker[float32, float32]{a: make([]float32, kb*(mb+s.mr)), tile: make([]float32, s.mr*s.nr)}
+		bufB := make([]float32, kb*(nb+s.nr))
+		packA(w.a, view[float32]{A, k, 1}, 0, mb, 0, kb, s.mr, 1)
+		packB(bufB, view[float32]{B, n, 1}, 0, kb, 0, nb, s.nr, 1)
+		nPanels := (nb + s.nr - 1) / s.nr
+		fl := 2 * float64(mb) * float64(nb) * float64(kb)
+		r, g := ratio(t, "float32", 15, fl, func() {
+			pl.macro(&w, kb, mb, 0, 0, nb, 0, nPanels, bufB, kb*s.nr, 1, 1, C, n)
+		})
+		fmt.Printf("macro-kernel mb=%d kb=%d nb=%d: %.1f%% of peak (%.1f GFLOPS)\n", mb, kb, nb, 100*r, g)
+	}
+}
