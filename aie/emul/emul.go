@@ -90,7 +90,11 @@ func Build(src Source, k *kernel.Kernel) (*Program, error) {
 		fmt.Fprintf(h, "%d:%s", len(part), part)
 	}
 	key := hex.EncodeToString(h.Sum(nil))[:32]
-	dir := filepath.Join(CacheDir(), "emul", key)
+	root := CacheDir()
+	if err := os.MkdirAll(root, 0o755); err != nil { // an unwritable cache: fall back to temp
+		root = filepath.Join(os.TempDir(), "sumac-cache")
+	}
+	dir := filepath.Join(root, "emul", key)
 	exe := filepath.Join(dir, "kernel")
 	if _, err := os.Stat(exe); err == nil {
 		return &Program{Path: exe, Kernel: k, Cached: true}, nil
