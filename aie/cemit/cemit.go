@@ -288,7 +288,7 @@ func (e *emitter) lvalue(p, i kernel.Operand, t kernel.Type) string {
 	case same:
 		return base + "[" + e.operand(i, precAssign) + "]"
 	case zero:
-		return "*(" + declString(kernel.PtrTo(t.Elem, t.Lanes), "", false) + ") " + base
+		return "*(" + strings.TrimSpace(declString(kernel.PtrTo(t.Elem, t.Lanes), "", false)) + ") " + base
 	}
 	return "*(" + strings.TrimSpace(declString(kernel.PtrTo(t.Elem, t.Lanes), "", false)) + ") &" + base + "[" + e.operand(i, precAssign) + "]"
 }
