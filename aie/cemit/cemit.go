@@ -11,6 +11,7 @@ package cemit
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -257,7 +258,7 @@ func (e *emitter) operand(o kernel.Operand, prec int) string {
 		if o.IsFloat {
 			return strconv.FormatFloat(float64(o.F), 'g', -1, 32) + "f"
 		}
-		return strconv.FormatInt(o.Imm, 10)
+		return intLit(o.Imm)
 	}
 	if in := e.def[o.Var]; in != nil && e.folded[in] {
 		x, p := e.expr(in)
@@ -267,6 +268,15 @@ func (e *emitter) operand(o kernel.Operand, prec int) string {
 		return x
 	}
 	return o.Var.Name
+}
+
+// intLit prints an integer immediate: values above INT_MAX (unsigned constants such as
+// 0xffffffff) in hex, which C types as unsigned int, so they read back unchanged.
+func intLit(v int64) string {
+	if v > math.MaxInt32 {
+		return fmt.Sprintf("0x%x", v)
+	}
+	return strconv.FormatInt(v, 10)
 }
 
 // hexArg prints MAC selection parameters in hex, as programmers write them.
@@ -321,7 +331,7 @@ func (e *emitter) expr(in *kernel.Instr) (string, int) {
 		// an operation on two constants prints as its value: the front end folds constant
 		// expressions, so this keeps emit -> parse -> emit a fixed point
 		if v, ok := fold(in.Op, a[0].Imm, a[1].Imm); ok {
-			return strconv.FormatInt(v, 10), precUnary
+			return intLit(v), precUnary
 		}
 		fallthrough
 	case binPrec[in.Op] != 0:

@@ -539,8 +539,12 @@ func (p *parser) intLit(t Token) Expr {
 	if v > 0xFFFFFFFF {
 		p.fail(t.Pos, "integer literal %s does not fit in 32 bits", t.Text)
 	}
-	if base != 10 && v > 0x7FFFFFFF {
-		unsigned = true // C 6.4.4.1: a hex constant that does not fit in int is unsigned int
+	if v > 0x7FFFFFFF && !unsigned {
+		if base == 10 {
+			// C 6.4.4.1 would make it a long; the subset has no 64-bit integers
+			p.fail(t.Pos, "integer literal %s does not fit in int: write it in hex or with a u suffix", t.Text)
+		}
+		unsigned = true // C 6.4.4.1: a hex or octal constant that does not fit in int is unsigned int
 	}
 	return &IntLit{Pos: t.Pos, Text: t.Text, Value: v, Unsigned: unsigned}
 }
