@@ -115,8 +115,33 @@ type placed struct {
 }
 
 // Compile lowers, allocates, schedules and packs a kernel for one AIE1 tile, wrapped in the
-// caller's lock acquire/release and call/return.
+// caller's lock acquire/release and call/return. Innermost loops are also tried unrolled 2 and
+// 4 times with iteration-local variables renamed (modulo variable expansion, unroll.go); the
+// version with the fewest cycles that fits the 16 KB program memory wins.
 func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
+	best, err := compileOne(k, opt)
+	if err != nil {
+		return nil, err
+	}
+	if best.Spills > 0 {
+		return best, nil // more copies would only need more registers
+	}
+	for _, u := range []int{2, 4} {
+		k2 := unrollInner(k, u)
+		if k2 == nil {
+			break
+		}
+		p, err := compileOne(k2, opt)
+		if err != nil || len(p.Bundles) > aie1.ProgMemInstrs || p.StaticCycles() >= best.StaticCycles() {
+			break
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("innermost loops unrolled %d times (modulo variable expansion)", u))
+		best = p
+	}
+	return best, nil
+}
+
+func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
@@ -1020,11 +1045,26 @@ func (c *compiler) breakdown() {
 	c.prog.Breakdown = items
 }
 
-// StaticCycles is the length of the schedule without bank-conflict stalls.
+// StaticCycles is the length of the schedule without bank-conflict stalls (hardware loops,
+// nested ones included, repeated their counts).
 func (p *Program) StaticCycles() int {
-	n := len(p.Bundles)
-	for _, l := range p.Loops {
-		n += (l.Count - 1) * (l.End - l.Start)
+	var span func(a, b, from int) (int, int)
+	// span returns the cycles of bundles [a, b) and the index of the next loop not inside.
+	span = func(a, b, from int) (int, int) {
+		n := 0
+		pos := a
+		i := from
+		for i < len(p.Loops) && p.Loops[i].Start < b {
+			l := p.Loops[i]
+			n += l.Start - pos
+			body, next := span(l.Start, l.End, i+1)
+			n += body * l.Count
+			pos = l.End
+			i = next
+		}
+		n += b - pos
+		return n, i
 	}
+	n, _ := span(0, len(p.Bundles), 0)
 	return n
 }
