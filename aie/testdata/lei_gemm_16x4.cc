@@ -2,7 +2,9 @@
 // one AIE1 tile, transcribed line for line. The figure's line numbers are kept in the trailing
 // "// L<n>" comments so the text can be checked against the paper. Departures from the printed
 // figure are marked "FIX:" (a typo in the figure) or "ADDED:" (something the "simplified"
-// figure leaves out that a compiler needs); there is nothing else.
+// figure leaves out that a compiler needs); there is nothing else. The seed's text of the
+// figure is complete: lines 53-64 (read C_r, srs, add, write back) are printed there and are
+// transcribed here, not reconstructed.
 //
 // What it computes (seed 001 section V-B): C_r(16x4) += A_r(16 x Kc) * B_r(Kc x 4), int16
 // operands, 48-bit accumulation, srs(acc, 0) narrowing, C_r read from DDR_IN and written to out.

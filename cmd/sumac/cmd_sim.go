@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/sumacdev/sumac/aie/backend"
+	"github.com/sumacdev/sumac/aie/cemit"
 	"github.com/sumacdev/sumac/aie/cfront"
 	"github.com/sumacdev/sumac/aie/cyclesim"
 	"github.com/sumacdev/sumac/aie/emul"
@@ -77,7 +78,7 @@ type simJSON struct {
 
 const simUsage = `Usage: sumac sim KERNEL.cc [-D NAME=VALUE ...] [--window NAME=BYTES ...] [--input NAME=FILE ...]
                  [--scalar NAME=VALUE ...] [--seed S] [--round MODE] [--sat MODE] [--no-emul]
-                 [--emit bundles] [--json]
+                 [--emit bundles|cpp|ir] [--json]
 
 Runs an AIE1 kernel written in C++ with intrinsics (the subset of docs/aie-sim.md) on sumac's
 interpreter, and checks it bit for bit against the same source compiled with g++ and sumac's
@@ -97,7 +98,9 @@ compile the kernel, it also reports cycles, MACs per cycle, spills and stalls.
   --round MODE, --sat MODE  shift-round-saturate modes (default floor, saturate; see package num)
   --no-emul          skip the g++ emulation check (the report says so; ok then covers the
                      interpreter run only)
-  --emit bundles     print the VLIW schedule of the timing backend
+  --emit bundles     print the VLIW schedule of the timing backend (with the report)
+  --emit cpp, --emit ir  print the kernel as sumac parsed it (C++ from aie/cemit, or the IR) and
+                     stop without running it
   --json             write one JSON object to stdout
 
 Registers read before they are written start at zero and are listed. A read or write outside a
@@ -151,8 +154,10 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 	if len(pos) != 1 {
 		return usageErr("want one KERNEL.cc (see 'sumac sim -h')")
 	}
-	if *emit != "" && *emit != "bundles" {
-		return usageErr("--emit %q: only --emit bundles is supported", *emit)
+	switch *emit {
+	case "", "bundles", "cpp", "ir":
+	default:
+		return usageErr("--emit %q: want bundles, cpp or ir", *emit)
 	}
 	round, err := num.ParseRound(*roundName)
 	if err != nil {
@@ -174,6 +179,20 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 	}
 	k, err := cfront.ParseKernel(file, src, defines)
 	if err != nil {
+		return err
+	}
+	if *emit == "cpp" || *emit == "ir" {
+		// print the kernel as sumac understood it and stop
+		text := k.String()
+		if *emit == "cpp" {
+			if text, err = cemit.Emit(k); err != nil {
+				return err
+			}
+		}
+		if *asJSON {
+			return writeJSON(env.stdout, map[string]string{"kernel": k.Name, *emit: text})
+		}
+		_, err := io.WriteString(env.stdout, text)
 		return err
 	}
 	s := &simRun{k: k, file: file, src: src, defines: defines, round: round, sat: sat, seed: *seed, stderr: env.stderr}
