@@ -266,7 +266,15 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestWiden(t *testing.T) {
-	for _, n := range []int{0, 1, 7, 8, 9, 64, 1000, 1 << 18} {
+	testWiden(t)
+	if withAVX2(false) {
+		defer withAVX2(true)
+		testWiden(t) // the plain loop on a machine that has AVX2
+	}
+}
+
+func testWiden(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 64, 1000, 1<<16 + 5, 1 << 18} {
 		src := make([]uint8, n)
 		for i := range src {
 			src[i] = uint8(i*37 + i>>8)

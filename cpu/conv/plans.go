@@ -1,10 +1,8 @@
 package conv
 
 import (
-	"encoding/binary"
 	"fmt"
 	"sync"
-	"unsafe"
 
 	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/op"
@@ -209,34 +207,4 @@ func widen(dst []int16, src []uint8, threads int) {
 		wg.Go(func() { widenRange(dst[lo:hi], src[lo:hi]) })
 	}
 	wg.Wait()
-}
-
-// littleEndian reports the host byte order: widenRange's word trick writes int16 lanes in
-// little-endian order.
-var littleEndian = func() bool {
-	v := uint16(1)
-	return *(*byte)(unsafe.Pointer(&v)) == 1
-}()
-
-// widenRange zero-extends src into dst, eight values per 64-bit load and two 64-bit stores
-// on little-endian hosts (about four times the plain loop's speed).
-func widenRange(dst []int16, src []uint8) {
-	dst = dst[:len(src)]
-	i := 0
-	if littleEndian && len(src) >= 8 {
-		db := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 2*len(dst))
-		// spread moves the 4 bytes of v's low half into the low bytes of 4 16-bit lanes.
-		spread := func(v uint64) uint64 {
-			v = (v | v<<16) & 0x0000FFFF0000FFFF
-			return (v | v<<8) & 0x00FF00FF00FF00FF
-		}
-		for ; i+8 <= len(src); i += 8 {
-			x := binary.LittleEndian.Uint64(src[i:])
-			binary.LittleEndian.PutUint64(db[2*i:], spread(x&0xFFFFFFFF))
-			binary.LittleEndian.PutUint64(db[2*i+8:], spread(x>>32))
-		}
-	}
-	for ; i < len(src); i++ {
-		dst[i] = int16(src[i])
-	}
 }
