@@ -44,6 +44,8 @@ func cpuRate(n int, f func()) (best, median time.Duration) {
 }
 
 func TestCPUTimeClock(t *testing.T) {
+	runtime.LockOSThread() // thread CPU time is per OS thread
+	defer runtime.UnlockOSThread()
 	t0 := threadTime()
 	x := 0
 	for i := 0; i < 1e6; i++ {

@@ -5,9 +5,10 @@ import (
 	"unsafe"
 )
 
-// kernelFn is a cpu/kernels micro-kernel: C (mr x nr, row stride ldc) = alpha*A*B + beta*C
-// for kg k groups of packed A and packed B.
-type kernelFn[PA, PB, C number] func(kg int, a []PA, b []PB, c []C, ldc int, alpha, beta C)
+// kernelFn is a cpu/kernels multi-tile micro-kernel: for each of tiles consecutive packed A
+// micro-panels, the mr x nr tile of C below the previous one = alpha*A*B + beta*C, over kg
+// k groups of the shared packed B micro-panel.
+type kernelFn[PA, PB, C number] func(tiles, kg int, a []PA, b []PB, c []C, ldc int, alpha, beta C)
 
 // plan is one GEMM on row-major C: C = alpha*op(A)*op(B) + beta*C, with op(A) m x k read
 // through a view of TA converted to the kernel's PA while packing, likewise B.
@@ -121,20 +122,25 @@ type worker[PA, C number] struct {
 func (pl *plan[TA, TB, PA, PB, C]) macro(w *worker[PA, C], kg, mb, ic, jc, nb, jr0, jr1 int, bufB []PB, panelB int, alpha, beta C, c []C, ldc int) {
 	s := pl.s
 	panelA := kg * s.group * s.mr
+	fullRows := mb / s.mr
 	for jr := jr0; jr < jr1; jr++ {
 		bp := bufB[jr*panelB : (jr+1)*panelB]
 		cols := min(s.nr, nb-jr*s.nr)
-		for ir := 0; ir*s.mr < mb; ir++ {
+		off := ic*ldc + jc + jr*s.nr
+		ir := 0
+		if cols == s.nr && fullRows > 0 {
+			// Every whole tile of this column strip in one call.
+			pl.kern(fullRows, kg, w.a, bp, c[off:], ldc, alpha, beta)
+			ir = fullRows
+		}
+		for ; ir*s.mr < mb; ir++ {
+			// Edge tiles: the kernel writes a scratch tile, the valid part is merged.
 			ap := w.a[ir*panelA : (ir+1)*panelA]
 			rows := min(s.mr, mb-ir*s.mr)
-			off := (ic+ir*s.mr)*ldc + jc + jr*s.nr
-			if rows == s.mr && cols == s.nr {
-				pl.kern(kg, ap, bp, c[off:], ldc, alpha, beta)
-				continue
-			}
-			pl.kern(kg, ap, bp, w.tile, s.nr, alpha, 0)
+			pl.kern(1, kg, ap, bp, w.tile, s.nr, alpha, 0)
+			o := off + ir*s.mr*ldc
 			for i := 0; i < rows; i++ {
-				dst := c[off+i*ldc:][:cols]
+				dst := c[o+i*ldc:][:cols]
 				src := w.tile[i*s.nr:][:cols]
 				if beta == 0 {
 					copy(dst, src)

@@ -265,7 +265,7 @@ func (o Options) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runFloat(o, ar, shapeF32, kernels.F32, &poolF32, alpha, a, b, beta, c)
+	return runFloat(o, ar, shapeF32, kernels.F32Tiles, &poolF32, alpha, a, b, beta, c)
 }
 
 // Dgemm is the float64 GEMM with these options.
@@ -277,7 +277,7 @@ func (o Options) Dgemm(tA, tB Transpose, m, n, k int, alpha float64, a []float64
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runFloat(o, ar, shapeF64, kernels.F64, &poolF64, alpha, a, b, beta, c)
+	return runFloat(o, ar, shapeF64, kernels.F64Tiles, &poolF64, alpha, a, b, beta, c)
 }
 
 func runFloat[T float32 | float64](o Options, ar args, s shape, kern kernelFn[T, T, T], pool *bufPool[T], alpha T, a, b []T, beta T, c []T) error {
@@ -304,7 +304,7 @@ func (o Options) GemmI16(tA, tB Transpose, m, n, k int, alpha int32, a []int16, 
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runInt(o, ar, shapeI16, kernels.I16, &poolI16, &poolI16, alpha, a, b, beta, c)
+	return runInt(o, ar, shapeI16, kernels.I16Tiles, &poolI16, &poolI16, alpha, a, b, beta, c)
 }
 
 func runInt[TA, TB, PA, PB number](o Options, ar args, s shape, kern kernelFn[PA, PB, int32], poolA *bufPool[PA], poolB *bufPool[PB], alpha int32, a []TA, b []TB, beta int32, c []int32) error {
@@ -341,14 +341,14 @@ func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8,
 	}
 	switch {
 	case path == U8Exact && !ar.swapped:
-		return runInt(o, ar, shapeI16, kernels.I16, &poolI16, &poolI16, alpha, a, b, beta, c)
+		return runInt(o, ar, shapeI16, kernels.I16Tiles, &poolI16, &poolI16, alpha, a, b, beta, c)
 	case path == U8Exact:
-		return runInt(o, ar, shapeI16, kernels.I16, &poolI16, &poolI16, alpha, b, a, beta, c)
+		return runInt(o, ar, shapeI16, kernels.I16Tiles, &poolI16, &poolI16, alpha, b, a, beta, c)
 	case !ar.swapped:
-		return runInt(o, ar, shapeU8, kernels.U8S8, &poolU8, &poolI8, alpha, a, b, beta, c)
+		return runInt(o, ar, shapeU8, kernels.U8S8Tiles, &poolU8, &poolI8, alpha, a, b, beta, c)
 	default:
 		// Column-major: C^T = B^T A^T puts the signed operand on the broadcast side.
-		return runInt(o, ar, shapeU8, kernels.S8U8, &poolI8, &poolU8, alpha, b, a, beta, c)
+		return runInt(o, ar, shapeU8, kernels.S8U8Tiles, &poolI8, &poolU8, alpha, b, a, beta, c)
 	}
 }
 

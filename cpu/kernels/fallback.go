@@ -29,8 +29,17 @@ func goFloatTile[T float](mr, nr int, acc []T, c *T, ldc int, alpha, beta T) {
 	}
 }
 
-func goFloatP[T float](mr, nr, kg int, a, b, c *T, ldc int, alpha, beta T) {
-	as := unsafe.Slice(a, kg*mr)
+// goFloatP runs tiles consecutive tiles: A micro-panels follow each other, C moves down mr
+// rows per tile, B is shared (the packed-kernel contract).
+func goFloatP[T float](mr, nr, kg int, a, b, c *T, ldc int, alpha, beta T, tiles int) {
+	as := unsafe.Slice(a, tiles*kg*mr)
+	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+nr)
+	for t := 0; t < tiles; t++ {
+		goFloatTileP(mr, nr, kg, as[t*kg*mr:], b, &cs[t*mr*ldc], ldc, alpha, beta)
+	}
+}
+
+func goFloatTileP[T float](mr, nr, kg int, as []T, b, c *T, ldc int, alpha, beta T) {
 	bs := unsafe.Slice(b, kg*nr)
 	var buf [maxTile]T // on the stack: no allocation per tile
 	acc := buf[:mr*nr]
@@ -64,16 +73,16 @@ func goFloatS[T float](mr, nr, kg int, a *T, lda int, b, c *T, ldc int, alpha, b
 	goFloatTile(mr, nr, acc, c, ldc, alpha, beta)
 }
 
-func goF32P(mr, nr, kg int, a, b, c *float32, ldc int, alpha, beta float32) {
-	goFloatP(mr, nr, kg, a, b, c, ldc, alpha, beta)
+func goF32P(mr, nr, kg int, a, b, c *float32, ldc int, alpha, beta float32, tiles int) {
+	goFloatP(mr, nr, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
 func goF32S(mr, nr, kg int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
 	goFloatS(mr, nr, kg, a, lda, b, c, ldc, alpha, beta)
 }
 
-func goF64P(mr, nr, kg int, a, b, c *float64, ldc int, alpha, beta float64) {
-	goFloatP(mr, nr, kg, a, b, c, ldc, alpha, beta)
+func goF64P(mr, nr, kg int, a, b, c *float64, ldc int, alpha, beta float64, tiles int) {
+	goFloatP(mr, nr, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
 func goF64S(mr, nr, kg int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64) {
@@ -122,9 +131,24 @@ func goI16(mr, nr, kg int, ag func(i, p int) (int16, int16), b *int16, c *int32,
 	goIntTile(mr, nr, acc, c, ldc, alpha, beta)
 }
 
-func goI16P(mr, nr, kg int, a, b *int16, c *int32, ldc int, alpha, beta int32) {
-	as := unsafe.Slice(a, kg*mr*2)
-	goI16(mr, nr, kg, func(i, p int) (int16, int16) { return as[(p*mr+i)*2], as[(p*mr+i)*2+1] }, b, c, ldc, alpha, beta)
+// tilesP runs a single-tile packed kernel over tiles consecutive tiles.
+func tilesP[A any](mr, ldc, tiles, panel int, a *A, c *int32, one func(a *A, c *int32)) {
+	as := unsafe.Slice(a, tiles*panel)
+	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+1)
+	for t := 0; t < tiles; t++ {
+		pa := a // kg == 0: the kernel reads no A
+		if panel > 0 {
+			pa = &as[t*panel]
+		}
+		one(pa, &cs[t*mr*ldc])
+	}
+}
+
+func goI16P(mr, nr, kg int, a, b *int16, c *int32, ldc int, alpha, beta int32, tiles int) {
+	tilesP(mr, ldc, tiles, kg*mr*2, a, c, func(a *int16, c *int32) {
+		as := unsafe.Slice(a, kg*mr*2)
+		goI16(mr, nr, kg, func(i, p int) (int16, int16) { return as[(p*mr+i)*2], as[(p*mr+i)*2+1] }, b, c, ldc, alpha, beta)
+	})
 }
 
 func goI16S(mr, nr, kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha, beta int32) {
@@ -137,7 +161,11 @@ func quad(u [4]uint8, s [4]int8) int32 {
 	return maddubsw(u[0], u[1], s[0], s[1]) + maddubsw(u[2], u[3], s[2], s[3])
 }
 
-func goU8S8P(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32) {
+func goU8S8P(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	tilesP(mr, ldc, tiles, kg*mr*4, a, c, func(a *uint8, c *int32) { goU8S8Tile(mr, nr, kg, a, b, c, ldc, alpha, beta) })
+}
+
+func goU8S8Tile(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, kg*mr*4)
 	bs := unsafe.Slice(b, kg*nr*4)
 	var buf [maxTile]int32
@@ -169,7 +197,11 @@ func goU8S8S(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alph
 	goIntTile(mr, nr, acc, c, ldc, alpha, beta)
 }
 
-func goS8U8P(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32) {
+func goS8U8P(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	tilesP(mr, ldc, tiles, kg*mr*4, a, c, func(a *int8, c *int32) { goS8U8Tile(mr, nr, kg, a, b, c, ldc, alpha, beta) })
+}
+
+func goS8U8Tile(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, kg*mr*4)
 	bs := unsafe.Slice(b, kg*nr*4)
 	var buf [maxTile]int32

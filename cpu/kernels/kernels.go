@@ -83,23 +83,56 @@ func checkArgs(kg, ldc, nr, lda int) {
 	}
 }
 
+// maxCall bounds the k groups of one assembly call summed over its tiles (about 50 us).
+const maxCall = 8 * maxChunk
+
+func checkTiles(tiles int) {
+	if tiles < 1 {
+		panic(fmt.Sprintf("kernels: tile count %d is not positive", tiles))
+	}
+}
+
+// tiled splits tiles x kg groups into assembly calls f(t0, nt, g0, n, beta): several whole
+// tiles per call when kg is small, k chunks of one tile (accumulating with beta = 1 after
+// the first) when kg is large.
+func tiled[T any](tiles, kg int, beta, one T, f func(t0, nt, g0, n int, beta T)) {
+	if kg <= maxChunk {
+		step := max(1, maxCall/max(kg, 1))
+		for t0 := 0; t0 < tiles; t0 += step {
+			f(t0, min(step, tiles-t0), 0, kg, beta)
+		}
+		return
+	}
+	for t := 0; t < tiles; t++ {
+		b := beta
+		for g0 := 0; g0 < kg; g0 += maxChunk {
+			f(t, 1, g0, min(maxChunk, kg-g0), b)
+			b = one
+		}
+	}
+}
+
 // at returns a pointer to s[i]; i may equal len(s) when the kernel will not read it (kg == 0).
 func at[T any](s []T, i int) *T { return unsafe.SliceData(s[i:]) }
 
-// F32 updates a 6x16 float32 tile from packed A (kg*6 values) and packed B (kg*16 values).
-func F32(kg int, a, b, c []float32, ldc int, alpha, beta float32) {
+// F32 updates one 6x16 float32 tile from packed A (kg*6 values) and packed B (kg*16 values).
+func F32(kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
+	F32Tiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// F32Tiles updates tiles tiles stacked down C (tile t is rows t*F32MR.. of C) from tiles
+// consecutive packed A micro-panels (F32MR*kg values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func F32Tiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
+	const g = 1
+	checkTiles(tiles)
 	checkArgs(kg, ldc, F32NR, 0)
-	check("A", len(a), kg*F32MR)
-	check("B", len(b), kg*F32NR)
-	check("C", len(c), (F32MR-1)*ldc+F32NR)
-	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kF32P6x16(n, at(a, g0*F32MR), at(b, g0*F32NR), &c[0], ldc, alpha, beta)
-			return
-		}
-		kF32P6x16(maxChunk, at(a, g0*F32MR), at(b, g0*F32NR), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("A", len(a), tiles*kg*F32MR*g)
+	check("B", len(b), kg*F32NR*g)
+	check("C", len(c), (tiles*F32MR-1)*ldc+F32NR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float32) {
+		kF32P6x16(n, at(a, (t0*kg+g0)*F32MR*g), at(b, g0*F32NR*g), &c[t0*F32MR*ldc], ldc, alpha, beta, nt)
+	})
 }
 
 // F32Strided updates a 6x16 float32 tile from A read in place (row i at a[i*lda:], k
@@ -119,20 +152,24 @@ func F32Strided(k int, a []float32, lda int, b, c []float32, ldc int, alpha, bet
 	}
 }
 
-// F64 updates a 6x8 float64 tile from packed A (kg*6 values) and packed B (kg*8 values).
-func F64(kg int, a, b, c []float64, ldc int, alpha, beta float64) {
+// F64 updates one 6x8 float64 tile from packed A (kg*6 values) and packed B (kg*8 values).
+func F64(kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
+	F64Tiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// F64Tiles updates tiles tiles stacked down C (tile t is rows t*F64MR.. of C) from tiles
+// consecutive packed A micro-panels (F64MR*kg values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func F64Tiles(tiles, kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
+	const g = 1
+	checkTiles(tiles)
 	checkArgs(kg, ldc, F64NR, 0)
-	check("A", len(a), kg*F64MR)
-	check("B", len(b), kg*F64NR)
-	check("C", len(c), (F64MR-1)*ldc+F64NR)
-	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kF64P6x8(n, at(a, g0*F64MR), at(b, g0*F64NR), &c[0], ldc, alpha, beta)
-			return
-		}
-		kF64P6x8(maxChunk, at(a, g0*F64MR), at(b, g0*F64NR), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("A", len(a), tiles*kg*F64MR*g)
+	check("B", len(b), kg*F64NR*g)
+	check("C", len(c), (tiles*F64MR-1)*ldc+F64NR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float64) {
+		kF64P6x8(n, at(a, (t0*kg+g0)*F64MR*g), at(b, g0*F64NR*g), &c[t0*F64MR*ldc], ldc, alpha, beta, nt)
+	})
 }
 
 // F64Strided updates a 6x8 float64 tile from A read in place and packed B.
@@ -151,22 +188,25 @@ func F64Strided(k int, a []float64, lda int, b, c []float64, ldc int, alpha, bet
 	}
 }
 
-// I16 updates a 6x16 int32 tile from int16 operands, kg pairs of k: packed A (kg*6*2
+// I16 updates one 6x16 int32 tile from int16 operands, kg pairs of k: packed A (kg*6*2
 // values) and packed B (kg*16*2 values).
-func I16(kg int, a, b []int16, c []int32, ldc int, alpha, beta int32) {
+func I16(kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
+	I16Tiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// I16Tiles updates tiles tiles stacked down C (tile t is rows t*I16MR.. of C) from tiles
+// consecutive packed A micro-panels (I16MR*kg*I16KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func I16Tiles(tiles, kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
 	const g = I16KGroup
+	checkTiles(tiles)
 	checkArgs(kg, ldc, I16NR, 0)
-	check("A", len(a), kg*I16MR*g)
+	check("A", len(a), tiles*kg*I16MR*g)
 	check("B", len(b), kg*I16NR*g)
-	check("C", len(c), (I16MR-1)*ldc+I16NR)
-	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kI16P6x16(n, at(a, g0*I16MR*g), at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
-			return
-		}
-		kI16P6x16(maxChunk, at(a, g0*I16MR*g), at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("C", len(c), (tiles*I16MR-1)*ldc+I16NR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta int32) {
+		kI16P6x16(n, at(a, (t0*kg+g0)*I16MR*g), at(b, g0*I16NR*g), &c[t0*I16MR*ldc], ldc, alpha, beta, nt)
+	})
 }
 
 // I16Strided updates a 6x16 int32 tile from int16 A read in place (row i at a[i*lda:], 2*kg
@@ -187,23 +227,26 @@ func I16Strided(kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha
 	}
 }
 
-// U8S8 updates a 6x16 int32 tile from uint8 A and int8 B, kg quads of k: packed A (kg*6*4
+// U8S8 updates one 6x16 int32 tile from uint8 A and int8 B, kg quads of k: packed A (kg*6*4
 // values) and packed B (kg*16*4 values). Exact only when every adjacent pair sum fits in
 // int16 (see the package documentation).
 func U8S8(kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
+	U8S8Tiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// U8S8Tiles updates tiles tiles stacked down C (tile t is rows t*U8MR.. of C) from tiles
+// consecutive packed A micro-panels (U8MR*kg*U8KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func U8S8Tiles(tiles, kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
 	const g = U8KGroup
+	checkTiles(tiles)
 	checkArgs(kg, ldc, U8NR, 0)
-	check("A", len(a), kg*U8MR*g)
+	check("A", len(a), tiles*kg*U8MR*g)
 	check("B", len(b), kg*U8NR*g)
-	check("C", len(c), (U8MR-1)*ldc+U8NR)
-	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kU8S8P6x16(n, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-			return
-		}
-		kU8S8P6x16(maxChunk, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("C", len(c), (tiles*U8MR-1)*ldc+U8NR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta int32) {
+		kU8S8P6x16(n, at(a, (t0*kg+g0)*U8MR*g), at(b, g0*U8NR*g), &c[t0*U8MR*ldc], ldc, alpha, beta, nt)
+	})
 }
 
 // U8S8Strided is U8S8 with A read in place (row i at a[i*lda:], 4*kg values).
@@ -223,20 +266,23 @@ func U8S8Strided(kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha
 	}
 }
 
-// S8U8 is U8S8 with the signedness swapped: int8 packed A and uint8 packed B (the unsigned
-// operand is B here, so the exactness condition applies to B's values).
+// S8U8 updates one 6x16 int32 tile like U8S8 with the signedness swapped: int8 packed A and
+// uint8 packed B (the unsigned operand is B here, so the exactness condition applies to B).
 func S8U8(kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
+	S8U8Tiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// S8U8Tiles updates tiles tiles stacked down C (tile t is rows t*U8MR.. of C) from tiles
+// consecutive packed A micro-panels (U8MR*kg*U8KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func S8U8Tiles(tiles, kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
 	const g = U8KGroup
+	checkTiles(tiles)
 	checkArgs(kg, ldc, U8NR, 0)
-	check("A", len(a), kg*U8MR*g)
+	check("A", len(a), tiles*kg*U8MR*g)
 	check("B", len(b), kg*U8NR*g)
-	check("C", len(c), (U8MR-1)*ldc+U8NR)
-	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kS8U8P6x16(n, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-			return
-		}
-		kS8U8P6x16(maxChunk, at(a, g0*U8MR*g), at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("C", len(c), (tiles*U8MR-1)*ldc+U8NR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta int32) {
+		kS8U8P6x16(n, at(a, (t0*kg+g0)*U8MR*g), at(b, g0*U8NR*g), &c[t0*U8MR*ldc], ldc, alpha, beta, nt)
+	})
 }

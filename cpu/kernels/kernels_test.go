@@ -311,14 +311,75 @@ func TestU8S8SaturationModel(t *testing.T) {
 	}
 }
 
+// TestTiles checks the multi-tile entry points against one call per tile, bit for bit
+// (same kernel, same order), including k long enough to be chunked.
+func TestTiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, kg := range []int{0, 1, 7, 300, maxChunk + 5} {
+			for _, tiles := range []int{1, 2, 5, 40} {
+				if tiles*kg > 4*maxCall {
+					continue
+				}
+				ldc := F32NR + r.IntN(4)
+				a := make([]float32, tiles*kg*F32MR)
+				b := make([]float32, kg*F32NR)
+				for i := range a {
+					a[i] = float32(r.NormFloat64())
+				}
+				for i := range b {
+					b[i] = float32(r.NormFloat64())
+				}
+				c0 := make([]float32, (tiles*F32MR-1)*ldc+F32NR)
+				for i := range c0 {
+					c0[i] = float32(r.NormFloat64())
+				}
+				got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+				F32Tiles(tiles, kg, a, b, got, ldc, 1.5, 0.5)
+				for tt := 0; tt < tiles; tt++ {
+					F32(kg, a[tt*kg*F32MR:], b, want[tt*F32MR*ldc:], ldc, 1.5, 0.5)
+				}
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%s kg=%d tiles=%d: C[%d] = %v, per-tile %v", impl, kg, tiles, i, got[i], want[i])
+					}
+				}
+				// Integer tiles: int16.
+				a16 := make([]int16, tiles*kg*I16MR*2)
+				b16 := make([]int16, kg*I16NR*2)
+				for i := range a16 {
+					a16[i] = int16(r.Uint32())
+				}
+				for i := range b16 {
+					b16[i] = int16(r.Uint32())
+				}
+				g32, w32 := make([]int32, len(c0)), make([]int32, len(c0))
+				I16Tiles(tiles, kg, a16, b16, g32, ldc, 3, 0)
+				for tt := 0; tt < tiles; tt++ {
+					I16(kg, a16[tt*kg*I16MR*2:], b16, w32[tt*I16MR*ldc:], ldc, 3, 0)
+				}
+				for i := range g32 {
+					if g32[i] != w32[i] {
+						t.Fatalf("%s I16 kg=%d tiles=%d: C[%d] = %d, per-tile %d", impl, kg, tiles, i, g32[i], w32[i])
+					}
+				}
+			}
+		}
+		restore()
+	}
+}
+
 func TestShortSlicesPanic(t *testing.T) {
 	cases := map[string]func(){
-		"A":   func() { F32(2, make([]float32, 11), make([]float32, 32), make([]float32, 96), 16, 1, 0) },
-		"B":   func() { F64(2, make([]float64, 12), make([]float64, 15), make([]float64, 48), 8, 1, 0) },
-		"C":   func() { I16(1, make([]int16, 12), make([]int16, 32), make([]int32, 95), 16, 1, 0) },
-		"ldc": func() { U8S8(1, make([]uint8, 24), make([]int8, 64), make([]int32, 96), 15, 1, 0) },
-		"k":   func() { S8U8(-1, nil, nil, make([]int32, 96), 16, 1, 0) },
-		"lda": func() { F32Strided(4, make([]float32, 100), -1, make([]float32, 64), make([]float32, 96), 16, 1, 0) },
+		"A":      func() { F32(2, make([]float32, 11), make([]float32, 32), make([]float32, 96), 16, 1, 0) },
+		"B":      func() { F64(2, make([]float64, 12), make([]float64, 15), make([]float64, 48), 8, 1, 0) },
+		"C":      func() { I16(1, make([]int16, 12), make([]int16, 32), make([]int32, 95), 16, 1, 0) },
+		"ldc":    func() { U8S8(1, make([]uint8, 24), make([]int8, 64), make([]int32, 96), 15, 1, 0) },
+		"k":      func() { S8U8(-1, nil, nil, make([]int32, 96), 16, 1, 0) },
+		"lda":    func() { F32Strided(4, make([]float32, 100), -1, make([]float32, 64), make([]float32, 96), 16, 1, 0) },
+		"tiles":  func() { F32Tiles(0, 1, make([]float32, 6), make([]float32, 16), make([]float32, 96), 16, 1, 0) },
+		"tilesC": func() { F64Tiles(2, 1, make([]float64, 12), make([]float64, 8), make([]float64, 11*8+7), 8, 1, 0) },
 	}
 	for name, f := range cases {
 		func() {

@@ -5,52 +5,52 @@
 package kernels
 
 // kF32P6x16 runs asmF32P6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32) {
+func kF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	if useAsm {
-		asmF32P6x16(kg, a, b, c, ldc, alpha, beta)
+		asmF32P6x16(kg, a, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goF32P(6, 16, kg, a, b, c, ldc, alpha, beta)
+	goF32P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+func asmF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 
 // kF64P6x8 runs asmF64P6x8 when the CPU has AVX2 and FMA, else its Go fallback.
-func kF64P6x8(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64) {
+func kF64P6x8(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int) {
 	if useAsm {
-		asmF64P6x8(kg, a, b, c, ldc, alpha, beta)
+		asmF64P6x8(kg, a, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goF64P(6, 8, kg, a, b, c, ldc, alpha, beta)
+	goF64P(6, 8, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmF64P6x8(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+func asmF64P6x8(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int)
 
 // kI16P6x16 runs asmI16P6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kI16P6x16(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32) {
+func kI16P6x16(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
 	if useAsm {
-		asmI16P6x16(kg, a, b, c, ldc, alpha, beta)
+		asmI16P6x16(kg, a, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goI16P(6, 16, kg, a, b, c, ldc, alpha, beta)
+	goI16P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmI16P6x16(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32)
+func asmI16P6x16(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
 // kU8S8P6x16 runs asmU8S8P6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32) {
+func kU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
 	if useAsm {
-		asmU8S8P6x16(kg, a, b, c, ldc, alpha, beta)
+		asmU8S8P6x16(kg, a, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goU8S8P(6, 16, kg, a, b, c, ldc, alpha, beta)
+	goU8S8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32)
+func asmU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
 // kF32S6x16 runs asmF32S6x16 when the CPU has AVX2 and FMA, else its Go fallback.
 func kF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32) {
@@ -101,16 +101,16 @@ func kU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int
 func asmU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32)
 
 // kS8U8P6x16 runs asmS8U8P6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32) {
+func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
 	if useAsm {
-		asmS8U8P6x16(kg, a, b, c, ldc, alpha, beta)
+		asmS8U8P6x16(kg, a, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goS8U8P(6, 16, kg, a, b, c, ldc, alpha, beta)
+	goS8U8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32)
+func asmS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
 // peakF32 runs n iterations of the F32 kernel's arithmetic (96 MACs each) on registers.
 //

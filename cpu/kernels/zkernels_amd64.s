@@ -11,16 +11,19 @@ DATA onesw<>+16(SB)/8, $0x0001000100010001
 DATA onesw<>+24(SB)/8, $0x0001000100010001
 GLOBL onesw<>(SB), RODATA|NOPTR, $32
 
-// func asmF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-TEXT ·asmF32P6x16(SB), NOSPLIT, $0-48
+// func asmF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+TEXT ·asmF32P6x16(SB), NOSPLIT, $0-56
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
-	MOVQ b+16(FP), BX
-	MOVQ c+24(FP), DI
+	MOVQ b+16(FP), SI
+	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -175,7 +178,7 @@ epilogue:
 	SHLL $1, R11
 	JZ beta0
 	VBROADCASTSS beta+44(FP), Y13
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMOVUPS (DI), Y14
 	VMULPS Y12, Y0, Y0
 	VFMADD231PS Y13, Y14, Y0
@@ -229,10 +232,9 @@ epilogue:
 	VMULPS Y12, Y11, Y11
 	VFMADD231PS Y13, Y14, Y11
 	VMOVUPS Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMULPS Y12, Y0, Y0
 	VMOVUPS Y0, (DI)
 	VMULPS Y12, Y1, Y1
@@ -262,19 +264,31 @@ beta0:
 	VMOVUPS Y10, (DI)
 	VMULPS Y12, Y11, Y11
 	VMOVUPS Y11, 32(DI)
+next:
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+48(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 
-// func asmF64P6x8(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
-TEXT ·asmF64P6x8(SB), NOSPLIT, $0-56
+// func asmF64P6x8(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int)
+TEXT ·asmF64P6x8(SB), NOSPLIT, $0-64
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
-	MOVQ b+16(FP), BX
-	MOVQ c+24(FP), DI
+	MOVQ b+16(FP), SI
+	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $3, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -430,7 +444,7 @@ epilogue:
 	SHLQ $1, R11
 	JZ beta0
 	VBROADCASTSD beta+48(FP), Y13
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMOVUPD (DI), Y14
 	VMULPD Y12, Y0, Y0
 	VFMADD231PD Y13, Y14, Y0
@@ -484,10 +498,9 @@ epilogue:
 	VMULPD Y12, Y11, Y11
 	VFMADD231PD Y13, Y14, Y11
 	VMOVUPD Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMULPD Y12, Y0, Y0
 	VMOVUPD Y0, (DI)
 	VMULPD Y12, Y1, Y1
@@ -517,19 +530,31 @@ beta0:
 	VMOVUPD Y10, (DI)
 	VMULPD Y12, Y11, Y11
 	VMOVUPD Y11, 32(DI)
+next:
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+56(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 
-// func asmI16P6x16(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32)
-TEXT ·asmI16P6x16(SB), NOSPLIT, $0-48
+// func asmI16P6x16(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+TEXT ·asmI16P6x16(SB), NOSPLIT, $0-56
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
-	MOVQ b+16(FP), BX
-	MOVQ c+24(FP), DI
+	MOVQ b+16(FP), SI
+	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -764,7 +789,7 @@ scaled:
 	JEQ beta1
 	VMOVD R11, X13
 	VPBROADCASTD X13, Y13
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMOVDQU (DI), Y14
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y0, Y0
@@ -818,10 +843,9 @@ scaled:
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta1:
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VPADDD (DI), Y0, Y0
 	VMOVDQU Y0, (DI)
 	VPADDD 32(DI), Y1, Y1
@@ -851,10 +875,9 @@ beta1:
 	VMOVDQU Y10, (DI)
 	VPADDD 32(DI), Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	ADDQ DX, DI
@@ -872,19 +895,31 @@ beta0:
 	ADDQ DX, DI
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
+next:
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+48(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 
-// func asmU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32)
-TEXT ·asmU8S8P6x16(SB), NOSPLIT, $0-48
+// func asmU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+TEXT ·asmU8S8P6x16(SB), NOSPLIT, $0-56
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
-	MOVQ b+16(FP), BX
-	MOVQ c+24(FP), DI
+	MOVQ b+16(FP), SI
+	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -1179,7 +1214,7 @@ scaled:
 	JEQ beta1
 	VMOVD R11, X13
 	VPBROADCASTD X13, Y13
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMOVDQU (DI), Y14
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y0, Y0
@@ -1233,10 +1268,9 @@ scaled:
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta1:
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VPADDD (DI), Y0, Y0
 	VMOVDQU Y0, (DI)
 	VPADDD 32(DI), Y1, Y1
@@ -1266,10 +1300,9 @@ beta1:
 	VMOVDQU Y10, (DI)
 	VPADDD 32(DI), Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	ADDQ DX, DI
@@ -1287,6 +1320,15 @@ beta0:
 	ADDQ DX, DI
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
+next:
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+48(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 
@@ -1298,12 +1340,13 @@ TEXT ·asmF32S6x16(SB), NOSPLIT, $0-56
 	SHLQ $2, R8
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
-	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DI
+	MOVQ b+24(FP), SI
+	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -1458,7 +1501,7 @@ epilogue:
 	SHLL $1, R11
 	JZ beta0
 	VBROADCASTSS beta+52(FP), Y13
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VMOVUPS (DI), Y14
 	VMULPS Y12, Y0, Y0
 	VFMADD231PS Y13, Y14, Y0
@@ -1512,10 +1555,9 @@ epilogue:
 	VMULPS Y12, Y11, Y11
 	VFMADD231PS Y13, Y14, Y11
 	VMOVUPS Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VMULPS Y12, Y0, Y0
 	VMOVUPS Y0, (DI)
 	VMULPS Y12, Y1, Y1
@@ -1545,6 +1587,7 @@ beta0:
 	VMOVUPS Y10, (DI)
 	VMULPS Y12, Y11, Y11
 	VMOVUPS Y11, 32(DI)
+next:
 	VZEROUPPER
 	RET
 
@@ -1556,12 +1599,13 @@ TEXT ·asmF64S6x8(SB), NOSPLIT, $0-64
 	SHLQ $3, R8
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
-	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DI
+	MOVQ b+24(FP), SI
+	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $3, DX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -1716,7 +1760,7 @@ epilogue:
 	SHLQ $1, R11
 	JZ beta0
 	VBROADCASTSD beta+56(FP), Y13
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VMOVUPD (DI), Y14
 	VMULPD Y12, Y0, Y0
 	VFMADD231PD Y13, Y14, Y0
@@ -1770,10 +1814,9 @@ epilogue:
 	VMULPD Y12, Y11, Y11
 	VFMADD231PD Y13, Y14, Y11
 	VMOVUPD Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VMULPD Y12, Y0, Y0
 	VMOVUPD Y0, (DI)
 	VMULPD Y12, Y1, Y1
@@ -1803,6 +1846,7 @@ beta0:
 	VMOVUPD Y10, (DI)
 	VMULPD Y12, Y11, Y11
 	VMOVUPD Y11, 32(DI)
+next:
 	VZEROUPPER
 	RET
 
@@ -1814,12 +1858,13 @@ TEXT ·asmI16S6x16(SB), NOSPLIT, $0-56
 	SHLQ $1, R8
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
-	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DI
+	MOVQ b+24(FP), SI
+	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -2054,7 +2099,7 @@ scaled:
 	JEQ beta1
 	VMOVD R11, X13
 	VPBROADCASTD X13, Y13
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VMOVDQU (DI), Y14
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y0, Y0
@@ -2108,10 +2153,9 @@ scaled:
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta1:
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VPADDD (DI), Y0, Y0
 	VMOVDQU Y0, (DI)
 	VPADDD 32(DI), Y1, Y1
@@ -2141,10 +2185,9 @@ beta1:
 	VMOVDQU Y10, (DI)
 	VPADDD 32(DI), Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	ADDQ DX, DI
@@ -2162,6 +2205,7 @@ beta0:
 	ADDQ DX, DI
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
+next:
 	VZEROUPPER
 	RET
 
@@ -2172,12 +2216,13 @@ TEXT ·asmU8S8S6x16(SB), NOSPLIT, $0-56
 	MOVQ lda+16(FP), R8
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
-	MOVQ b+24(FP), BX
-	MOVQ c+32(FP), DI
+	MOVQ b+24(FP), SI
+	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -2472,7 +2517,7 @@ scaled:
 	JEQ beta1
 	VMOVD R11, X13
 	VPBROADCASTD X13, Y13
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VMOVDQU (DI), Y14
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y0, Y0
@@ -2526,10 +2571,9 @@ scaled:
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta1:
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VPADDD (DI), Y0, Y0
 	VMOVDQU Y0, (DI)
 	VPADDD 32(DI), Y1, Y1
@@ -2559,10 +2603,9 @@ beta1:
 	VMOVDQU Y10, (DI)
 	VPADDD 32(DI), Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+32(FP), DI
+	MOVQ R13, DI
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	ADDQ DX, DI
@@ -2580,19 +2623,23 @@ beta0:
 	ADDQ DX, DI
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
+next:
 	VZEROUPPER
 	RET
 
-// func asmS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32)
-TEXT ·asmS8U8P6x16(SB), NOSPLIT, $0-48
+// func asmS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+TEXT ·asmS8U8P6x16(SB), NOSPLIT, $0-56
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
-	MOVQ b+16(FP), BX
-	MOVQ c+24(FP), DI
+	MOVQ b+16(FP), SI
+	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
-	MOVQ DI, R10
+	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
@@ -2887,7 +2934,7 @@ scaled:
 	JEQ beta1
 	VMOVD R11, X13
 	VPBROADCASTD X13, Y13
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMOVDQU (DI), Y14
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y0, Y0
@@ -2941,10 +2988,9 @@ scaled:
 	VPMULLD Y13, Y14, Y14
 	VPADDD Y14, Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta1:
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VPADDD (DI), Y0, Y0
 	VMOVDQU Y0, (DI)
 	VPADDD 32(DI), Y1, Y1
@@ -2974,10 +3020,9 @@ beta1:
 	VMOVDQU Y10, (DI)
 	VPADDD 32(DI), Y11, Y11
 	VMOVDQU Y11, 32(DI)
-	VZEROUPPER
-	RET
+	JMP next
 beta0:
-	MOVQ c+24(FP), DI
+	MOVQ R13, DI
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	ADDQ DX, DI
@@ -2995,6 +3040,15 @@ beta0:
 	ADDQ DX, DI
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
+next:
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+48(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 

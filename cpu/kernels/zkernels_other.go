@@ -4,20 +4,20 @@
 
 package kernels
 
-func kF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32) {
-	goF32P(6, 16, kg, a, b, c, ldc, alpha, beta)
+func kF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
-func kF64P6x8(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64) {
-	goF64P(6, 8, kg, a, b, c, ldc, alpha, beta)
+func kF64P6x8(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int) {
+	goF64P(6, 8, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
-func kI16P6x16(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32) {
-	goI16P(6, 16, kg, a, b, c, ldc, alpha, beta)
+func kI16P6x16(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
-func kU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32) {
-	goU8S8P(6, 16, kg, a, b, c, ldc, alpha, beta)
+func kU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
 func kF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32) {
@@ -36,6 +36,6 @@ func kU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int
 	goU8S8S(6, 16, kg, a, lda, b, c, ldc, alpha, beta)
 }
 
-func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32) {
-	goS8U8P(6, 16, kg, a, b, c, ldc, alpha, beta)
+func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goS8U8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }

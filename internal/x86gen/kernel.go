@@ -139,6 +139,9 @@ func (k Kernel) args() (args []arg, frame int) {
 		arg{name: "ldc", typ: "int", size: 8},
 		arg{name: "alpha", typ: e.goC, size: cSize},
 		arg{name: "beta", typ: e.goC, size: cSize})
+	if !k.Strided {
+		list = append(list, arg{name: "tiles", typ: "int", size: 8})
+	}
 	off := 0
 	for i := range list {
 		off = (off + list[i].size - 1) / list[i].size * list[i].size
@@ -182,8 +185,12 @@ func (k Kernel) goArgNames() string {
 //	CX  k groups left (tail loop)     R11 unrolled iterations left, epilogue scratch
 //	AX  A pointer (row 0 when strided) R8 A row stride in bytes (strided)
 //	R9, R12 A pointers of rows 3 and 6 (strided)
-//	BX  B pointer                      DI  C pointer    DX  C row stride in bytes
-//	R10 C prefetch walker
+//	BX  B pointer                      DI  C row pointer    DX  C row stride in bytes
+//	R10 C prefetch walker              SI  B micro-panel start   R13 C tile start
+//
+// Packed kernels run `tiles` tiles down C: the A micro-panels are consecutive (AX simply
+// runs on), B is the same micro-panel for every tile, and C moves MR rows per tile; the
+// tile count lives in its argument slot.
 //
 // Vector registers: accumulators Y0 .. Y(MR*nv-1) (row-major over the tile), then nv B
 // registers, then broadcast registers, then (integers) one product temporary.
@@ -340,14 +347,19 @@ func (k Kernel) emit(a *asm) {
 			a.ins("ADDQ", "R8", "R12")
 		}
 	}
-	a.ins("MOVQ", k.argOff("b"), "BX")
-	a.ins("MOVQ", k.argOff("c"), "DI")
+	a.ins("MOVQ", k.argOff("b"), "SI")
+	a.ins("MOVQ", k.argOff("c"), "R13")
 	a.ins("MOVQ", k.argOff("ldc"), "DX")
 	a.ins("SHLQ", imm(log2(e.cElem)), "DX")
+	if !k.Strided {
+		a.label("tileloop")
+		a.ins("MOVQ", k.argOff("kg"), "CX")
+	}
+	a.ins("MOVQ", "SI", "BX")
 
 	a.comment("Touch the C tile early so its lines arrive while the k loop runs.")
 	rowBytes := k.NR * e.cElem
-	a.ins("MOVQ", "DI", "R10")
+	a.ins("MOVQ", "R13", "R10")
 	for i := 0; i < k.MR; i++ {
 		a.ins("PREFETCHT0", mem(0, "R10"))
 		a.ins("PREFETCHT0", mem(rowBytes-1, "R10"))
@@ -400,6 +412,16 @@ func (k Kernel) emit(a *asm) {
 	} else {
 		k.intEpilogue(a, r)
 	}
+	a.label("next")
+	if !k.Strided {
+		for i := 0; i < k.MR; i++ {
+			a.ins("ADDQ", "DX", "R13")
+		}
+		a.ins("DECQ", k.argOff("tiles"))
+		a.ins("JNZ", "tileloop")
+	}
+	a.ins("VZEROUPPER")
+	a.ins("RET")
 	a.blank()
 }
 
@@ -414,7 +436,7 @@ func (k Kernel) spare(r regs) (alpha, beta, tmp string) {
 
 // storeRows emits body(acc, memOperand) for every accumulator, walking DI over the rows.
 func (k Kernel) storeRows(a *asm, r regs, body func(acc, m string)) {
-	a.ins("MOVQ", k.argOff("c"), "DI")
+	a.ins("MOVQ", "R13", "DI")
 	for i, row := range r.acc {
 		for j, acc := range row {
 			body(acc, mem(32*j, "DI"))
@@ -445,15 +467,12 @@ func (k Kernel) floatEpilogue(a *asm, r regs) {
 		a.ins(fma, beta, tmp, acc)
 		a.ins(store, acc, m)
 	})
-	a.ins("VZEROUPPER")
-	a.ins("RET")
+	a.ins("JMP", "next")
 	a.label("beta0")
 	k.storeRows(a, r, func(acc, m string) {
 		a.ins(mul, alpha, acc, acc)
 		a.ins(store, acc, m)
 	})
-	a.ins("VZEROUPPER")
-	a.ins("RET")
 }
 
 func (k Kernel) intEpilogue(a *asm, r regs) {
@@ -484,21 +503,17 @@ func (k Kernel) intEpilogue(a *asm, r regs) {
 		a.ins("VPADDD", tmp, acc, acc)
 		a.ins("VMOVDQU", acc, m)
 	})
-	a.ins("VZEROUPPER")
-	a.ins("RET")
+	a.ins("JMP", "next")
 	a.label("beta1")
 	k.storeRows(a, r, func(acc, m string) {
 		a.ins("VPADDD", m, acc, acc)
 		a.ins("VMOVDQU", acc, m)
 	})
-	a.ins("VZEROUPPER")
-	a.ins("RET")
+	a.ins("JMP", "next")
 	a.label("beta0")
 	k.storeRows(a, r, func(acc, m string) {
 		a.ins("VMOVDQU", acc, m)
 	})
-	a.ins("VZEROUPPER")
-	a.ins("RET")
 }
 
 // PeakSymbol is the Go name of the kernel's compute-only loop.
