@@ -84,9 +84,19 @@ type engine[A, B, C elem] struct {
 
 // scratch is one goroutine's private buffers.
 type scratch[A, C elem] struct {
-	g     []A // MR rows of a gathered tile
-	slots []C // C tiles that do not fit the output (last pixel tile, partial channel panel)
+	g        []A // MR rows of a gathered tile
+	slots    []C // C tiles that do not fit the output (last pixel tile, partial channel panel)
+	direct   []directTile[A]
+	gathered []int
 }
+
+// directTile is a pixel tile whose A operand is read in place.
+type directTile[A elem] struct {
+	t   int
+	a   []A
+	lda int
+}
+
 
 // newEngine lays out the reduction and packs the canonical weights.
 func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int) *engine[A, B, C] {
@@ -281,29 +291,50 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		}
 		wBlock := e.w[grp*e.wGroup+b.wOff:]
 		panelLen := b.kgp * nr * g
-		for t := t0; t < t1; t++ {
+		// cTile is the output tile (t, jr): in place, or a scratch slot for the last pixel
+		// tile and a group's partial panel.
+		cTile := func(t, jr int) ([]C, int) {
 			p0 := t * mr
-			a, lda, inside := e.direct(in, grp, b, p0)
-			if a == nil {
-				a, lda, inside = e.gather(in, s.g, grp, b, p0)
-				if !inside && !first {
-					continue // every tap of the tile is zero padding
-				}
+			switch {
+			case p0+mr > e.pixels:
+				return s.slots[(jr-j0)*mr*nr:], nr
+			case (jr+1)*nr > e.kg:
+				return s.slots[(nj+t-t0)*mr*nr:], nr
+			}
+			return out[p0*c.K+grp*e.kg+jr*nr:], c.K
+		}
+		// Tiles read in place run panel by panel (L4 outside L5), so each weight
+		// micro-panel stays in L1 across them (measured a few percent faster than Fig. 3's
+		// order on ResNet-50's 3x3 layers); copied tiles are gathered once and then run
+		// against every panel (L5 outside L4, as in Fig. 3).
+		gathered := s.gathered[:0]
+		direct := s.direct[:0]
+		for t := t0; t < t1; t++ {
+			if a, lda, _ := e.direct(in, grp, b, t*mr); a != nil {
+				direct = append(direct, directTile[A]{t, a, lda})
+			} else {
+				gathered = append(gathered, t)
+			}
+		}
+		for jr := j0; jr < j1; jr++ {
+			wp := wBlock[jr*panelLen:]
+			for _, d := range direct {
+				cs, ldc := cTile(d.t, jr)
+				e.k.run(b.kgp, d.a, d.lda, wp, cs, ldc, beta)
+			}
+		}
+		s.direct = direct[:0]
+		for _, t := range gathered {
+			a, lda, inside := e.gather(in, s.g, grp, b, t*mr)
+			if !inside && !first {
+				continue // every tap of the tile is zero padding
 			}
 			for jr := j0; jr < j1; jr++ {
-				var cs []C
-				ldc := c.K
-				switch {
-				case p0+mr > e.pixels:
-					cs, ldc = s.slots[(jr-j0)*mr*nr:], nr
-				case (jr+1)*nr > e.kg:
-					cs, ldc = s.slots[(nj+t-t0)*mr*nr:], nr
-				default:
-					cs = out[p0*c.K+grp*e.kg+jr*nr:]
-				}
+				cs, ldc := cTile(t, jr)
 				e.k.run(b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
 			}
 		}
+		s.gathered = gathered[:0]
 	}
 	// Copy the tiles computed aside into the valid part of the output.
 	for t := t0; t < t1; t++ {
