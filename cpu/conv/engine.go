@@ -97,7 +97,6 @@ type directTile[A elem] struct {
 	lda int
 }
 
-
 // newEngine lays out the reduction and packs the canonical weights.
 func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int) *engine[A, B, C] {
 	e := &engine[A, B, C]{c: *c, k: k, threads: threads}
