@@ -22,6 +22,7 @@ import (
 	"github.com/sumacdev/sumac/aie/interp"
 	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1"
 )
 
 // listFlag collects a repeated flag (-D, --window, --input, --scalar).
@@ -70,6 +71,10 @@ type simJSON struct {
 	MACsPerCycle            *float64          `json:"macs_per_cycle,omitempty"`
 	Spills                  *int64            `json:"spills,omitempty"`
 	Stalls                  *int64            `json:"stalls,omitempty"`
+	Fills                   *int64            `json:"fills,omitempty"`
+	SlotUse                 map[string]int64  `json:"slot_use,omitempty"`
+	CycleBreakdown          []simCost         `json:"cycle_breakdown,omitempty"`
+	TimingModel             string            `json:"timing_model,omitempty"`
 	TimingError             string            `json:"timing_error,omitempty"`
 	Bundles                 string            `json:"bundles,omitempty"`
 	Mismatches              []string          `json:"mismatches,omitempty"`
@@ -558,6 +563,13 @@ func elemString(b []byte, e kernel.Elem) string {
 	return fmt.Sprint(v.Lane(e, 0))
 }
 
+// simCost is one item of the cycle breakdown (timing, AIE-timing's fields).
+type simCost struct {
+	What   string `json:"what"`
+	Cycles int    `json:"cycles"`
+	Source string `json:"source"`
+}
+
 // timing compiles the kernel with the AIE1 backend and runs the cycle simulator; a kernel the
 // backend cannot compile yet is reported, not failed. The simulator's results must equal the
 // interpreter's.
@@ -576,6 +588,19 @@ func (s *simRun) timing(rep *simJSON, res *interp.Result, data map[string][]byte
 		return
 	}
 	rep.Cycles, rep.MACsPerCycle, rep.Spills, rep.Stalls = &cr.Cycles, &cr.MACsPerCycle, &cr.Spills, &cr.Stalls
+	rep.Fills, rep.TimingModel = &cr.Fills, backend.ModelVersion
+	rep.SlotUse = map[string]int64{}
+	for sl, n := range cr.SlotUse {
+		if n > 0 {
+			rep.SlotUse[aie1.Slot(sl).String()] = n
+		}
+	}
+	for _, b := range p.Breakdown {
+		rep.CycleBreakdown = append(rep.CycleBreakdown, simCost{What: b.What, Cycles: b.Cycles, Source: b.Source})
+	}
+	if cr.Stalls > 0 {
+		rep.CycleBreakdown = append(rep.CycleBreakdown, simCost{What: "bank-conflict stalls", Cycles: int(cr.Stalls), Source: "UG1079 AI Engine Memory"})
+	}
 	for _, prm := range s.k.Params {
 		if prm.Type.IsScalar() {
 			continue
