@@ -16,12 +16,27 @@ import (
 	"strings"
 
 	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
 )
 
 // Emit returns the C++ text of k.
 func Emit(k *kernel.Kernel) (string, error) {
 	if err := k.Validate(); err != nil {
 		return "", err
+	}
+	var bad error
+	kernel.Walk(k.Body, func(s kernel.Stmt, _ int) {
+		if in, ok := s.(*kernel.Instr); ok && bad == nil {
+			switch {
+			case in.Op == kernel.OpSetRnd && kernel.RoundConstName(num.Round(in.Args[0].Imm)) == "":
+				bad = fmt.Errorf("%v: rounding mode %v has no AIE1 set_rnd constant", in.Pos, num.Round(in.Args[0].Imm))
+			case in.Op == kernel.OpSetSat && num.Sat(in.Args[0].Imm) == num.Symmetric:
+				bad = fmt.Errorf("%v: symmetric saturation has no AIE1 set_sat/clr_sat call", in.Pos)
+			}
+		}
+	})
+	if bad != nil {
+		return "", bad
 	}
 	e := &emitter{k: k, uses: map[*kernel.Var]int{}, defs: map[*kernel.Var]int{}, folded: map[*kernel.Instr]bool{},
 		foldedVar: map[*kernel.Var]bool{}, counters: map[*kernel.Loop]string{}}
@@ -240,6 +255,13 @@ var binPrec = map[kernel.Op]int{
 
 func (e *emitter) stmt(in *kernel.Instr) string {
 	switch in.Op {
+	case kernel.OpSetRnd:
+		return "set_rnd(" + kernel.RoundConstName(num.Round(in.Args[0].Imm)) + ");"
+	case kernel.OpSetSat:
+		if num.Sat(in.Args[0].Imm) == num.None {
+			return "clr_sat();"
+		}
+		return "set_sat();"
 	case kernel.OpStore:
 		return e.lvalue(in.Args[0], in.Args[1], in.Args[2].Type()) + " = " + e.operand(in.Args[2], precAssign) + ";"
 	}

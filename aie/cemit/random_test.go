@@ -8,6 +8,7 @@ import (
 	"github.com/sumacdev/sumac/aie/cfront"
 	"github.com/sumacdev/sumac/aie/emul"
 	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
 )
 
 // randomKernel builds a well-typed kernel from random instructions: window reads and writes,
@@ -55,7 +56,13 @@ func randomKernel(r *rand.Rand, n int) *kernel.Kernel {
 	var stmts func(b *kernel.Builder, depth, count int)
 	stmts = func(b *kernel.Builder, depth, count int) {
 		for i := 0; i < count; i++ {
-			switch r.IntN(13) {
+			switch r.IntN(14) {
+			case 13:
+				if r.IntN(2) == 0 {
+					b.Emit(kernel.OpSetRnd, nil, kernel.Imm(int64([]num.Round{num.Floor, num.ConvEven, num.SymInf}[r.IntN(3)])))
+				} else {
+					b.Emit(kernel.OpSetSat, nil, kernel.Imm(int64([]num.Sat{num.Saturate, num.None}[r.IntN(2)])))
+				}
 			case 0:
 				b.Set(pick(v), kernel.OpWinReadIncr, kernel.V(in))
 			case 1:

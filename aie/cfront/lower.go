@@ -340,6 +340,9 @@ func (l *lowerer) exprStmt(b *kernel.Builder, e Expr) {
 		}
 		l.fail(e.Pos, "expression statement has no effect")
 	case *Call:
+		if l.modeCall(b, e) {
+			return
+		}
 		op, _, _, ok := kernel.LookupCall(e.Fun)
 		if ok && !op.Info().HasDst {
 			args := l.args(b, e)
@@ -1149,4 +1152,33 @@ func stripParen(e Expr) Expr {
 		}
 		e = p.X
 	}
+}
+
+// modeCall lowers the mode-control calls set_rnd(rnd_...), set_sat() and clr_sat() (UG1079
+// "Rounding and Saturation Modes"): they set the srs family's modes for the rest of the run.
+func (l *lowerer) modeCall(b *kernel.Builder, c *Call) bool {
+	switch c.Fun {
+	case "set_rnd":
+		if len(c.Args) != 1 {
+			l.fail(c.Pos, "set_rnd takes one rounding constant (rnd_floor, rnd_conv_even, ...)")
+		}
+		id, ok := stripParen(c.Args[0]).(*Ident)
+		if !ok {
+			l.fail(ExprPos(c.Args[0]), "set_rnd takes a rounding constant (rnd_floor, rnd_ceil, rnd_pos_inf, rnd_neg_inf, rnd_sym_inf, rnd_sym_zero, rnd_conv_even, rnd_conv_odd)")
+		}
+		r, ok := kernel.RoundConst(id.Name)
+		if !ok {
+			l.fail(id.Pos, "%s is not an AIE1 rounding constant (rnd_floor, rnd_ceil, rnd_pos_inf, rnd_neg_inf, rnd_sym_inf, rnd_sym_zero, rnd_conv_even, rnd_conv_odd)", id.Name)
+		}
+		b.At(kpos(c.Pos)).Emit(kernel.OpSetRnd, nil, kernel.Imm(int64(r)))
+		return true
+	case "set_sat", "clr_sat":
+		if len(c.Args) != 0 {
+			l.fail(c.Pos, "%s takes no arguments", c.Fun)
+		}
+		m, _ := kernel.SatCall(c.Fun)
+		b.At(kpos(c.Pos)).Emit(kernel.OpSetSat, nil, kernel.Imm(int64(m)))
+		return true
+	}
+	return false
 }

@@ -80,6 +80,8 @@ func TestLowerErrors(t *testing.T) {
 		{"    input_window_int16 * w;\n", "k.cc:2:5: a window is a kernel parameter"},
 		{"    v16int16 v = upd_w(v, 0, v);\n", "k.cc:2:18: upd_w: argument 1: v16int16 is not wider than the 256-bit part"},
 		{"    int a = 1 / 0;\n", "k.cc:2:15: division by zero"},
+		{"    set_rnd(rnd_sideways);\n", "k.cc:2:13: rnd_sideways is not an AIE1 rounding constant"},
+		{"    set_sat(1);\n", "k.cc:2:5: set_sat takes no arguments"},
 	}
 	for _, c := range cases {
 		_, err := ParseKernel("k.cc", []byte(head+c.body+"}\n"), nil)
@@ -89,6 +91,22 @@ func TestLowerErrors(t *testing.T) {
 		}
 		if !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q:\n got %q\nwant %q...", c.body, err, c.want)
+		}
+	}
+}
+
+func TestLowerModes(t *testing.T) {
+	k, err := ParseKernel("m.cc", []byte("void m() {\n    set_rnd(rnd_conv_even);\n    clr_sat();\n    set_sat();\n}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"set_rnd(8);", "set_sat(1);", "set_sat(0);"} // num.ConvEven, num.None, num.Saturate
+	if len(k.Body) != len(want) {
+		t.Fatalf("%d statements, want %d", len(k.Body), len(want))
+	}
+	for i, s := range k.Body {
+		if got := s.(*kernel.Instr).String(); got != want[i] {
+			t.Errorf("statement %d = %s, want %s", i, got, want[i])
 		}
 	}
 }

@@ -132,6 +132,23 @@ inline long long srs_lane(i128 a, int shift, int bits, bool uns) {
 
 } // namespace aie_emul
 
+// Mode control (UG1079 "Rounding and Saturation Modes"): set_rnd(rnd_...) and set_sat() /
+// clr_sat() change the modes of every later srs-family narrowing, as the interpreter's
+// OpSetRnd / OpSetSat do. The rnd_* values are num.Round's (aie/kernel RoundConst).
+enum {
+    rnd_floor = aie_emul::Floor,
+    rnd_ceil = aie_emul::Ceil,
+    rnd_pos_inf = aie_emul::PosInf,
+    rnd_neg_inf = aie_emul::NegInf,
+    rnd_sym_inf = aie_emul::SymInf,
+    rnd_sym_zero = aie_emul::SymZero,
+    rnd_conv_even = aie_emul::ConvEven,
+    rnd_conv_odd = aie_emul::ConvOdd
+};
+inline void set_rnd(int mode) { aie_emul::g_round = mode; }
+inline void set_sat() { aie_emul::g_sat = aie_emul::Saturate; }
+inline void clr_sat() { aie_emul::g_sat = aie_emul::NoSat; }
+
 // Vectors: N lanes of T, lane 0 in the lowest address (UG1079 "Vector Registers").
 // Registers that are never written read as zero, like the interpreter's.
 template <typename T, int N> struct aie_vec {

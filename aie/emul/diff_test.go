@@ -70,7 +70,14 @@ func (g *diffGen) word() kernel.Operand     { return kernel.Imm(int64(g.r.Uint32
 func (g *diffGen) step() {
 	r := g.r
 	acc48, acc48s, acc80 := kernel.AccOf(kernel.Acc48, 16), kernel.AccOf(kernel.Acc48, 8), kernel.AccOf(kernel.Acc80, 8)
-	switch r.IntN(16) {
+	switch r.IntN(17) {
+	case 16: // mode changes
+		if r.IntN(2) == 0 {
+			modes := []num.Round{num.Floor, num.Ceil, num.PosInf, num.NegInf, num.SymInf, num.SymZero, num.ConvEven, num.ConvOdd}
+			g.b.Emit(kernel.OpSetRnd, nil, kernel.Imm(int64(modes[r.IntN(len(modes))])))
+		} else {
+			g.b.Emit(kernel.OpSetSat, nil, kernel.Imm(int64([]num.Sat{num.Saturate, num.None}[r.IntN(2)])))
+		}
 	case 0: // int16 16x2
 		op := []kernel.Op{kernel.OpMac16, kernel.OpMsc16, kernel.OpMul16}[r.IntN(3)]
 		x := g.get(g.v(kernel.Int16, []int{32, 64}[r.IntN(2)]))
