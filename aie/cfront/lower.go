@@ -124,6 +124,11 @@ func (l *lowerer) checkName(p Pos, name string) {
 	if _, _, _, ok := kernel.LookupCall(name); ok {
 		l.fail(p, "%s is the name of an intrinsic", name)
 	}
+	_, isRnd := kernel.RoundConst(name)
+	_, isSat := kernel.SatCall(name)
+	if isRnd || isSat || name == "set_rnd" {
+		l.fail(p, "%s is the name of a mode constant or call", name)
+	}
 }
 
 // newVar declares an IR variable for a C variable, renaming it (name_1, name_2, ...) if an
