@@ -85,7 +85,57 @@ func (s *sim) postInc(in *backend.Instr, seq, t int64) error {
 	return nil
 }
 
+// Instruction classes, decided once per program (prepare) so that execution does not
+// compare names.
+const (
+	kGeneric uint8 = iota
+	kAcq
+	kRel
+	kNop
+	kMovImm
+	kPadd
+	kMem
+	kRaw
+	kMAC
+)
+
+func classify(in *backend.Instr) uint8 {
+	switch in.Name {
+	case "acq":
+		return kAcq
+	case "rel":
+		return kRel
+	case "jal", "ret", "mov lc", "mov le", "mov ls":
+		return kNop
+	case "mov.u20", "mov.cl", "mov.ch":
+		return kMovImm
+	case "padd":
+		return kPadd
+	case "lda", "st", "vld", "vst", "fill", "spill":
+		return kMem
+	}
+	src := in.Src
+	if src == nil || in.Name == "vmov" && src.Op != kernel.OpExtV && src.Op != kernel.OpExtW && src.Op != kernel.OpExtX && src.Op != kernel.OpConcat {
+		return kRaw
+	}
+	if in.Name == "mov" {
+		return kRaw
+	}
+	if src.Op.IsMAC() {
+		return kMAC
+	}
+	return kGeneric
+}
+
 func (s *sim) exec(in *backend.Instr, seq, t int64) error {
+	switch s.kind[in.ID] {
+	case kMAC:
+		return s.issueMAC(in, seq, t)
+	case kMem:
+		return s.memOp(in, seq, t)
+	case kRaw:
+		return s.rawMove(in, seq, t)
+	}
 	switch in.Name {
 	case "acq":
 		if s.locks[in.Lock.ID] {
@@ -326,6 +376,10 @@ func (s *sim) decode(in *backend.Instr) (*decoded, error) {
 	if d := s.dec[in.ID]; d != nil {
 		return d, nil
 	}
+	return decodeMAC(s.p, in)
+}
+
+func decodeMAC(prog *backend.Program, in *backend.Instr) (*decoded, error) {
 	src := in.Src
 	f, err := kernel.FormOf(src.Op, src.Args)
 	if err != nil {
@@ -340,7 +394,7 @@ func (s *sim) decode(in *backend.Instr) (*decoded, error) {
 		if i < 0 {
 			return 0
 		}
-		v, _ := s.p.ConstArg(src, i)
+		v, _ := prog.ConstArg(src, i)
 		return v
 	}
 	l := d.lay
@@ -352,15 +406,11 @@ func (s *sim) decode(in *backend.Instr) (*decoded, error) {
 	if src.Dst != nil {
 		d.accLanes = src.Dst.Type.Lanes
 	}
-	s.dec[in.ID] = d
 	return d, nil
 }
 
 // issueMAC reads X and Z now and the accumulator in its (late) read cycle.
 func (s *sim) issueMAC(in *backend.Instr, seq, t int64) error {
-	if _, err := s.decode(in); err != nil {
-		return s.fail(in, "%v", err)
-	}
 	var xo, zo, acco *backend.Operand
 	for i := range in.Uses {
 		u := &in.Uses[i]

@@ -72,18 +72,25 @@ type unit struct {
 		seq int64
 	}
 	// recent issued writers (dynamic seq), to find which write a read should see
-	wseq [8]int64
-	wn   int
-	name string
+	wseq   [8]int64
+	wn     int
+	maxSeq int64 // the largest writer seq issued (-1: none)
+	name   string
 }
 
 func (u *unit) noteWriter(seq int64) {
 	u.wseq[u.wn%len(u.wseq)] = seq
 	u.wn++
+	if seq > u.maxSeq {
+		u.maxSeq = seq
+	}
 }
 
 // expected returns the latest issued writer before seq (-1: the reset value).
 func (u *unit) expected(seq int64) int64 {
+	if u.maxSeq < seq {
+		return u.maxSeq // every issued writer precedes the reader: the common case
+	}
 	best := int64(-1)
 	n := min(u.wn, len(u.wseq))
 	for i := 0; i < n; i++ {
@@ -124,6 +131,7 @@ type sim struct {
 	ring    [64][]pendingWrite
 	defers  [64][]deferred
 	dec     []*decoded // by Instr.ID
+	kind    []uint8    // by Instr.ID
 	locks   map[int]bool
 	accMem  map[int][8]num.Acc // spilled accumulator units by address
 	regions map[string][2]int  // [base, size]
@@ -143,14 +151,53 @@ type decoded struct {
 	accLanes int
 }
 
+// progInfo caches what a program's execution needs per instruction (decoded MAC operand
+// selections, instruction classes); programs are immutable once compiled.
+type progInfo struct {
+	dec  []*decoded
+	kind []uint8
+	err  error
+}
+
+var progCache sync.Map // *backend.Program -> *progInfo
+
+func prepare(p *backend.Program) *progInfo {
+	if v, ok := progCache.Load(p); ok {
+		return v.(*progInfo)
+	}
+	pi := &progInfo{dec: make([]*decoded, p.NumInstrs), kind: make([]uint8, p.NumInstrs)}
+	for _, b := range p.Bundles {
+		for _, in := range b.Instrs {
+			if in.ID >= len(pi.kind) {
+				pi.err = fmt.Errorf("instruction %s has no valid ID", in.Name)
+				continue
+			}
+			pi.kind[in.ID] = classify(in)
+			if pi.kind[in.ID] == kMAC {
+				d, err := decodeMAC(p, in)
+				if err != nil && pi.err == nil {
+					pi.err = fmt.Errorf("%s: %v", instrName(in), err)
+				}
+				pi.dec[in.ID] = d
+			}
+		}
+	}
+	v, _ := progCache.LoadOrStore(p, pi)
+	return v.(*progInfo)
+}
+
 // simPool keeps simulators (their 128 KB memory and event rings) between runs.
 var simPool = sync.Pool{New: func() any { return new(sim) }}
 
 // Run executes the program.
 func Run(p *backend.Program, cfg Config) (*Result, error) {
+	pi := prepare(p)
+	if pi.err != nil {
+		return nil, pi.err
+	}
 	s := simPool.Get().(*sim)
 	defer simPool.Put(s)
-	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: make([]*decoded, p.NumInstrs), locks: map[int]bool{},
+	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, locks: map[int]bool{},
 		accMem: map[int][8]num.Acc{}, regions: map[string][2]int{}, mem: s.mem, ring: s.ring, defers: s.defers, files: s.files}
 	for i := range s.ring {
 		s.ring[i] = s.ring[i][:0]
@@ -161,7 +208,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.files[f] = make([]unit, backend.FileUnits[f])
 		}
 		for i := range s.files[f] {
-			s.files[f][i] = unit{}
+			s.files[f][i] = unit{maxSeq: -1}
 			s.files[f][i].seq = -1
 			s.files[f][i].vis = -1 << 40
 			s.files[f][i].prev.seq = -1
@@ -248,19 +295,20 @@ func (s *sim) run() error {
 			return &Error{Cycle: t, Msg: fmt.Sprintf("more than %d cycles", maxC)}
 		}
 		s.cycle = t
-		// enter loops starting here
-		for _, l := range loops {
-			if l.Start == pc && (len(stack) == 0 || stack[len(stack)-1].l != &l) {
-				entered := false
-				for _, a := range stack {
-					if a.l.Start == l.Start && a.l.End == l.End {
-						entered = true
-					}
+		// enter loops starting here (outer first: loops are sorted that way)
+		for i := range loops {
+			l := &loops[i]
+			if l.Start != pc {
+				continue
+			}
+			entered := false
+			for _, a := range stack {
+				if a.l == l {
+					entered = true
 				}
-				if !entered {
-					ll := l
-					stack = append(stack, active{l: &ll})
-				}
+			}
+			if !entered {
+				stack = append(stack, active{l: l})
 			}
 		}
 		var seqOff int64
