@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"math/bits"
 	"sync"
 
 	"github.com/sumacdev/sumac/cpu/kernels"
@@ -271,18 +272,25 @@ func colSums(m []float32, rows, cols int, sums []float32) {
 	}
 }
 
-// scratchPool recycles the packing buffers of the GEMM drivers, which every layer call needs
-// (allocating them would give the garbage collector megabytes per batch). Contents are not
-// cleared: users overwrite what they read.
-var scratchPool sync.Pool
+// scratchPools recycle the packing buffers of the GEMM drivers, which every layer call needs
+// (allocating them would give the garbage collector megabytes per batch), one pool per
+// power-of-two size class so that a request never meets a buffer too small for it. Contents
+// are not cleared: users overwrite what they read.
+var scratchPools [64]sync.Pool
 
 func getScratch(n int) *[]float32 {
-	if p, ok := scratchPool.Get().(*[]float32); ok && cap(*p) >= n {
+	c := bits.Len(uint(max(n, 1) - 1))
+	if p, ok := scratchPools[c].Get().(*[]float32); ok {
 		*p = (*p)[:n]
 		return p
 	}
-	b := make([]float32, n)
+	b := make([]float32, n, 1<<c)
 	return &b
 }
 
-func putScratch(p *[]float32) { scratchPool.Put(p) }
+func putScratch(p *[]float32) {
+	c := bits.Len(uint(cap(*p) - 1))
+	if cap(*p) == 1<<c {
+		scratchPools[c].Put(p)
+	}
+}
