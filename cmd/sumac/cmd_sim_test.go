@@ -156,3 +156,27 @@ void dbl(input_window_int16 * in, output_window_int16 * out, int n) {
 		t.Errorf("missing scalar: exit %d, %q", code, errs)
 	}
 }
+
+// TestSimEmit: --emit cpp prints the kernel as parsed (and it parses again); --emit bundles adds
+// the backend's schedule to the report (or the reason there is none).
+func TestSimEmit(t *testing.T) {
+	file := "../../aie/testdata/lei_gemm_16x4.cc"
+	code, out, errs := run(t, "sim", file, "-DKc=16", "--emit", "cpp")
+	if code != 0 || !strings.Contains(out, "void micro_kernel(") || !strings.Contains(out, "chess_loop_range(4, )") {
+		t.Fatalf("--emit cpp: exit %d, %q, %s", code, out, errs)
+	}
+	if _, err := cfront.ParseKernel("emitted.cc", []byte(out), nil); err != nil {
+		t.Errorf("--emit cpp output does not parse: %v", err)
+	}
+	code, out, errs = run(t, "sim", file, "-DKc=16", "--emit", "bundles", "--no-emul", "--json")
+	var r simJSON
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("--emit bundles: exit %d, %s", code, errs)
+	}
+	if r.Bundles == "" && r.TimingError == "" {
+		t.Errorf("--emit bundles: neither a schedule nor a timing error in the report")
+	}
+	if r.Emulation != "skipped (--no-emul)" || r.OutputsChecked != 0 {
+		t.Errorf("--no-emul report: emulation %q, outputs checked %d", r.Emulation, r.OutputsChecked)
+	}
+}
