@@ -3,6 +3,7 @@ package backend
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/target/aie1"
@@ -181,6 +182,21 @@ type Program struct {
 	NumInstrs int
 	// Consts are the scalar variables the backend treats as compile-time constants.
 	Consts map[*kernel.Var]int64
+
+	// cache holds a simulator's per-program tables (see Cached).
+	cacheMu sync.Mutex
+	cache   any
+}
+
+// Cached returns the value make builds for this program, building it on first use (the
+// simulator keeps its decoded instruction tables here, so they live as long as the program).
+func (p *Program) Cached(make func() any) any {
+	p.cacheMu.Lock()
+	defer p.cacheMu.Unlock()
+	if p.cache == nil {
+		p.cache = make()
+	}
+	return p.cache
 }
 
 // ConstArg returns the compile-time value of argument i of in (an immediate or a constant

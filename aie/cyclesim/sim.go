@@ -159,12 +159,11 @@ type progInfo struct {
 	err  error
 }
 
-var progCache sync.Map // *backend.Program -> *progInfo
-
 func prepare(p *backend.Program) *progInfo {
-	if v, ok := progCache.Load(p); ok {
-		return v.(*progInfo)
-	}
+	return p.Cached(func() any { return buildInfo(p) }).(*progInfo)
+}
+
+func buildInfo(p *backend.Program) *progInfo {
 	pi := &progInfo{dec: make([]*decoded, p.NumInstrs), kind: make([]uint8, p.NumInstrs)}
 	for _, b := range p.Bundles {
 		for _, in := range b.Instrs {
@@ -182,8 +181,7 @@ func prepare(p *backend.Program) *progInfo {
 			}
 		}
 	}
-	v, _ := progCache.LoadOrStore(p, pi)
-	return v.(*progInfo)
+	return pi
 }
 
 // simPool keeps simulators (their 128 KB memory and event rings) between runs.
