@@ -1,6 +1,10 @@
 package gemm
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
+)
 
 // number is every element type that is packed: operands are converted on the way in
 // (uint8 and int8 widen to int16 for the exact uint8 x int8 path).
@@ -136,6 +140,12 @@ func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
 // and the compiler can drop the bounds checks inside the loop.
 func packA6[S, D number](d []D, a view[S], i, p0, klen int) {
 	d = d[:6*klen]
+	if f32, ok := any(a.data).([]float32); ok && a.cs == 1 {
+		if d32, ok := any(d).([]float32); ok {
+			kernels.PackA6F32(klen, f32[i*a.rs+p0:], a.rs, d32) // AVX2 transposes
+			return
+		}
+	}
 	if a.cs == 1 {
 		r0 := a.data[i*a.rs+p0:][:klen]
 		r1 := a.data[(i+1)*a.rs+p0:][:klen]
@@ -180,9 +190,17 @@ func packBTrans[S, D number](d []D, b view[S], p0, klen, j, nr int) {
 func packBRows[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, panel int) {
 	full := nlen / nr * nr
 	same, isSame := any(dst).([]S)
+	f32, isF32 := any(b.data).([]float32)
+	d32, _ := any(dst).([]float32)
+	asm := isF32 && isSame && nr == 16 && full > 0
+	if asm {
+		kernels.PackB16F32(klen, full/nr, f32[p0*b.rs+j0:], b.rs, d32, panel)
+	}
 	for p := 0; p < klen; p++ {
 		row := b.data[(p0+p)*b.rs+j0:][:nlen]
-		if isSame {
+		if asm {
+			// whole panels done above
+		} else if isSame {
 			for j := 0; j < full; j += nr {
 				copy(same[j/nr*panel+p*nr:][:nr], row[j:j+nr])
 			}

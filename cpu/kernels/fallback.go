@@ -216,3 +216,25 @@ func goS8U8Tile(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, bet
 	}
 	goIntTile(mr, nr, acc, c, ldc, alpha, beta)
 }
+
+// goPackA6F32 is packA6F32 in Go: k8*8 values of six rows into dst[k][6].
+func goPackA6F32(k8 int, src *float32, lda int, dst *float32) {
+	s := unsafe.Slice(src, 5*lda+8*k8)
+	d := unsafe.Slice(dst, 48*k8)
+	for p := 0; p < 8*k8; p++ {
+		for i := 0; i < 6; i++ {
+			d[6*p+i] = s[i*lda+p]
+		}
+	}
+}
+
+// goPackB16F32 is packB16F32 in Go.
+func goPackB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {
+	s := unsafe.Slice(src, (k-1)*ldb+16*np)
+	d := unsafe.Slice(dst, (np-1)*panel+16*k)
+	for p := 0; p < k; p++ {
+		for jp := 0; jp < np; jp++ {
+			copy(d[jp*panel+16*p:][:16], s[p*ldb+16*jp:][:16])
+		}
+	}
+}

@@ -286,3 +286,49 @@ func S8U8Tiles(tiles, kg int, a []int8, b []uint8, c []int32, ldc int, alpha, be
 		kS8U8P6x16(n, at(a, (t0*kg+g0)*U8MR*g), at(b, g0*U8NR*g), &c[t0*U8MR*ldc], ldc, alpha, beta, nt)
 	})
 }
+
+// PackA6F32 packs six float32 rows of a row-major matrix (row i at src[i*lda:], k values
+// each) into the packed-A micro-panel layout dst[p*6+i] = src[i*lda+p], with AVX2 for
+// blocks of 8 k and Go for the rest.
+func PackA6F32(k int, src []float32, lda int, dst []float32) {
+	if k < 0 || lda < 0 {
+		panic(fmt.Sprintf("kernels: PackA6F32 k=%d lda=%d", k, lda))
+	}
+	if k == 0 {
+		return
+	}
+	check("src", len(src), 5*lda+k)
+	check("dst", len(dst), 6*k)
+	k8 := k / 8
+	for done := 0; done < k8; {
+		n := min(k8-done, maxCall/8) // bounded assembly calls
+		packA6F32(n, &src[8*done], lda, &dst[48*done])
+		done += n
+	}
+	for p := 8 * k8; p < k; p++ {
+		d := dst[6*p : 6*p+6 : 6*p+6]
+		for i := range d {
+			d[i] = src[i*lda+p]
+		}
+	}
+}
+
+// PackB16F32 packs rows 0..k-1 of a row-major float32 B (row p at src[p*ldb:]) into np
+// packed micro-panels of 16 columns: dst[jp*panel + p*16 + j] = src[p*ldb + jp*16 + j]
+// (panel >= 16*k is the distance between panels). Only whole panels; the caller packs a
+// partial last panel.
+func PackB16F32(k, np int, src []float32, ldb int, dst []float32, panel int) {
+	if k < 0 || np < 0 || ldb < 0 || panel < 16*k {
+		panic(fmt.Sprintf("kernels: PackB16F32 k=%d np=%d ldb=%d panel=%d", k, np, ldb, panel))
+	}
+	if k == 0 || np == 0 {
+		return
+	}
+	check("src", len(src), (k-1)*ldb+16*np)
+	check("dst", len(dst), (np-1)*panel+16*k)
+	rows := max(1, maxCall*16/(16*np)) // bounded assembly calls
+	for p0 := 0; p0 < k; p0 += rows {
+		n := min(rows, k-p0)
+		packB16F32(n, np, &src[p0*ldb], ldb, &dst[16*p0], panel)
+	}
+}

@@ -454,3 +454,72 @@ func TestKernelsUnderGC(t *testing.T) {
 		t.Fatal(e)
 	}
 }
+
+func TestPackA6F32(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, k := range []int{0, 1, 7, 8, 9, 16, 100, 333} {
+			lda := k + r.IntN(5)
+			src := make([]float32, 5*lda+k)
+			for i := range src {
+				src[i] = float32(i)
+			}
+			dst := make([]float32, 6*k+3)
+			for i := range dst {
+				dst[i] = -1
+			}
+			PackA6F32(k, src, lda, dst)
+			for p := 0; p < k; p++ {
+				for i := 0; i < 6; i++ {
+					if dst[6*p+i] != src[i*lda+p] {
+						t.Fatalf("%s k=%d: dst[%d][%d] = %v, want %v", impl, k, p, i, dst[6*p+i], src[i*lda+p])
+					}
+				}
+			}
+			for _, v := range dst[6*k:] {
+				if v != -1 {
+					t.Fatalf("%s k=%d: wrote past the panel", impl, k)
+				}
+			}
+		}
+		restore()
+	}
+}
+
+func TestPackB16F32(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, k := range []int{1, 2, 9, 300} {
+			for _, np := range []int{1, 3, 17} {
+				ldb := 16*np + r.IntN(20)
+				panel := 16*k + 16*r.IntN(3)
+				src := make([]float32, (k-1)*ldb+16*np)
+				for i := range src {
+					src[i] = float32(i)
+				}
+				dst := make([]float32, (np-1)*panel+16*k+5)
+				for i := range dst {
+					dst[i] = -1
+				}
+				PackB16F32(k, np, src, ldb, dst, panel)
+				for jp := 0; jp < np; jp++ {
+					for p := 0; p < k; p++ {
+						for j := 0; j < 16; j++ {
+							if got, want := dst[jp*panel+16*p+j], src[p*ldb+16*jp+j]; got != want {
+								t.Fatalf("%s k=%d np=%d: panel %d [%d][%d] = %v, want %v", impl, k, np, jp, p, j, got, want)
+							}
+						}
+					}
+				}
+				for _, v := range dst[(np-1)*panel+16*k:] {
+					if v != -1 {
+						t.Fatalf("%s: wrote past the last panel", impl)
+					}
+				}
+			}
+		}
+		restore()
+	}
+}

@@ -137,6 +137,30 @@ func peakU8S8(n int)
 //go:noescape
 func peakS8U8(n int)
 
+// packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6] with AVX2.
+func packA6F32(k8 int, src *float32, lda int, dst *float32) {
+	if useAsm {
+		asmPackA6F32(k8, src, lda, dst)
+		return
+	}
+	goPackA6F32(k8, src, lda, dst)
+}
+
+//go:noescape
+func asmPackA6F32(k8 int, src *float32, lda int, dst *float32)
+
+// packB16F32 copies k rows of np 16-column panels of a row-major B into packed panels.
+func packB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {
+	if useAsm {
+		asmPackB16F32(k, np, src, ldb, dst, panel)
+		return
+	}
+	goPackB16F32(k, np, src, ldb, dst, panel)
+}
+
+//go:noescape
+func asmPackB16F32(k, np int, src *float32, ldb int, dst *float32, panel int)
+
 // peaks maps an element type to its peak loop and the MACs of one iteration.
 var peaks = map[string]struct {
 	loop func(int)

@@ -39,3 +39,11 @@ func kU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int
 func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
 	goS8U8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
+
+func packA6F32(k8 int, src *float32, lda int, dst *float32) {
+	goPackA6F32(k8, src, lda, dst)
+}
+
+func packB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {
+	goPackB16F32(k, np, src, ldb, dst, panel)
+}

@@ -99,6 +99,8 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	for _, k := range peaks(ks) {
 		k.emitPeak(&s)
 	}
+	emitPackA6F32(&s)
+	emitPackB16F32(&s)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
@@ -115,6 +117,12 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		fmt.Fprintf(&decl, "// %s runs n iterations of the %s kernel's arithmetic (%d MACs each) on registers.\n", k.PeakSymbol(), elems[k.Elem].tag, k.MR*k.NR*elems[k.Elem].group)
 		fmt.Fprintf(&decl, "//\n//go:noescape\nfunc %s(n int)\n\n", k.PeakSymbol())
 	}
+	fmt.Fprintf(&decl, "// packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6] with AVX2.\n")
+	fmt.Fprintf(&decl, "func packA6F32(k8 int, src *float32, lda int, dst *float32) {\n\tif useAsm {\n\t\tasmPackA6F32(k8, src, lda, dst)\n\t\treturn\n\t}\n\tgoPackA6F32(k8, src, lda, dst)\n}\n\n")
+	fmt.Fprintf(&decl, "//go:noescape\nfunc asmPackA6F32(k8 int, src *float32, lda int, dst *float32)\n\n")
+	fmt.Fprintf(&decl, "// packB16F32 copies k rows of np 16-column panels of a row-major B into packed panels.\n")
+	fmt.Fprintf(&decl, "func packB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {\n\tif useAsm {\n\t\tasmPackB16F32(k, np, src, ldb, dst, panel)\n\t\treturn\n\t}\n\tgoPackB16F32(k, np, src, ldb, dst, panel)\n}\n\n")
+	fmt.Fprintf(&decl, "//go:noescape\nfunc asmPackB16F32(k, np int, src *float32, ldb int, dst *float32, panel int)\n\n")
 	fmt.Fprintf(&decl, "// peaks maps an element type to its peak loop and the MACs of one iteration.\n")
 	fmt.Fprintf(&decl, "var peaks = map[string]struct {\n\tloop func(int)\n\tmacs int\n}{\n")
 	for _, k := range peaks(ks) {
@@ -129,6 +137,9 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		fmt.Fprintf(&other, "func %s(%s) {\n", k.Dispatcher(), k.goSignature())
 		fmt.Fprintf(&other, "\t%s(%d, %d, %s)\n}\n\n", k.fallback(), k.MR, k.NR, k.goArgNames())
 	}
+
+	fmt.Fprintf(&other, "func packA6F32(k8 int, src *float32, lda int, dst *float32) {\n\tgoPackA6F32(k8, src, lda, dst)\n}\n\n")
+	fmt.Fprintf(&other, "func packB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {\n\tgoPackB16F32(k, np, src, ldb, dst, panel)\n}\n")
 
 	files := Files{"zkernels_amd64.s": s.buf.Bytes()}
 	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_other.go": other.Bytes()} {

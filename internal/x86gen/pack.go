@@ -1,0 +1,97 @@
+package x86gen
+
+// emitPackA6F32 writes asmPackA6F32(k8 int, src *float32, lda int, dst *float32): the
+// packing of six float32 rows (row stride lda elements) into the packed-A layout
+// dst[k][6], eight k at a time. Each block of 6 rows x 8 k is loaded as six vectors and
+// transposed with VUNPCKLPS/VUNPCKHPS and VSHUFPS (the 8x8 transpose of the Intel
+// optimization manual, §"Vectorization" examples, cut to the six rows present); every k's six
+// values are then stored as 16 + 8 bytes. The caller packs k mod 8 in Go.
+func emitPackA6F32(a *asm) {
+	a.line("// func asmPackA6F32(k8 int, src *float32, lda int, dst *float32)")
+	a.line("TEXT ·asmPackA6F32(SB), NOSPLIT, $0-32")
+	a.ins("MOVQ", "k8+0(FP)", "CX")
+	a.ins("MOVQ", "src+8(FP)", "SI")
+	a.ins("MOVQ", "lda+16(FP)", "R8")
+	a.ins("SHLQ", imm(2), "R8")
+	a.ins("MOVQ", "dst+24(FP)", "DI")
+	a.ins("LEAQ", memIdx(0, "SI", "R8", 2), "R9")
+	a.ins("ADDQ", "R8", "R9") // row 3
+	a.label("loop")
+	// Rows 0..5, k0..k7.
+	a.ins("VMOVUPS", mem(0, "SI"), "Y0")
+	a.ins("VMOVUPS", memIdx(0, "SI", "R8", 1), "Y1")
+	a.ins("VMOVUPS", memIdx(0, "SI", "R8", 2), "Y2")
+	a.ins("VMOVUPS", mem(0, "R9"), "Y3")
+	a.ins("VMOVUPS", memIdx(0, "R9", "R8", 1), "Y4")
+	a.ins("VMOVUPS", memIdx(0, "R9", "R8", 2), "Y5")
+	// Pairs of rows interleaved: per 128-bit lane (k0,k1 | k4,k5) and (k2,k3 | k6,k7).
+	a.ins("VUNPCKLPS", "Y1", "Y0", "Y6")  // r0k0 r1k0 r0k1 r1k1
+	a.ins("VUNPCKHPS", "Y1", "Y0", "Y7")  // r0k2 r1k2 r0k3 r1k3
+	a.ins("VUNPCKLPS", "Y3", "Y2", "Y8")  // r2k0 r3k0 r2k1 r3k1
+	a.ins("VUNPCKHPS", "Y3", "Y2", "Y9")  // r2k2 r3k2 r2k3 r3k3
+	a.ins("VUNPCKLPS", "Y5", "Y4", "Y10") // r4k0 r5k0 r4k1 r5k1
+	a.ins("VUNPCKHPS", "Y5", "Y4", "Y11") // r4k2 r5k2 r4k3 r5k3
+	// Rows 0..3 of one k per vector lane.
+	a.ins("VSHUFPS", imm(0x44), "Y8", "Y6", "Y0") // k0 | k4
+	a.ins("VSHUFPS", imm(0xEE), "Y8", "Y6", "Y1") // k1 | k5
+	a.ins("VSHUFPS", imm(0x44), "Y9", "Y7", "Y2") // k2 | k6
+	a.ins("VSHUFPS", imm(0xEE), "Y9", "Y7", "Y3") // k3 | k7
+	store := func(base int) {
+		a.ins("VMOVUPS", "X0", mem(base+0, "DI"))
+		a.ins("VMOVLPS", "X10", mem(base+16, "DI"))
+		a.ins("VMOVUPS", "X1", mem(base+24, "DI"))
+		a.ins("VMOVHPS", "X10", mem(base+40, "DI"))
+		a.ins("VMOVUPS", "X2", mem(base+48, "DI"))
+		a.ins("VMOVLPS", "X11", mem(base+64, "DI"))
+		a.ins("VMOVUPS", "X3", mem(base+72, "DI"))
+		a.ins("VMOVHPS", "X11", mem(base+88, "DI"))
+	}
+	store(0)
+	for _, r := range []int{0, 1, 2, 3, 10, 11} {
+		a.ins("VEXTRACTF128", imm(1), y(r), xreg(y(r)))
+	}
+	store(96)
+	a.ins("ADDQ", imm(32), "SI")
+	a.ins("ADDQ", imm(32), "R9")
+	a.ins("ADDQ", imm(192), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
+
+// emitPackB16F32 writes asmPackB16F32(k, np int, src *float32, ldb int, dst *float32,
+// panel int): rows p < k of a row-major B (row stride ldb elements), np whole panels of 16
+// columns, into panel jp at dst[jp*panel + p*16 + j]. Each row is read front to back once.
+func emitPackB16F32(a *asm) {
+	a.line("// func asmPackB16F32(k int, np int, src *float32, ldb int, dst *float32, panel int)")
+	a.line("TEXT ·asmPackB16F32(SB), NOSPLIT, $0-48")
+	a.ins("MOVQ", "k+0(FP)", "CX")
+	a.ins("MOVQ", "src+16(FP)", "SI")
+	a.ins("MOVQ", "ldb+24(FP)", "R8")
+	a.ins("SHLQ", imm(2), "R8")
+	a.ins("MOVQ", "dst+32(FP)", "DI")
+	a.ins("MOVQ", "panel+40(FP)", "R9")
+	a.ins("SHLQ", imm(2), "R9")
+	a.label("row")
+	a.ins("MOVQ", "np+8(FP)", "DX")
+	a.ins("MOVQ", "SI", "R10")
+	a.ins("MOVQ", "DI", "R11")
+	a.label("panel")
+	a.ins("VMOVUPS", mem(0, "R10"), "Y0")
+	a.ins("VMOVUPS", mem(32, "R10"), "Y1")
+	a.ins("VMOVUPS", "Y0", mem(0, "R11"))
+	a.ins("VMOVUPS", "Y1", mem(32, "R11"))
+	a.ins("ADDQ", imm(64), "R10")
+	a.ins("ADDQ", "R9", "R11")
+	a.ins("DECQ", "DX")
+	a.ins("JNZ", "panel")
+	a.ins("ADDQ", "R8", "SI")
+	a.ins("ADDQ", imm(64), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "row")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
