@@ -6,8 +6,8 @@ import (
 	"github.com/sumacdev/sumac/cpu/conv"
 	"github.com/sumacdev/sumac/cpu/gemm"
 	"github.com/sumacdev/sumac/nn/rng"
-	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/nn/tensor"
+	"github.com/sumacdev/sumac/op"
 )
 
 // Benchmarks of seed 003's heavy layers at batch 64, one thread; GFLOPS = 2*MACs/time.
