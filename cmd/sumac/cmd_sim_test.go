@@ -180,3 +180,29 @@ func TestSimEmit(t *testing.T) {
 		t.Errorf("--no-emul report: emulation %q, outputs checked %d", r.Emulation, r.OutputsChecked)
 	}
 }
+
+// TestSimGeneratedKernel: a kernel written by sumac compile --out is also checked against the
+// exact reference (its header names the spec and schedule); an edited copy is not.
+func TestSimGeneratedKernel(t *testing.T) {
+	needGXX(t)
+	dir := t.TempDir()
+	if code, _, errs := run(t, "compile", "--target", "aie1", "conv2d x=32 y=1 r=3 s=1 dtype=int32", "--out", dir); code != 0 {
+		t.Fatalf("compile: exit %d: %s", code, errs)
+	}
+	file := filepath.Join(dir, "vyasa_conv2d.cc")
+	code, out, errs := run(t, "sim", file, "--json")
+	var r simJSON
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("sim: exit %d: %s", code, errs)
+	}
+	if !r.OK || r.ReferenceOutputs != 32 || !strings.HasPrefix(r.Reference, "checked against op/ref") {
+		t.Errorf("reference %q (%d outputs), ok %v, mismatches %v", r.Reference, r.ReferenceOutputs, r.OK, r.Mismatches)
+	}
+	src, _ := os.ReadFile(file)
+	os.WriteFile(file, append(src, []byte("// edited\n")...), 0o644)
+	code, out, _ = run(t, "sim", file, "--json", "--no-emul")
+	r = simJSON{}
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.ReferenceOutputs != 0 || !strings.HasPrefix(r.Reference, "not checked") {
+		t.Errorf("edited kernel: exit %d, reference %q", code, r.Reference)
+	}
+}
