@@ -599,7 +599,6 @@ func (l *lowerer) expr(b *kernel.Builder, e Expr) kernel.Operand {
 			return kernel.V(l.load(b, x.Pos, base, idx, view))
 		case "&":
 			base, idx, view := l.address(b, x.X, x.Pos)
-			_ = idx
 			return kernel.V(l.pointerValue(b, x.Pos, base, idx, view))
 		case "++", "--":
 			l.sideEffect(x.Pos)
@@ -997,8 +996,6 @@ func (l *lowerer) forStmt(b *kernel.Builder, s *ForStmt) {
 		l.fail(ExprPos(limitE), "the loop limit must be an integer")
 	}
 	step := l.loopStep(s, ivName)
-	body := kernel.Loop{}
-	_ = body
 	loop, lb := b.At(kpos(s.Pos)).For(iv, start, limit, step)
 	loop.Cmp = cmp
 	for _, p := range s.Pragmas {

@@ -133,7 +133,7 @@ func (p *parser) parseFunc() *FuncDecl {
 		} else {
 			for {
 				pt := p.peek()
-				ty := p.parseType(true)
+				ty := p.parseType()
 				if ty == nil {
 					p.fail(pt.Pos, "expected a parameter type, found %s", pt)
 				}
@@ -173,9 +173,9 @@ func isTypeWord(s string) bool {
 		strings.HasPrefix(s, "input_stream_") || strings.HasPrefix(s, "output_stream_")
 }
 
-// parseType parses a type (qualifiers, base name, '*'s). It returns nil, consuming nothing, if
-// the next token does not start a type. In parameter lists __restrict may follow the '*'.
-func (p *parser) parseType(param bool) *TypeName {
+// parseType parses a type (qualifiers, base name, '*'s, and __restrict after a '*'). It returns
+// nil, consuming nothing, if the next token does not start a type.
+func (p *parser) parseType() *TypeName {
 	t := p.peek()
 	if t.Kind != tIdent || !isTypeWord(t.Text) {
 		return nil
@@ -229,7 +229,6 @@ func (p *parser) parseType(param bool) *TypeName {
 	if p.is("&") {
 		p.fail(p.peek().Pos, "references are not supported in the AIE kernel subset")
 	}
-	_ = param
 	return ty
 }
 
@@ -274,7 +273,7 @@ func (p *parser) parseStmt() Stmt {
 // parseDecl parses "type name [= init], ..." without the ';', or returns nil.
 func (p *parser) parseDecl() *DeclStmt {
 	t := p.peek()
-	ty := p.parseType(false)
+	ty := p.parseType()
 	if ty == nil {
 		return nil
 	}
@@ -431,7 +430,7 @@ func (p *parser) parseUnary() Expr {
 		case "(":
 			if n := p.peekAt(1); n.Kind == tIdent && isTypeWord(n.Text) {
 				p.next()
-				ty := p.parseType(false)
+				ty := p.parseType()
 				p.expect(")", "to close the cast")
 				return &Cast{Pos: t.Pos, Type: ty, X: p.parseUnary()}
 			}

@@ -36,7 +36,8 @@ var knownHeaders = map[string]bool{
 	"stdint.h": true, "cstdint": true,
 }
 
-// Define is one -D option: NAME or NAME=VALUE (VALUE defaults to 1, as for a C compiler).
+// parseDefine reads one -D option: NAME or NAME=VALUE (VALUE defaults to 1, as for a C
+// compiler).
 func parseDefine(d string) (*macro, error) {
 	name, val, ok := strings.Cut(d, "=")
 	if !ok {
