@@ -629,11 +629,6 @@ func (c *compiler) scheduleLoop(lr *loopRegion) error {
 		s.II = lb
 		sch = s
 		stages = 1
-		for i := range s.Time {
-			if s.Time[i] >= lb {
-				stages = 2 // cannot happen for a list schedule within lb
-			}
-		}
 		c.prog.Notes = append(c.prog.Notes, fmt.Sprintf("loop at %v: not pipelined, period %d cycles x %d", lr.src.Pos, lb, N))
 	}
 	ii := sch.II
@@ -1029,8 +1024,6 @@ func (c *compiler) breakdown() {
 		items = append(items, CostItem{fmt.Sprintf("loop kernel: II %d x %d", li.ii, li.trip-li.stages+1), li.ii * (li.trip - li.stages + 1), "modulo schedule; zero-overhead loop (UG1079 Loops)"})
 		prev = li.k0 + li.ii*(li.trip-li.stages+1)
 	}
-	code := func(exec int) int { return exec } // already in execution time below
-	_ = code
 	end := total
 	retExec := c.tRet
 	for _, l := range c.loops {

@@ -89,22 +89,20 @@ func liveIntervals(regs []*region, all []*vreg) (map[*vreg]*interval, int) {
 		return x
 	}
 	type loopSpan struct{ start, end int }
-	var walk func(rs []*region, depth int, spans []loopSpan)
-	// touched[r] lists the loops a register is referenced in, to extend over whole loops
-	// when it is live around the back edge.
+	var walk func(rs []*region, depth int)
+	// exposed[r] lists the loops around whose back edge r is live (read before written in
+	// the body): its interval then covers the whole loop.
 	exposed := map[*vreg]map[int]bool{}
 	var loopSpans []loopSpan
-	var loopStack []int
-	walk = func(rs []*region, depth int, spans []loopSpan) {
+	walk = func(rs []*region, depth int) {
 		for _, rg := range rs {
 			if rg.loop != nil {
 				for _, o := range rg.loop.pre {
-					visitOp(o, pos, depth, get, nil, nil)
+					visitOp(o, pos, depth, get)
 					pos++
 				}
 				id := len(loopSpans)
 				loopSpans = append(loopSpans, loopSpan{pos, -1})
-				loopStack = append(loopStack, id)
 				writtenFull := map[*vreg]bool{}
 				writtenParts := map[*vreg]int{}
 				mark := func(r *vreg) {
@@ -130,18 +128,17 @@ func liveIntervals(regs []*region, all []*vreg) (map[*vreg]*interval, int) {
 					}
 				}
 				scan(rg.loop.body)
-				walk(rg.loop.body, depth+1, spans)
+				walk(rg.loop.body, depth+1)
 				loopSpans[id].end = pos - 1
-				loopStack = loopStack[:len(loopStack)-1]
 				continue
 			}
 			for _, o := range rg.ops {
-				visitOp(o, pos, depth, get, nil, nil)
+				visitOp(o, pos, depth, get)
 				pos++
 			}
 		}
 	}
-	walk(regs, 0, nil)
+	walk(regs, 0)
 	for r, loops := range exposed {
 		x := iv[r]
 		if x == nil {
@@ -154,18 +151,17 @@ func liveIntervals(regs []*region, all []*vreg) (map[*vreg]*interval, int) {
 		}
 	}
 	// A register defined in a loop and used after it must survive the whole loop.
-	for r, x := range iv {
+	for _, x := range iv {
 		for _, s := range loopSpans {
 			if x.start >= s.start && x.start <= s.end && x.end > s.end {
 				x.start = s.start
 			}
 		}
-		_ = r
 	}
 	return iv, pos
 }
 
-func visitOp(o *vop, pos, depth int, get func(*vreg) *interval, _, _ any) {
+func visitOp(o *vop, pos, depth int, get func(*vreg) *interval) {
 	w := 1.0
 	for i := 0; i < depth; i++ {
 		w *= 8
