@@ -15,13 +15,16 @@ type linearSIMDState struct {
 func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {
 	t := cfg.threads()
 	if out < n {
-		// Few outputs (fc2): y = x (in place) x w^T (packed, transposing the smaller matrix).
+		// Few outputs (fc2): y = x (in place) x w^T (packed, transposing the smaller matrix),
+		// into rows padded to whole panels so that every tile is written in place.
+		ldc := panels(out) * nr
 		st.bp = packBT(in, out, w, in, st.bp)
-		gemmStrided(t, n, out, in, x, in, st.bp, 0, y, out)
+		st.yT = grow(st.yT, n*ldc)
+		gemmStrided(t, n, ldc, in, x, in, st.bp, 0, st.yT, ldc)
 		for r := 0; r < n; r++ {
-			yr := y[r*out:][:out]
+			yr, pr := y[r*out:][:out], st.yT[r*ldc:][:out]
 			for o, bo := range b {
-				yr[o] += bo
+				yr[o] = pr[o] + bo
 			}
 		}
 		return
