@@ -140,10 +140,18 @@ func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
 // and the compiler can drop the bounds checks inside the loop.
 func packA6[S, D number](d []D, a view[S], i, p0, klen int) {
 	d = d[:6*klen]
-	if f32, ok := any(a.data).([]float32); ok && a.cs == 1 {
-		if d32, ok := any(d).([]float32); ok {
-			kernels.PackA6F32(klen, f32[i*a.rs+p0:], a.rs, d32) // AVX2 transposes
-			return
+	if a.cs == 1 { // AVX2 transposes for the float types
+		switch src := any(a.data).(type) {
+		case []float32:
+			if d32, ok := any(d).([]float32); ok {
+				kernels.PackA6F32(klen, src[i*a.rs+p0:], a.rs, d32)
+				return
+			}
+		case []float64:
+			if d64, ok := any(d).([]float64); ok {
+				kernels.PackA6F64(klen, src[i*a.rs+p0:], a.rs, d64)
+				return
+			}
 		}
 	}
 	if a.cs == 1 {
@@ -190,11 +198,20 @@ func packBTrans[S, D number](d []D, b view[S], p0, klen, j, nr int) {
 func packBRows[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, panel int) {
 	full := nlen / nr * nr
 	same, isSame := any(dst).([]S)
-	f32, isF32 := any(b.data).([]float32)
-	d32, _ := any(dst).([]float32)
-	asm := isF32 && isSame && nr == 16 && full > 0
-	if asm {
-		kernels.PackB16F32(klen, full/nr, f32[p0*b.rs+j0:], b.rs, d32, panel)
+	asm := false
+	if isSame && full > 0 {
+		switch src := any(b.data).(type) {
+		case []float32:
+			if nr == 16 {
+				kernels.PackB16F32(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float32), panel)
+				asm = true
+			}
+		case []float64:
+			if nr == 8 {
+				kernels.PackB8F64(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float64), panel)
+				asm = true
+			}
+		}
 	}
 	for p := 0; p < klen; p++ {
 		row := b.data[(p0+p)*b.rs+j0:][:nlen]

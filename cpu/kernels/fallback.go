@@ -228,13 +228,24 @@ func goPackA6F32(k8 int, src *float32, lda int, dst *float32) {
 	}
 }
 
-// goPackB16F32 is packB16F32 in Go.
-func goPackB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {
-	s := unsafe.Slice(src, (k-1)*ldb+16*np)
-	d := unsafe.Slice(dst, (np-1)*panel+16*k)
+// goPackA6F64 is packA6F64 in Go: k4*4 values of six rows into dst[k][6].
+func goPackA6F64(k4 int, src *float64, lda int, dst *float64) {
+	s := unsafe.Slice(src, 5*lda+4*k4)
+	d := unsafe.Slice(dst, 24*k4)
+	for p := 0; p < 4*k4; p++ {
+		for i := 0; i < 6; i++ {
+			d[6*p+i] = s[i*lda+p]
+		}
+	}
+}
+
+// goPackB64 is packB64 in Go (strides in bytes).
+func goPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	s := unsafe.Slice((*byte)(src), (k-1)*ldb+64*np)
+	d := unsafe.Slice((*byte)(dst), (np-1)*panel+64*k)
 	for p := 0; p < k; p++ {
 		for jp := 0; jp < np; jp++ {
-			copy(d[jp*panel+16*p:][:16], s[p*ldb+16*jp:][:16])
+			copy(d[jp*panel+64*p:][:64], s[p*ldb+64*jp:][:64])
 		}
 	}
 }

@@ -318,17 +318,52 @@ func PackA6F32(k int, src []float32, lda int, dst []float32) {
 // (panel >= 16*k is the distance between panels). Only whole panels; the caller packs a
 // partial last panel.
 func PackB16F32(k, np int, src []float32, ldb int, dst []float32, panel int) {
-	if k < 0 || np < 0 || ldb < 0 || panel < 16*k {
-		panic(fmt.Sprintf("kernels: PackB16F32 k=%d np=%d ldb=%d panel=%d", k, np, ldb, panel))
+	packRows(k, np, 16, src, ldb, dst, panel)
+}
+
+// PackB8F64 is PackB16F32 for float64 and panels of 8 columns.
+func PackB8F64(k, np int, src []float64, ldb int, dst []float64, panel int) {
+	packRows(k, np, 8, src, ldb, dst, panel)
+}
+
+// packRows checks and runs packB64 on panels of nr elements that are 64 bytes wide.
+func packRows[T float32 | float64](k, np, nr int, src []T, ldb int, dst []T, panel int) {
+	if k < 0 || np < 0 || ldb < 0 || panel < nr*k {
+		panic(fmt.Sprintf("kernels: PackB k=%d np=%d ldb=%d panel=%d", k, np, ldb, panel))
 	}
 	if k == 0 || np == 0 {
 		return
 	}
-	check("src", len(src), (k-1)*ldb+16*np)
-	check("dst", len(dst), (np-1)*panel+16*k)
-	rows := max(1, maxCall*16/(16*np)) // bounded assembly calls
+	check("src", len(src), (k-1)*ldb+nr*np)
+	check("dst", len(dst), (np-1)*panel+nr*k)
+	size := 64 / nr
+	rows := max(1, maxCall/np) // bounded assembly calls
 	for p0 := 0; p0 < k; p0 += rows {
 		n := min(rows, k-p0)
-		packB16F32(n, np, &src[p0*ldb], ldb, &dst[16*p0], panel)
+		packB64(n, np, unsafe.Pointer(&src[p0*ldb]), ldb*size, unsafe.Pointer(&dst[nr*p0]), panel*size)
+	}
+}
+
+// PackA6F64 is PackA6F32 for float64 (AVX2 for blocks of 4 k).
+func PackA6F64(k int, src []float64, lda int, dst []float64) {
+	if k < 0 || lda < 0 {
+		panic(fmt.Sprintf("kernels: PackA6F64 k=%d lda=%d", k, lda))
+	}
+	if k == 0 {
+		return
+	}
+	check("src", len(src), 5*lda+k)
+	check("dst", len(dst), 6*k)
+	k4 := k / 4
+	for done := 0; done < k4; {
+		n := min(k4-done, maxCall/4)
+		packA6F64(n, &src[4*done], lda, &dst[24*done])
+		done += n
+	}
+	for p := 4 * k4; p < k; p++ {
+		d := dst[6*p : 6*p+6 : 6*p+6]
+		for i := range d {
+			d[i] = src[i*lda+p]
+		}
 	}
 }

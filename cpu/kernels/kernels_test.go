@@ -455,21 +455,24 @@ func TestKernelsUnderGC(t *testing.T) {
 	}
 }
 
-func TestPackA6F32(t *testing.T) {
+func TestPackA6F32(t *testing.T) { testPackA6(t, PackA6F32) }
+func TestPackA6F64(t *testing.T) { testPackA6(t, PackA6F64) }
+
+func testPackA6[T float32 | float64](t *testing.T, pack func(k int, src []T, lda int, dst []T)) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, impl := range implementations() {
 		restore := use(impl)
-		for _, k := range []int{0, 1, 7, 8, 9, 16, 100, 333} {
+		for _, k := range []int{0, 1, 3, 4, 5, 7, 8, 9, 16, 100, 333} {
 			lda := k + r.IntN(5)
-			src := make([]float32, 5*lda+k)
+			src := make([]T, 5*lda+k)
 			for i := range src {
-				src[i] = float32(i)
+				src[i] = T(i)
 			}
-			dst := make([]float32, 6*k+3)
+			dst := make([]T, 6*k+3)
 			for i := range dst {
 				dst[i] = -1
 			}
-			PackA6F32(k, src, lda, dst)
+			pack(k, src, lda, dst)
 			for p := 0; p < k; p++ {
 				for i := 0; i < 6; i++ {
 					if dst[6*p+i] != src[i*lda+p] {
@@ -487,33 +490,36 @@ func TestPackA6F32(t *testing.T) {
 	}
 }
 
-func TestPackB16F32(t *testing.T) {
+func TestPackB16F32(t *testing.T) { testPackB(t, 16, PackB16F32) }
+func TestPackB8F64(t *testing.T)  { testPackB(t, 8, PackB8F64) }
+
+func testPackB[T float32 | float64](t *testing.T, nr int, pack func(k, np int, src []T, ldb int, dst []T, panel int)) {
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, impl := range implementations() {
 		restore := use(impl)
 		for _, k := range []int{1, 2, 9, 300} {
 			for _, np := range []int{1, 3, 17} {
-				ldb := 16*np + r.IntN(20)
-				panel := 16*k + 16*r.IntN(3)
-				src := make([]float32, (k-1)*ldb+16*np)
+				ldb := nr*np + r.IntN(20)
+				panel := nr*k + nr*r.IntN(3)
+				src := make([]T, (k-1)*ldb+nr*np)
 				for i := range src {
-					src[i] = float32(i)
+					src[i] = T(i)
 				}
-				dst := make([]float32, (np-1)*panel+16*k+5)
+				dst := make([]T, (np-1)*panel+nr*k+5)
 				for i := range dst {
 					dst[i] = -1
 				}
-				PackB16F32(k, np, src, ldb, dst, panel)
+				pack(k, np, src, ldb, dst, panel)
 				for jp := 0; jp < np; jp++ {
 					for p := 0; p < k; p++ {
-						for j := 0; j < 16; j++ {
-							if got, want := dst[jp*panel+16*p+j], src[p*ldb+16*jp+j]; got != want {
+						for j := 0; j < nr; j++ {
+							if got, want := dst[jp*panel+nr*p+j], src[p*ldb+nr*jp+j]; got != want {
 								t.Fatalf("%s k=%d np=%d: panel %d [%d][%d] = %v, want %v", impl, k, np, jp, p, j, got, want)
 							}
 						}
 					}
 				}
-				for _, v := range dst[(np-1)*panel+16*k:] {
+				for _, v := range dst[(np-1)*panel+nr*k:] {
 					if v != -1 {
 						t.Fatalf("%s: wrote past the last panel", impl)
 					}

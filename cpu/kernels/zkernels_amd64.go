@@ -4,6 +4,8 @@
 
 package kernels
 
+import "unsafe"
+
 // kF32P6x16 runs asmF32P6x16 when the CPU has AVX2 and FMA, else its Go fallback.
 func kF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	if useAsm {
@@ -137,7 +139,7 @@ func peakU8S8(n int)
 //go:noescape
 func peakS8U8(n int)
 
-// packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6] with AVX2.
+// packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6].
 func packA6F32(k8 int, src *float32, lda int, dst *float32) {
 	if useAsm {
 		asmPackA6F32(k8, src, lda, dst)
@@ -149,17 +151,29 @@ func packA6F32(k8 int, src *float32, lda int, dst *float32) {
 //go:noescape
 func asmPackA6F32(k8 int, src *float32, lda int, dst *float32)
 
-// packB16F32 copies k rows of np 16-column panels of a row-major B into packed panels.
-func packB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {
+// packA6F64 packs k4 blocks of 4 k of six float64 rows into dst[k][6].
+func packA6F64(k4 int, src *float64, lda int, dst *float64) {
 	if useAsm {
-		asmPackB16F32(k, np, src, ldb, dst, panel)
+		asmPackA6F64(k4, src, lda, dst)
 		return
 	}
-	goPackB16F32(k, np, src, ldb, dst, panel)
+	goPackA6F64(k4, src, lda, dst)
 }
 
 //go:noescape
-func asmPackB16F32(k, np int, src *float32, ldb int, dst *float32, panel int)
+func asmPackA6F64(k4 int, src *float64, lda int, dst *float64)
+
+// packB64 copies 64-byte panel rows (strides in bytes).
+func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	if useAsm {
+		asmPackB64(k, np, src, ldb, dst, panel)
+		return
+	}
+	goPackB64(k, np, src, ldb, dst, panel)
+}
+
+//go:noescape
+func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
 // peaks maps an element type to its peak loop and the MACs of one iteration.
 var peaks = map[string]struct {

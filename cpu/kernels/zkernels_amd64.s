@@ -3353,15 +3353,55 @@ loop:
 	VZEROUPPER
 	RET
 
-// func asmPackB16F32(k int, np int, src *float32, ldb int, dst *float32, panel int)
-TEXT ·asmPackB16F32(SB), NOSPLIT, $0-48
+// func asmPackA6F64(k4 int, src *float64, lda int, dst *float64)
+TEXT ·asmPackA6F64(SB), NOSPLIT, $0-32
+	MOVQ k4+0(FP), CX
+	MOVQ src+8(FP), SI
+	MOVQ lda+16(FP), R8
+	SHLQ $3, R8
+	MOVQ dst+24(FP), DI
+	LEAQ (SI)(R8*2), R9
+	ADDQ R8, R9
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD (SI)(R8*1), Y1
+	VMOVUPD (SI)(R8*2), Y2
+	VMOVUPD (R9), Y3
+	VMOVUPD (R9)(R8*1), Y4
+	VMOVUPD (R9)(R8*2), Y5
+	VUNPCKLPD Y1, Y0, Y6
+	VUNPCKHPD Y1, Y0, Y7
+	VUNPCKLPD Y3, Y2, Y8
+	VUNPCKHPD Y3, Y2, Y9
+	VUNPCKLPD Y5, Y4, Y10
+	VUNPCKHPD Y5, Y4, Y11
+	VMOVUPD X6, (DI)
+	VMOVUPD X8, 16(DI)
+	VMOVUPD X10, 32(DI)
+	VMOVUPD X7, 48(DI)
+	VMOVUPD X9, 64(DI)
+	VMOVUPD X11, 80(DI)
+	VEXTRACTF128 $1, Y6, 96(DI)
+	VEXTRACTF128 $1, Y8, 112(DI)
+	VEXTRACTF128 $1, Y10, 128(DI)
+	VEXTRACTF128 $1, Y7, 144(DI)
+	VEXTRACTF128 $1, Y9, 160(DI)
+	VEXTRACTF128 $1, Y11, 176(DI)
+	ADDQ $32, SI
+	ADDQ $32, R9
+	ADDQ $192, DI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func asmPackB64(k int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+TEXT ·asmPackB64(SB), NOSPLIT, $0-48
 	MOVQ k+0(FP), CX
 	MOVQ src+16(FP), SI
 	MOVQ ldb+24(FP), R8
-	SHLQ $2, R8
 	MOVQ dst+32(FP), DI
 	MOVQ panel+40(FP), R9
-	SHLQ $2, R9
 row:
 	MOVQ np+8(FP), DX
 	MOVQ SI, R10

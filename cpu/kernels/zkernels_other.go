@@ -4,6 +4,8 @@
 
 package kernels
 
+import "unsafe"
+
 func kF32P6x16(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	goF32P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
@@ -40,10 +42,10 @@ func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta 
 	goS8U8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
-func packA6F32(k8 int, src *float32, lda int, dst *float32) {
-	goPackA6F32(k8, src, lda, dst)
-}
+func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
 
-func packB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {
-	goPackB16F32(k, np, src, ldb, dst, panel)
+func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, src, lda, dst) }
+
+func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	goPackB64(k, np, src, ldb, dst, panel)
 }

@@ -100,11 +100,12 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		k.emitPeak(&s)
 	}
 	emitPackA6F32(&s)
-	emitPackB16F32(&s)
+	emitPackA6F64(&s)
+	emitPackB64(&s)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
-	fmt.Fprintf(&decl, "//go:build amd64 && !noasm\n\npackage %s\n\n", pkg)
+	fmt.Fprintf(&decl, "//go:build amd64 && !noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
 	for _, k := range ks {
 		fmt.Fprintf(&decl, "// %s runs %s when the CPU has AVX2 and FMA, else its Go fallback.\n", k.Dispatcher(), k.Symbol())
 		fmt.Fprintf(&decl, "func %s(%s) {\n", k.Dispatcher(), k.goSignature())
@@ -117,12 +118,7 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		fmt.Fprintf(&decl, "// %s runs n iterations of the %s kernel's arithmetic (%d MACs each) on registers.\n", k.PeakSymbol(), elems[k.Elem].tag, k.MR*k.NR*elems[k.Elem].group)
 		fmt.Fprintf(&decl, "//\n//go:noescape\nfunc %s(n int)\n\n", k.PeakSymbol())
 	}
-	fmt.Fprintf(&decl, "// packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6] with AVX2.\n")
-	fmt.Fprintf(&decl, "func packA6F32(k8 int, src *float32, lda int, dst *float32) {\n\tif useAsm {\n\t\tasmPackA6F32(k8, src, lda, dst)\n\t\treturn\n\t}\n\tgoPackA6F32(k8, src, lda, dst)\n}\n\n")
-	fmt.Fprintf(&decl, "//go:noescape\nfunc asmPackA6F32(k8 int, src *float32, lda int, dst *float32)\n\n")
-	fmt.Fprintf(&decl, "// packB16F32 copies k rows of np 16-column panels of a row-major B into packed panels.\n")
-	fmt.Fprintf(&decl, "func packB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {\n\tif useAsm {\n\t\tasmPackB16F32(k, np, src, ldb, dst, panel)\n\t\treturn\n\t}\n\tgoPackB16F32(k, np, src, ldb, dst, panel)\n}\n\n")
-	fmt.Fprintf(&decl, "//go:noescape\nfunc asmPackB16F32(k, np int, src *float32, ldb int, dst *float32, panel int)\n\n")
+	decl.WriteString(packDecls)
 	fmt.Fprintf(&decl, "// peaks maps an element type to its peak loop and the MACs of one iteration.\n")
 	fmt.Fprintf(&decl, "var peaks = map[string]struct {\n\tloop func(int)\n\tmacs int\n}{\n")
 	for _, k := range peaks(ks) {
@@ -132,14 +128,13 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 
 	var other bytes.Buffer
 	other.WriteString(header)
-	fmt.Fprintf(&other, "//go:build !amd64 || noasm\n\npackage %s\n\n", pkg)
+	fmt.Fprintf(&other, "//go:build !amd64 || noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
 	for _, k := range ks {
 		fmt.Fprintf(&other, "func %s(%s) {\n", k.Dispatcher(), k.goSignature())
 		fmt.Fprintf(&other, "\t%s(%d, %d, %s)\n}\n\n", k.fallback(), k.MR, k.NR, k.goArgNames())
 	}
 
-	fmt.Fprintf(&other, "func packA6F32(k8 int, src *float32, lda int, dst *float32) {\n\tgoPackA6F32(k8, src, lda, dst)\n}\n\n")
-	fmt.Fprintf(&other, "func packB16F32(k, np int, src *float32, ldb int, dst *float32, panel int) {\n\tgoPackB16F32(k, np, src, ldb, dst, panel)\n}\n")
+	other.WriteString(packOther)
 
 	files := Files{"zkernels_amd64.s": s.buf.Bytes()}
 	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_other.go": other.Bytes()} {
@@ -151,3 +146,51 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	}
 	return files, nil
 }
+
+// packDecls and packOther are the Go sides of the packing routines in pack.go.
+const packDecls = `// packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6].
+func packA6F32(k8 int, src *float32, lda int, dst *float32) {
+	if useAsm {
+		asmPackA6F32(k8, src, lda, dst)
+		return
+	}
+	goPackA6F32(k8, src, lda, dst)
+}
+
+//go:noescape
+func asmPackA6F32(k8 int, src *float32, lda int, dst *float32)
+
+// packA6F64 packs k4 blocks of 4 k of six float64 rows into dst[k][6].
+func packA6F64(k4 int, src *float64, lda int, dst *float64) {
+	if useAsm {
+		asmPackA6F64(k4, src, lda, dst)
+		return
+	}
+	goPackA6F64(k4, src, lda, dst)
+}
+
+//go:noescape
+func asmPackA6F64(k4 int, src *float64, lda int, dst *float64)
+
+// packB64 copies 64-byte panel rows (strides in bytes).
+func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	if useAsm {
+		asmPackB64(k, np, src, ldb, dst, panel)
+		return
+	}
+	goPackB64(k, np, src, ldb, dst, panel)
+}
+
+//go:noescape
+func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+`
+
+const packOther = `func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
+
+func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, src, lda, dst) }
+
+func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	goPackB64(k, np, src, ldb, dst, panel)
+}
+`

@@ -61,19 +61,18 @@ func emitPackA6F32(a *asm) {
 	a.blank()
 }
 
-// emitPackB16F32 writes asmPackB16F32(k, np int, src *float32, ldb int, dst *float32,
-// panel int): rows p < k of a row-major B (row stride ldb elements), np whole panels of 16
-// columns, into panel jp at dst[jp*panel + p*16 + j]. Each row is read front to back once.
-func emitPackB16F32(a *asm) {
-	a.line("// func asmPackB16F32(k int, np int, src *float32, ldb int, dst *float32, panel int)")
-	a.line("TEXT ·asmPackB16F32(SB), NOSPLIT, $0-48")
+// emitPackB64 writes asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer,
+// panel int), all strides in bytes: rows p < k of a row-major B, np whole panels of 64 bytes
+// of each row (16 float32 or 8 float64 columns), into panel jp at dst + jp*panel + p*64.
+// Each row is read front to back once.
+func emitPackB64(a *asm) {
+	a.line("// func asmPackB64(k int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)")
+	a.line("TEXT ·asmPackB64(SB), NOSPLIT, $0-48")
 	a.ins("MOVQ", "k+0(FP)", "CX")
 	a.ins("MOVQ", "src+16(FP)", "SI")
 	a.ins("MOVQ", "ldb+24(FP)", "R8")
-	a.ins("SHLQ", imm(2), "R8")
 	a.ins("MOVQ", "dst+32(FP)", "DI")
 	a.ins("MOVQ", "panel+40(FP)", "R9")
-	a.ins("SHLQ", imm(2), "R9")
 	a.label("row")
 	a.ins("MOVQ", "np+8(FP)", "DX")
 	a.ins("MOVQ", "SI", "R10")
@@ -91,6 +90,48 @@ func emitPackB16F32(a *asm) {
 	a.ins("ADDQ", imm(64), "DI")
 	a.ins("DECQ", "CX")
 	a.ins("JNZ", "row")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
+
+// emitPackA6F64 writes asmPackA6F64(k4 int, src *float64, lda int, dst *float64): six
+// float64 rows into dst[k][6], four k at a time: VUNPCKLPD/VUNPCKHPD pair the rows, and each
+// k's six values leave as three 16-byte stores (VEXTRACTF128 to memory for k2, k3).
+func emitPackA6F64(a *asm) {
+	a.line("// func asmPackA6F64(k4 int, src *float64, lda int, dst *float64)")
+	a.line("TEXT ·asmPackA6F64(SB), NOSPLIT, $0-32")
+	a.ins("MOVQ", "k4+0(FP)", "CX")
+	a.ins("MOVQ", "src+8(FP)", "SI")
+	a.ins("MOVQ", "lda+16(FP)", "R8")
+	a.ins("SHLQ", imm(3), "R8")
+	a.ins("MOVQ", "dst+24(FP)", "DI")
+	a.ins("LEAQ", memIdx(0, "SI", "R8", 2), "R9")
+	a.ins("ADDQ", "R8", "R9")
+	a.label("loop")
+	a.ins("VMOVUPD", mem(0, "SI"), "Y0")
+	a.ins("VMOVUPD", memIdx(0, "SI", "R8", 1), "Y1")
+	a.ins("VMOVUPD", memIdx(0, "SI", "R8", 2), "Y2")
+	a.ins("VMOVUPD", mem(0, "R9"), "Y3")
+	a.ins("VMOVUPD", memIdx(0, "R9", "R8", 1), "Y4")
+	a.ins("VMOVUPD", memIdx(0, "R9", "R8", 2), "Y5")
+	a.ins("VUNPCKLPD", "Y1", "Y0", "Y6")  // r0k0 r1k0 | r0k2 r1k2
+	a.ins("VUNPCKHPD", "Y1", "Y0", "Y7")  // r0k1 r1k1 | r0k3 r1k3
+	a.ins("VUNPCKLPD", "Y3", "Y2", "Y8")  // r2 r3 k0 | k2
+	a.ins("VUNPCKHPD", "Y3", "Y2", "Y9")  // r2 r3 k1 | k3
+	a.ins("VUNPCKLPD", "Y5", "Y4", "Y10") // r4 r5 k0 | k2
+	a.ins("VUNPCKHPD", "Y5", "Y4", "Y11") // r4 r5 k1 | k3
+	for i, r := range []string{"X6", "X8", "X10", "X7", "X9", "X11"} {
+		a.ins("VMOVUPD", r, mem(16*i, "DI")) // k0, then k1
+	}
+	for i, r := range []string{"Y6", "Y8", "Y10", "Y7", "Y9", "Y11"} {
+		a.ins("VEXTRACTF128", imm(1), r, mem(96+16*i, "DI")) // k2, then k3
+	}
+	a.ins("ADDQ", imm(32), "SI")
+	a.ins("ADDQ", imm(32), "R9")
+	a.ins("ADDQ", imm(192), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
 	a.ins("VZEROUPPER")
 	a.ins("RET")
 	a.blank()
