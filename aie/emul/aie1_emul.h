@@ -50,19 +50,21 @@ enum Sat { Saturate, NoSat, Symmetric };
 inline int g_round = Floor;
 inline int g_sat = Saturate;
 
+// 128-bit integers hold accumulator lanes (48 or 80 bits) with room for exact products; a
+// GCC/Clang extension, hence __extension__.
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
 // The accumulator trace: the lanes of every accumulator that is narrowed (srs, lsrs, bsrs,
 // ubsrs), in execution order, so accumulators are compared before narrowing.
 struct TraceRec {
     int lanes;
-    std::vector<__int128> v;
+    std::vector<i128> v;
 };
 inline std::vector<TraceRec> g_trace;
 inline long long g_narrowed = 0;  // lanes narrowed
 inline long long g_saturated = 0; // lanes that saturation changed
 inline long long g_macs = 0;      // multiplications performed by MAC intrinsics
-
-typedef __int128 i128;
-typedef unsigned __int128 u128;
 
 // wrap reduces v to a two's-complement value of bits bits (the accumulator adders wrap;
 // num.Acc.Wrap).
