@@ -1,8 +1,6 @@
 package nn
 
 import (
-	"time"
-
 	"github.com/sumacdev/sumac/nn/rng"
 	"github.com/sumacdev/sumac/nn/tensor"
 )
@@ -12,16 +10,6 @@ type Net struct {
 	Layers []Layer
 	Cfg    *Config
 	gLogp  *tensor.Tensor
-
-	// Timing, when true, makes Forward and Backward add each layer's wall time to Times.
-	Timing bool
-	Times  map[string]*LayerTime
-}
-
-// LayerTime accumulates one layer's forward and backward wall time.
-type LayerTime struct {
-	Forward, Backward time.Duration
-	Calls             int
 }
 
 // NewMNISTNet builds seed 003's network, the C++ translation (Taura's parallel-distributed,
@@ -56,12 +44,8 @@ func (n *Net) Params() []*Param {
 func (n *Net) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, error) {
 	var err error
 	for _, l := range n.Layers {
-		t0 := time.Now()
 		if x, err = l.Forward(x, training); err != nil {
 			return nil, err
-		}
-		if n.Timing {
-			n.time(l.Name()).Forward += time.Since(t0)
 		}
 	}
 	return x, nil
@@ -75,39 +59,12 @@ func (n *Net) Backward(logp *tensor.Tensor, labels []int) error {
 	g := n.gLogp
 	var err error
 	for i := len(n.Layers) - 1; i >= 0; i-- {
-		l := n.Layers[i]
-		t0 := time.Now()
-		if g, err = l.Backward(g); err != nil {
+		if g, err = n.Layers[i].Backward(g); err != nil {
 			return err
-		}
-		if n.Timing {
-			lt := n.time(l.Name())
-			lt.Backward += time.Since(t0)
-			lt.Calls++
 		}
 		if g == nil { // a layer that computes no input gradient must be first
 			break
 		}
 	}
 	return nil
-}
-
-func (n *Net) time(name string) *LayerTime {
-	if n.Times == nil {
-		n.Times = map[string]*LayerTime{}
-	}
-	lt := n.Times[name]
-	if lt == nil {
-		lt = &LayerTime{}
-		n.Times[name] = lt
-	}
-	return lt
-}
-
-// CopyParams copies the parameter values of src into n (same architecture).
-func (n *Net) CopyParams(src *Net) {
-	dp, sp := n.Params(), src.Params()
-	for i := range dp {
-		copy(dp[i].Value.Data(), sp[i].Value.Data())
-	}
 }
