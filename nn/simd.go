@@ -150,12 +150,20 @@ func gemmTN(threads, m, n, k int, at []float32, ldat int, b []float32, ldb int, 
 			for p := p0; p < p1; p++ {
 				bk := bp[(p-p0)*kb*nr:][:kb*nr]
 				w := min(nr, n-p*nr)
-				for t := 0; t < tiles(m); t++ {
+				if !direct {
+					// The accumulator's tiles are stacked: one call runs them all.
+					kernels.F32Tiles(tiles(m), kb, ap[:tiles(m)*kb*mr], bk, acc[(p-p0)*nr:], accW, 1, beta)
+					continue
+				}
+				// Tiles 0..full-1 start at rows 6t of C: one call when the panel is whole.
+				full := m / mr
+				t := 0
+				if w == nr && full > 0 {
+					kernels.F32Tiles(full, kb, ap[:full*kb*mr], bk, c[p*nr:], ldc, 1, 0)
+					t = full
+				}
+				for ; t < tiles(m); t++ {
 					a := ap[t*kb*mr:][:kb*mr]
-					if !direct {
-						kernels.F32(kb, a, bk, acc[t*mr*accW+(p-p0)*nr:], accW, 1, beta)
-						continue
-					}
 					i0 := tileRow(m, t)
 					if w == nr && i0+mr <= m {
 						kernels.F32(kb, a, bk, c[i0*ldc+p*nr:], ldc, 1, 0)
