@@ -124,7 +124,7 @@ const tnChunk = 256
 // each operand is read from memory once. Column panels are split across threads (each packs
 // its own panels of B), so results do not depend on the number of threads.
 func gemmTN(threads, m, n, k int, at []float32, ldat int, b []float32, ldb int, c []float32, ldc int) {
-	parallelFor(threads, panels(n), func(p0, p1 int) {
+	parallelFor(threadsFor(threads, m, n, k), panels(n), func(p0, p1 int) {
 		kb0 := min(k, tnChunk)
 		app, bpp, tcp := getScratch(tiles(m)*kb0*mr), getScratch((p1-p0)*kb0*nr), getScratch(mr*nr)
 		defer func() { putScratch(app); putScratch(bpp); putScratch(tcp) }()
@@ -189,7 +189,7 @@ func gemmTN(threads, m, n, k int, at []float32, ldat int, b []float32, ldb int, 
 // contiguous), B in packB panels and C m x n row-major (row stride ldc). Tiles of C are split
 // across threads; k is blocked by kc with a fixed order, so results do not depend on threads.
 func gemmStrided(threads, m, n, k int, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) {
-	parallelFor(threads, tiles(m), func(t0, t1 int) { gemmStridedTiles(m, n, k, a, lda, bp, beta, c, ldc, t0, t1) })
+	parallelFor(threadsFor(threads, m, n, k), tiles(m), func(t0, t1 int) { gemmStridedTiles(m, n, k, a, lda, bp, beta, c, ldc, t0, t1) })
 }
 
 // gemmStridedTiles is gemmStrided for the row tiles [t0, t1) on the calling goroutine.
@@ -301,4 +301,15 @@ func putScratch(p *[]float32) {
 	if cap(*p) == 1<<c {
 		scratchPools[c].Put(p)
 	}
+}
+
+// minParallelMACs is the product size below which a GEMM stays on one goroutine: starting and
+// joining goroutines costs microseconds, as long as about 1<<18 multiply-adds take.
+const minParallelMACs = 1 << 18
+
+func threadsFor(threads, m, n, k int) int {
+	if m*n*k < minParallelMACs {
+		return 1
+	}
+	return threads
 }
