@@ -58,6 +58,8 @@ type Kernel struct {
 	Strided bool
 	// PrefetchA is the distance in bytes of PREFETCHT0 hints on the packed A stream (0: none).
 	PrefetchA int
+	// Tag tells apart variants of one shape (tuning experiments); it suffixes the symbol.
+	Tag string
 }
 
 // Symbol is the Go name of the assembly function (the dispatcher adds a "k" prefix).
@@ -66,7 +68,7 @@ func (k Kernel) Symbol() string {
 	if k.Strided {
 		form = "S"
 	}
-	return fmt.Sprintf("asm%s%s%dx%d", elems[k.Elem].tag, form, k.MR, k.NR)
+	return fmt.Sprintf("asm%s%s%dx%d%s", elems[k.Elem].tag, form, k.MR, k.NR, k.Tag)
 }
 
 // Dispatcher is the Go function that callers use: assembly when available, Go otherwise.
