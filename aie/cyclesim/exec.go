@@ -474,7 +474,9 @@ func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
 		acc = a
 	}
 	var res kernel.AccVal
-	kernel.MACInt(d.kind, &d.sel, acc, x, d.xe, d.xLen, z, d.ze, d.zLen, &res)
+	if !fastMACInt(d, acc, x, z, &res) {
+		kernel.MACInt(d.kind, &d.sel, acc, x, d.xe, d.xLen, z, d.ze, d.zLen, &res)
+	}
 	s.writeAcc(in, out, seq, t, &res, lpu)
 	return nil
 }

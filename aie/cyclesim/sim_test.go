@@ -12,6 +12,7 @@ import (
 	"github.com/sumacdev/sumac/aie/cfront"
 	"github.com/sumacdev/sumac/aie/interp"
 	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
 )
 
 func parse(t testing.TB, name string, defines ...string) *kernel.Kernel {
@@ -276,5 +277,55 @@ func TestCalibrationSeed001(t *testing.T) {
 		if d := (float64(r.Cycles) - c.want) / c.want; d > 0.07 || d < -0.07 {
 			t.Errorf("Kc=%s: %d cycles, seed 001 %.0f (%+.1f%%)", c.kc, r.Cycles, c.want, 100*d)
 		}
+	}
+}
+
+// TestFastMACMatchesKernel compares the simulator's MAC fast path with kernel.MACInt on the
+// operand selections of random parameters, every 48-bit form and element type, and random
+// operands and accumulators.
+func TestFastMACMatchesKernel(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	type cfg struct {
+		form       kernel.MACForm
+		xe, ze     kernel.Elem
+		xLen, zLen int
+	}
+	cfgs := []cfg{
+		{kernel.Form16x16, kernel.Int16, kernel.Int16, 32, 16},
+		{kernel.Form16x16, kernel.Int16, kernel.Int16, 64, 16},
+		{kernel.Form16x16x4, kernel.Int16, kernel.Int16, 32, 16},
+		{kernel.Form8x8, kernel.Int8, kernel.Int8, 64, 32},
+		{kernel.Form8x8, kernel.UInt8, kernel.UInt8, 128, 32},
+		{kernel.Form8x8, kernel.UInt8, kernel.Int8, 64, 32},
+		{kernel.Form8x8, kernel.Int8, kernel.UInt8, 64, 32},
+	}
+	tried := 0
+	for trial := 0; trial < 3000; trial++ {
+		c := cfgs[trial%len(cfgs)]
+		p := kernel.MACParams{XOffs: rng.Int63n(1 << 32), XOffsHi: rng.Int63n(1 << 32), XSquare: rng.Int63n(1 << 16), ZOffs: rng.Int63n(1 << 32), ZOffsHi: rng.Int63n(1 << 32), ZSquare: rng.Int63n(1 << 16),
+			XStart: 4 * rng.Int63n(4), ZStart: 2 * rng.Int63n(4), XStep: 4 * rng.Int63n(4), ZStep: 2 * rng.Int63n(4)}
+		d := &decoded{form: c.form, kind: kernel.MACKind(rng.Intn(3)), xe: c.xe, ze: c.ze, xLen: c.xLen, zLen: c.zLen}
+		if err := kernel.DecodeMAC(c.form, c.xLen, c.zLen, p, &d.sel); err != nil {
+			continue
+		}
+		tried++
+		var x, z kernel.Vec
+		rng.Read(x[:])
+		rng.Read(z[:])
+		var acc kernel.AccVal
+		for i := range acc {
+			acc[i] = num.AccFrom(rng.Int63n(1<<47) - 1<<46)
+		}
+		var want, got kernel.AccVal
+		kernel.MACInt(d.kind, &d.sel, &acc, &x, c.xe, c.xLen, &z, c.ze, c.zLen, &want)
+		if !fastMACInt(d, &acc, &x, &z, &got) {
+			t.Fatalf("fast path refused form %v", c.form)
+		}
+		if got != want {
+			t.Fatalf("form %v kind %v: fast path differs from kernel.MACInt", c.form, d.kind)
+		}
+	}
+	if tried < 1000 {
+		t.Fatalf("only %d parameter sets decoded", tried)
 	}
 }
