@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/sumacdev/sumac/cpu/kernels"
 )
 
@@ -221,5 +223,36 @@ func TestTuneMacro(t *testing.T) {
 			pl.macro(&w, kb, mb, 0, 0, nb, 0, nPanels, bufB, kb*s.nr, 1, 1, C, n)
 		})
 		fmt.Printf("macro-kernel mb=%d kb=%d nb=%d: %.1f%% of peak (%.1f GFLOPS)\n", mb, kb, nb, 100*r, g)
+	}
+}
+
+// TestTuneThreadCPU compares the process CPU time of 1- and 2-thread SGEMMs: equal CPU time
+// means the second thread adds no work (no spinning, no duplicated packing), so on a free
+// second core the speed-up is limited only by load balance. Useful when the machine is
+// too busy for wall-clock speed-ups. SUMAC_TUNE=1 go test -run TuneThreadCPU -v
+func TestTuneThreadCPU(t *testing.T) {
+	if os.Getenv("SUMAC_TUNE") == "" {
+		t.Skip("set SUMAC_TUNE=1")
+	}
+	cpu := func() time.Duration {
+		var ru unix.Rusage
+		unix.Getrusage(unix.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	for _, s := range [][3]int{{1024, 1024, 1024}, {4096, 4096, 290}} {
+		m, n, k := s[0], s[1], s[2]
+		A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
+		var d [2][]float64
+		for range 5 {
+			for i, th := range []int{1, 2} {
+				o := Options{Threads: th}
+				c0 := cpu()
+				o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n)
+				d[i] = append(d[i], (cpu() - c0).Seconds())
+			}
+		}
+		sort.Float64s(d[0])
+		sort.Float64s(d[1])
+		fmt.Printf("%dx%dx%d: CPU time 2 threads / 1 thread = %.2f\n", m, n, k, d[1][2]/d[0][2])
 	}
 }
