@@ -811,6 +811,7 @@ func (c *compiler) emit() error {
 			lockID++
 		}
 	}
+	nwin := 0
 	for _, p := range k.Params {
 		a := c.args[p]
 		if a == nil {
@@ -829,7 +830,10 @@ func (c *compiler) emit() error {
 			// the granted buffer's start at +4; the caller copies one to the other.
 			c.l.nTemp++
 			h := c.l.newReg(fmt.Sprintf("%s.head", p.Name), FileScalar, 32)
-			h.phys = Reg{File: FileScalar, Units: []int{15}} // r15: the compiler's bounce register
+			// the caller's scratch registers r15, r14, ... (one per window, so the
+			// initializations of several windows can overlap)
+			h.phys = Reg{File: FileScalar, Units: []int{15 - nwin%8}}
+			nwin++
 			pre = append(pre,
 				&vop{name: "lda", alts: ldAlts, itin: &aie1.ItinLoad, defs: []vopnd{{r: h}}, uses: []vopnd{{r: a, kind: aie1.OpndPtr}}, mem: &vmem{ptr: a, offset: 4, bytes: 4, space: p.Name + ".desc"}},
 				&vop{name: "st", alts: stAlts, itin: &aie1.ItinStore, uses: []vopnd{{r: h, kind: aie1.OpndStoreData}, {r: a, kind: aie1.OpndPtr}}, mem: &vmem{store: true, ptr: a, bytes: 4, space: p.Name + ".desc"}})
