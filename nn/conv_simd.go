@@ -238,6 +238,19 @@ func (st *convSIMDState) forwardIm2col(cfg *Config, s convShape, x, w, b, y []fl
 	}
 	col := st.col
 	kc := s.K * s.IC
+	// B[(kh, kw, ic) | bias, oc] = w[oc, ...] | b[oc].
+	st.wp = packBT(kkc, s.OC, w, kkc, st.wp)
+	bp := grow(st.bp, panels(s.OC)*(kkc+1)*nr)
+	for p := 0; p < panels(s.OC); p++ {
+		dst := bp[p*(kkc+1)*nr:]
+		copy(dst[:kkc*nr], st.wp[p*kkc*nr:][:kkc*nr])
+		last := dst[kkc*nr:][:nr]
+		clear(last)
+		copy(last, b[p*nr:min(s.OC, (p+1)*nr)])
+	}
+	st.bp = bp
+	// Row by row: the patches of one output row are multiplied while they are in L1 (they
+	// also stay in col for the weight gradient).
 	parallelFor(cfg.threads(), s.N*s.OH, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			n, oh := r/s.OH, r%s.OH
@@ -252,20 +265,9 @@ func (st *convSIMDState) forwardIm2col(cfg *Config, s convShape, x, w, b, y []fl
 					}
 				}
 			}
+			gemmStridedTiles(s.OW, s.OC, kkc+1, col[r*s.OW*cw:], cw, bp, 0, y[r*s.OW*s.OC:], s.OC, 0, tiles(s.OW))
 		}
 	})
-	// B[(kh, kw, ic) | bias, oc] = w[oc, ...] | b[oc].
-	st.wp = packBT(kkc, s.OC, w, kkc, st.wp)
-	bp := grow(st.bp, panels(s.OC)*(kkc+1)*nr)
-	for p := 0; p < panels(s.OC); p++ {
-		dst := bp[p*(kkc+1)*nr:]
-		copy(dst[:kkc*nr], st.wp[p*kkc*nr:][:kkc*nr])
-		last := dst[kkc*nr:][:nr]
-		clear(last)
-		copy(last, b[p*nr:min(s.OC, (p+1)*nr)])
-	}
-	st.bp = bp
-	gemmStrided(cfg.threads(), P, s.OC, kkc+1, col, cw, bp, 0, y, s.OC)
 }
 
 // weightGradIm2col: [gw | gb]^T = patches^T x gy.
