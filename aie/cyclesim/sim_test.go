@@ -2,6 +2,7 @@ package cyclesim
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -327,5 +328,41 @@ func TestFastMACMatchesKernel(t *testing.T) {
 	}
 	if tried < 1000 {
 		t.Fatalf("only %d parameter sets decoded", tried)
+	}
+}
+
+// TestConcurrentRuns: the tuner simulates candidates in parallel; runs of one program on
+// several goroutines must not interfere (pooled simulators, per-program tables).
+func TestConcurrentRuns(t *testing.T) {
+	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	data, sizes := randomData(t, k, 5)
+	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Run(p, Config{Data: data, Sizes: sizes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for i := 0; i < 5; i++ {
+				r, err := Run(p, Config{Data: data, Sizes: sizes})
+				if err == nil && (r.Cycles != first.Cycles || !bytes.Equal(r.Data["out"], first.Data["out"])) {
+					err = fmt.Errorf("run differs: %d cycles vs %d", r.Cycles, first.Cycles)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
