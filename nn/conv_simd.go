@@ -138,7 +138,7 @@ func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, g
 		w := min(nr, s.IC-p*nr)
 		if w == nr {
 			for pix := 0; pix < s.N*s.H*s.W; pix++ {
-				*(*[nr]float32)(dst[pix*nr:]) = *(*[nr]float32)(x[pix*s.IC+p*nr:])
+				move16(dst[pix*nr:], x[pix*s.IC+p*nr:])
 			}
 		} else {
 			for pix := 0; pix < s.N*s.H*s.W; pix++ {
@@ -171,7 +171,7 @@ func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, g
 						case ow >= s.OW:
 							clear(d)
 						case h == mr:
-							*(*[mr]float32)(d) = *(*[mr]float32)(gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:])
+							move6(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:])
 						default:
 							clear(d)
 							copy(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:][:h])

@@ -41,7 +41,7 @@ func packB(k, n int, b []float32, ldb int, dst []float32) []float32 {
 			w := min(nr, n-p*nr)
 			if w == nr { // whole panels: fixed-size array moves, no memmove call per piece
 				for r := r0; r < r1; r++ {
-					*(*[nr]float32)(dst[(p*k+r)*nr:]) = *(*[nr]float32)(b[r*ldb+p*nr:])
+					move16(dst[(p*k+r)*nr:], b[r*ldb+p*nr:])
 				}
 				continue
 			}
@@ -95,7 +95,7 @@ func packATChunk(m, r0, kb int, at []float32, ldat int, dst []float32) {
 		d := dst[t*kb*mr:][:kb*mr]
 		if h == mr {
 			for r := 0; r < kb; r++ {
-				*(*[mr]float32)(d[r*mr:]) = *(*[mr]float32)(at[(r0+r)*ldat+i0:])
+				move6(d[r*mr:], at[(r0+r)*ldat+i0:])
 			}
 			continue
 		}
@@ -312,4 +312,20 @@ func threadsFor(threads, m, n, k int) int {
 		return 1
 	}
 	return threads
+}
+
+// move16 and move6 copy 16 and 6 floats with 16- and 8-byte moves that the compiler inlines
+// (an assignment of a whole [16]float32 or [6]float32 becomes a memmove call).
+func move16(dst, src []float32) {
+	d, s := (*[16]float32)(dst), (*[16]float32)(src)
+	*(*[4]float32)(d[0:4]) = *(*[4]float32)(s[0:4])
+	*(*[4]float32)(d[4:8]) = *(*[4]float32)(s[4:8])
+	*(*[4]float32)(d[8:12]) = *(*[4]float32)(s[8:12])
+	*(*[4]float32)(d[12:16]) = *(*[4]float32)(s[12:16])
+}
+
+func move6(dst, src []float32) {
+	d, s := (*[6]float32)(dst), (*[6]float32)(src)
+	*(*[4]float32)(d[0:4]) = *(*[4]float32)(s[0:4])
+	*(*[2]float32)(d[4:6]) = *(*[2]float32)(s[4:6])
 }
