@@ -100,14 +100,23 @@ func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
 		packBRows(dst, b, p0, klen, j0, nlen, nr, panel)
 		return
 	}
+	// Whole groups of whole 16-column panels of a row-major integer B: AVX2 interleaving.
+	asmPanels, asmK := 0, 0
+	if b.cs == 1 && g > 1 && nr == 16 && p0%g == 0 {
+		asmPanels, asmK = packBGroupsAsm(dst, b, p0, klen>>gs, j0, nlen/nr, panel)
+	}
 	for jp := 0; jp*nr < nlen; jp++ {
 		d := dst[jp*panel : (jp+1)*panel]
 		cols := min(nr, nlen-jp*nr)
+		pStart := 0
+		if jp < asmPanels {
+			pStart = asmK << gs // only the last, partial group is left
+		}
 		switch {
 		case g == 1 && cols == nr && nr%4 == 0:
 			packBTrans(d, b, p0, klen, j0+jp*nr, nr)
 		case b.cs == 1:
-			for p := 0; p < klen; p++ {
+			for p := pStart; p < klen; p++ {
 				src := b.data[(p0+p)*b.rs+j0+jp*nr:][:cols]
 				dd := d[((p>>gs)*nr)<<gs+p&(g-1):]
 				for j, v := range src {
@@ -150,6 +159,14 @@ func packA6[S, D number](d []D, a view[S], i, p0, klen int) {
 		case []float64:
 			if d64, ok := any(d).([]float64); ok {
 				kernels.PackA6F64(klen, src[i*a.rs+p0:], a.rs, d64)
+				return
+			}
+		case []uint32:
+			// k groups of integers as 4-byte units: the float32 transposes only move bits.
+			if du, ok := any(d).([]uint32); ok {
+				su := src[i*a.rs+p0:]
+				kernels.PackA6F32(klen, unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(su))), len(su)), a.rs,
+					unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(du))), len(du)))
 				return
 			}
 		}
@@ -286,4 +303,31 @@ func packA6Groups[S, D number](d []D, a view[S], i, p0, klen, g int) {
 			o += g
 		}
 	}
+}
+
+// packBGroupsAsm runs kernels.PackBGroups when B's and the panel's element types are the
+// same 16- or 8-bit integer type, returning how many panels and k groups it packed.
+func packBGroupsAsm[S, D number](dst []D, b view[S], p0, kg, j0, np, panel int) (int, int) {
+	if kg == 0 || np == 0 {
+		return 0, 0
+	}
+	src := b.data[p0*b.rs+j0:]
+	switch s := any(src).(type) {
+	case []int16:
+		if d, ok := any(dst).([]int16); ok {
+			kernels.PackBGroups(kg, np, s, b.rs, d, panel)
+			return np, kg
+		}
+	case []int8:
+		if d, ok := any(dst).([]int8); ok {
+			kernels.PackBGroups(kg, np, s, b.rs, d, panel)
+			return np, kg
+		}
+	case []uint8:
+		if d, ok := any(dst).([]uint8); ok {
+			kernels.PackBGroups(kg, np, s, b.rs, d, panel)
+			return np, kg
+		}
+	}
+	return 0, 0
 }

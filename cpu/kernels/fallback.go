@@ -249,3 +249,21 @@ func goPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel
 		}
 	}
 }
+
+// goPackBGroups is packBGroups in Go: int16 elements for g == 2,
+// bytes for g == 4; strides in bytes.
+func goPackBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	size := 4 / g // bytes per element
+	s := unsafe.Slice((*byte)(src), (kg*g-1)*ldb+16*size*np)
+	d := unsafe.Slice((*byte)(dst), (np-1)*panel+64*kg)
+	for p := 0; p < kg; p++ {
+		for jp := 0; jp < np; jp++ {
+			for j := 0; j < 16; j++ {
+				for q := 0; q < g; q++ {
+					from := s[(p*g+q)*ldb+(16*jp+j)*size:][:size]
+					copy(d[jp*panel+64*p+(j*g+q)*size:][:size], from)
+				}
+			}
+		}
+	}
+}

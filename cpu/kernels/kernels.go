@@ -367,3 +367,27 @@ func PackA6F64(k int, src []float64, lda int, dst []float64) {
 		}
 	}
 }
+
+// PackBGroups packs kg k-groups of a row-major integer B (row r at src[r*ldb:]) into np
+// whole 16-column micro-panels: dst[jp*panel + (p*16+j)*g + q] = src[(p*g+q)*ldb + jp*16+j],
+// with g = 2 for int16 and g = 4 for int8/uint8 (the packed-B layout of I16, U8S8, S8U8).
+// panel >= 16*g*kg is the distance between panels in elements. Rows past the last whole
+// group and columns past the last whole panel are the caller's.
+func PackBGroups[T int16 | int8 | uint8](kg, np int, src []T, ldb int, dst []T, panel int) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	g := 4 / size
+	if kg < 0 || np < 0 || ldb < 0 || panel < 16*g*kg {
+		panic(fmt.Sprintf("kernels: PackBGroups kg=%d np=%d ldb=%d panel=%d", kg, np, ldb, panel))
+	}
+	if kg == 0 || np == 0 {
+		return
+	}
+	check("src", len(src), (kg*g-1)*ldb+16*np)
+	check("dst", len(dst), (np-1)*panel+16*g*kg)
+	groups := max(1, maxCall/np) // bounded assembly calls
+	for p0 := 0; p0 < kg; p0 += groups {
+		n := min(groups, kg-p0)
+		packBGroups(g, n, np, unsafe.Pointer(&src[p0*g*ldb]), ldb*size, unsafe.Pointer(&dst[16*g*p0]), panel*size)
+	}
+}

@@ -529,3 +529,48 @@ func testPackB[T float32 | float64](t *testing.T, nr int, pack func(k, np int, s
 		restore()
 	}
 }
+
+func TestPackBGroups(t *testing.T) {
+	testPackBGroups[int16](t, 2)
+	testPackBGroups[int8](t, 4)
+	testPackBGroups[uint8](t, 4)
+}
+
+func testPackBGroups[T int16 | int8 | uint8](t *testing.T, g int) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, kg := range []int{1, 2, 9, 100} {
+			for _, np := range []int{1, 3, 17} {
+				ldb := 16*np + r.IntN(20)
+				panel := 16*g*kg + 16*g*r.IntN(3)
+				src := make([]T, (kg*g-1)*ldb+16*np)
+				for i := range src {
+					src[i] = T(r.Uint32())
+				}
+				dst := make([]T, (np-1)*panel+16*g*kg+5)
+				for i := range dst {
+					dst[i] = 7
+				}
+				PackBGroups(kg, np, src, ldb, dst, panel)
+				for jp := 0; jp < np; jp++ {
+					for p := 0; p < kg; p++ {
+						for j := 0; j < 16; j++ {
+							for q := 0; q < g; q++ {
+								if got, want := dst[jp*panel+(p*16+j)*g+q], src[(p*g+q)*ldb+jp*16+j]; got != want {
+									t.Fatalf("%s %T kg=%d np=%d: panel %d group %d col %d q %d = %v, want %v", impl, got, kg, np, jp, p, j, q, got, want)
+								}
+							}
+						}
+					}
+				}
+				for _, v := range dst[(np-1)*panel+16*g*kg:] {
+					if v != 7 {
+						t.Fatalf("%s: wrote past the last panel", impl)
+					}
+				}
+			}
+		}
+		restore()
+	}
+}

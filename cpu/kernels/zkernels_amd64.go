@@ -175,6 +175,24 @@ func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel i
 //go:noescape
 func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
+// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels.
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	switch {
+	case useAsm && g == 2:
+		asmPackBPairs16(kg, np, src, ldb, dst, panel)
+	case useAsm:
+		asmPackBQuads8(kg, np, src, ldb, dst, panel)
+	default:
+		goPackBGroups(g, kg, np, src, ldb, dst, panel)
+	}
+}
+
+//go:noescape
+func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
 // peaks maps an element type to its peak loop and the MACs of one iteration.
 var peaks = map[string]struct {
 	loop func(int)

@@ -3422,3 +3422,82 @@ panel:
 	VZEROUPPER
 	RET
 
+// func asmPackBPairs16(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+TEXT ·asmPackBPairs16(SB), NOSPLIT, $0-48
+	MOVQ kg+0(FP), CX
+	MOVQ src+16(FP), SI
+	MOVQ ldb+24(FP), R8
+	MOVQ dst+32(FP), DI
+	MOVQ panel+40(FP), R9
+group:
+	MOVQ np+8(FP), DX
+	MOVQ SI, R10
+	MOVQ DI, R11
+panel:
+	VMOVDQU (R10), X0
+	VMOVDQU 16(R10), X1
+	VMOVDQU (R10)(R8*1), X2
+	VMOVDQU 16(R10)(R8*1), X3
+	VPUNPCKLWD X2, X0, X4
+	VPUNPCKHWD X2, X0, X5
+	VPUNPCKLWD X3, X1, X6
+	VPUNPCKHWD X3, X1, X7
+	ADDQ $32, R10
+	VMOVDQU X4, (R11)
+	VMOVDQU X5, 16(R11)
+	VMOVDQU X6, 32(R11)
+	VMOVDQU X7, 48(R11)
+	ADDQ R9, R11
+	DECQ DX
+	JNZ panel
+	ADDQ R8, SI
+	ADDQ R8, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ group
+	VZEROUPPER
+	RET
+
+// func asmPackBQuads8(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+TEXT ·asmPackBQuads8(SB), NOSPLIT, $0-48
+	MOVQ kg+0(FP), CX
+	MOVQ src+16(FP), SI
+	MOVQ ldb+24(FP), R8
+	MOVQ dst+32(FP), DI
+	MOVQ panel+40(FP), R9
+group:
+	MOVQ np+8(FP), DX
+	MOVQ SI, R10
+	MOVQ DI, R11
+panel:
+	LEAQ (R10)(R8*2), R12
+	VMOVDQU (R10), X0
+	VMOVDQU (R10)(R8*1), X1
+	VMOVDQU (R12), X2
+	VMOVDQU (R12)(R8*1), X3
+	VPUNPCKLBW X1, X0, X8
+	VPUNPCKHBW X1, X0, X9
+	VPUNPCKLBW X3, X2, X10
+	VPUNPCKHBW X3, X2, X11
+	VPUNPCKLWD X10, X8, X4
+	VPUNPCKHWD X10, X8, X5
+	VPUNPCKLWD X11, X9, X6
+	VPUNPCKHWD X11, X9, X7
+	ADDQ $16, R10
+	VMOVDQU X4, (R11)
+	VMOVDQU X5, 16(R11)
+	VMOVDQU X6, 32(R11)
+	VMOVDQU X7, 48(R11)
+	ADDQ R9, R11
+	DECQ DX
+	JNZ panel
+	ADDQ R8, SI
+	ADDQ R8, SI
+	ADDQ R8, SI
+	ADDQ R8, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ group
+	VZEROUPPER
+	RET
+

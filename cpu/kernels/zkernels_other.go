@@ -49,3 +49,7 @@ func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, sr
 func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
 	goPackB64(k, np, src, ldb, dst, panel)
 }
+
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	goPackBGroups(g, kg, np, src, ldb, dst, panel)
+}

@@ -102,6 +102,8 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	emitPackA6F32(&s)
 	emitPackA6F64(&s)
 	emitPackB64(&s)
+	emitPackBGroups(&s, "asmPackBPairs16", 2)
+	emitPackBGroups(&s, "asmPackBQuads8", 4)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
@@ -184,6 +186,24 @@ func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel i
 //go:noescape
 func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
+// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels.
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	switch {
+	case useAsm && g == 2:
+		asmPackBPairs16(kg, np, src, ldb, dst, panel)
+	case useAsm:
+		asmPackBQuads8(kg, np, src, ldb, dst, panel)
+	default:
+		goPackBGroups(g, kg, np, src, ldb, dst, panel)
+	}
+}
+
+//go:noescape
+func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
 `
 
 const packOther = `func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
@@ -192,5 +212,9 @@ func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, sr
 
 func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
 	goPackB64(k, np, src, ldb, dst, panel)
+}
+
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	goPackBGroups(g, kg, np, src, ldb, dst, panel)
 }
 `

@@ -1,5 +1,7 @@
 package x86gen
 
+import "fmt"
+
 // emitPackA6F32 writes asmPackA6F32(k8 int, src *float32, lda int, dst *float32): the
 // packing of six float32 rows (row stride lda elements) into the packed-A layout
 // dst[k][6], eight k at a time. Each block of 6 rows x 8 k is loaded as six vectors and
@@ -132,6 +134,70 @@ func emitPackA6F64(a *asm) {
 	a.ins("ADDQ", imm(192), "DI")
 	a.ins("DECQ", "CX")
 	a.ins("JNZ", "loop")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
+
+// emitPackBGroups writes the packing of a row-major B whose k groups interleave rows:
+// asmPackBPairs16 (int16, pairs of rows) and asmPackBQuads8 (bytes, quads of rows), with
+// signature (kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int), strides
+// in bytes. For each group p and whole panel jp of 16 columns, the g rows' 16 values are
+// interleaved (VPUNPCKL/H) so that column j's g values are adjacent: 64 bytes at
+// dst + jp*panel + p*64.
+func emitPackBGroups(a *asm, name string, group int) {
+	a.line("// func %s(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)", name)
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-48", name)
+	a.ins("MOVQ", "kg+0(FP)", "CX")
+	a.ins("MOVQ", "src+16(FP)", "SI")
+	a.ins("MOVQ", "ldb+24(FP)", "R8")
+	a.ins("MOVQ", "dst+32(FP)", "DI")
+	a.ins("MOVQ", "panel+40(FP)", "R9")
+	a.label("group")
+	a.ins("MOVQ", "np+8(FP)", "DX")
+	a.ins("MOVQ", "SI", "R10")
+	a.ins("MOVQ", "DI", "R11")
+	a.label("panel")
+	if group == 2 {
+		// 16 int16 columns = 32 bytes per row: two xmm halves of each row.
+		a.ins("VMOVDQU", mem(0, "R10"), "X0")
+		a.ins("VMOVDQU", mem(16, "R10"), "X1")
+		a.ins("VMOVDQU", memIdx(0, "R10", "R8", 1), "X2")
+		a.ins("VMOVDQU", memIdx(16, "R10", "R8", 1), "X3")
+		a.ins("VPUNPCKLWD", "X2", "X0", "X4") // columns 0-3
+		a.ins("VPUNPCKHWD", "X2", "X0", "X5") // 4-7
+		a.ins("VPUNPCKLWD", "X3", "X1", "X6") // 8-11
+		a.ins("VPUNPCKHWD", "X3", "X1", "X7") // 12-15
+		a.ins("ADDQ", imm(32), "R10")
+	} else {
+		// 16 byte columns per row, four rows.
+		a.ins("LEAQ", memIdx(0, "R10", "R8", 2), "R12")
+		a.ins("VMOVDQU", mem(0, "R10"), "X0")
+		a.ins("VMOVDQU", memIdx(0, "R10", "R8", 1), "X1")
+		a.ins("VMOVDQU", mem(0, "R12"), "X2")
+		a.ins("VMOVDQU", memIdx(0, "R12", "R8", 1), "X3")
+		a.ins("VPUNPCKLBW", "X1", "X0", "X8") // rows 0,1 columns 0-7
+		a.ins("VPUNPCKHBW", "X1", "X0", "X9") // 8-15
+		a.ins("VPUNPCKLBW", "X3", "X2", "X10")
+		a.ins("VPUNPCKHBW", "X3", "X2", "X11")
+		a.ins("VPUNPCKLWD", "X10", "X8", "X4") // rows 0-3 columns 0-3
+		a.ins("VPUNPCKHWD", "X10", "X8", "X5") // 4-7
+		a.ins("VPUNPCKLWD", "X11", "X9", "X6") // 8-11
+		a.ins("VPUNPCKHWD", "X11", "X9", "X7") // 12-15
+		a.ins("ADDQ", imm(16), "R10")
+	}
+	for i := 0; i < 4; i++ {
+		a.ins("VMOVDQU", fmt.Sprintf("X%d", 4+i), mem(16*i, "R11"))
+	}
+	a.ins("ADDQ", "R9", "R11")
+	a.ins("DECQ", "DX")
+	a.ins("JNZ", "panel")
+	for i := 0; i < group; i++ {
+		a.ins("ADDQ", "R8", "SI")
+	}
+	a.ins("ADDQ", imm(64), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "group")
 	a.ins("VZEROUPPER")
 	a.ins("RET")
 	a.blank()
