@@ -16,12 +16,12 @@ import "github.com/sumacdev/sumac/cpu/kernels"
 // (kh, kw, q) the pixels of a whole image form one contiguous k loop of OH*W values.
 //
 // im2col path (small filter rows, e.g. conv1 with one input channel): patches are copied into
-// rows of 16 (K*K*IC values, then a 1 that multiplies the bias), which serve in place as the
-// forward A operand and as the weight gradient's packed B panel, whose extra column gives the
-// bias gradient.
+// rows of 16 (K*K*IC values, then a 1 that multiplies the bias), the forward A operand read in
+// place (one output row at a time, in L1) and, built again for the whole batch, the weight
+// gradient's A^T, whose bias column gives the bias gradient.
 type convSIMDState struct {
 	wp, bp, ap []float32 // packed operands
-	col        []float32 // im2col path: [P][colW] patches of the last forward input
+	col        []float32 // im2col path: [P][colW] patches for the weight gradient
 	xp         []float32 // direct path: x repacked per 16-channel panel
 	gyp        []float32 // direct path: padded output gradient
 	gwp        []float32 // direct path: weight gradient with output channels padded to tiles
@@ -48,7 +48,7 @@ func (st *convSIMDState) backward(cfg *Config, s convShape, x, w, gy, gx, gw, gb
 		}
 		return
 	}
-	st.weightGradIm2col(cfg, s, gy, gw, gb)
+	st.weightGradIm2col(cfg, s, x, gy, gw, gb)
 	if gx != nil {
 		st.inputGradIm2col(cfg, s, w, gy, gx)
 	}
@@ -226,18 +226,6 @@ func colW(s convShape) int { return panels(s.K*s.K*s.IC+1) * nr }
 func (st *convSIMDState) forwardIm2col(cfg *Config, s convShape, x, w, b, y []float32) {
 	kkc := s.K * s.K * s.IC
 	cw := colW(s)
-	P := s.N * s.OH * s.OW
-	if len(st.col) != P*cw || st.colShape != s {
-		// The 1 and the zero padding of each row are written once per shape.
-		st.col = grow(st.col, P*cw)
-		clear(st.col)
-		for p := 0; p < P; p++ {
-			st.col[p*cw+kkc] = 1
-		}
-		st.colShape = s
-	}
-	col := st.col
-	kc := s.K * s.IC
 	// B[(kh, kw, ic) | bias, oc] = w[oc, ...] | b[oc].
 	st.wp = packBT(kkc, s.OC, w, kkc, st.wp)
 	bp := grow(st.bp, panels(s.OC)*(kkc+1)*nr)
@@ -249,32 +237,63 @@ func (st *convSIMDState) forwardIm2col(cfg *Config, s convShape, x, w, b, y []fl
 		copy(last, b[p*nr:min(s.OC, (p+1)*nr)])
 	}
 	st.bp = bp
-	// Row by row: the patches of one output row are multiplied while they are in L1 (they
-	// also stay in col for the weight gradient).
+	// Row by row, through a buffer that stays in L1: the patches of one output row are built
+	// and multiplied at once (the weight gradient builds them again; storing them all here
+	// would cost a pass over memory as large as half the output).
 	parallelFor(cfg.threads(), s.N*s.OH, func(lo, hi int) {
+		bufp := getScratch(s.OW * cw)
+		defer putScratch(bufp)
+		buf := *bufp
+		initPatchRows(buf, s.OW, cw, kkc)
 		for r := lo; r < hi; r++ {
-			n, oh := r/s.OH, r%s.OH
-			for ow := 0; ow < s.OW; ow++ {
-				row := col[(r*s.OW+ow)*cw:][:kkc]
-				for kh := 0; kh < s.K; kh++ {
-					// Runs of K*IC values are short here: an explicit loop beats copy's call.
-					src := x[((n*s.H+oh+kh)*s.W+ow)*s.IC:][:kc]
-					dst := row[kh*kc:][:kc]
-					for i, v := range src {
-						dst[i] = v
-					}
-				}
-			}
-			gemmStridedTiles(s.OW, s.OC, kkc+1, col[r*s.OW*cw:], cw, bp, 0, y[r*s.OW*s.OC:], s.OC, 0, tiles(s.OW))
+			im2colRows(s, x, buf, cw, r, r+1)
+			gemmStridedTiles(s.OW, s.OC, kkc+1, buf, cw, bp, 0, y[r*s.OW*s.OC:], s.OC, 0, tiles(s.OW))
 		}
 	})
 }
 
+// initPatchRows sets rows of patch rows to zero with the bias column at 1.
+func initPatchRows(col []float32, rows, cw, kkc int) {
+	clear(col[:rows*cw])
+	for p := 0; p < rows; p++ {
+		col[p*cw+kkc] = 1
+	}
+}
+
+// im2colRows writes the patches of output rows [r0, r1) (r = n*OH + oh) into col, one row of
+// cw values per output pixel, starting at col[0]; the bias 1 and padding are left as they are.
+func im2colRows(s convShape, x, col []float32, cw, r0, r1 int) {
+	kc := s.K * s.IC
+	for r := r0; r < r1; r++ {
+		n, oh := r/s.OH, r%s.OH
+		for ow := 0; ow < s.OW; ow++ {
+			row := col[((r-r0)*s.OW+ow)*cw:][:s.K*kc]
+			for kh := 0; kh < s.K; kh++ {
+				// Runs of K*IC values are short here: an explicit loop beats copy's call.
+				src := x[((n*s.H+oh+kh)*s.W+ow)*s.IC:][:kc]
+				dst := row[kh*kc:][:kc]
+				for i, v := range src {
+					dst[i] = v
+				}
+			}
+		}
+	}
+}
+
 // weightGradIm2col: [gw | gb]^T = patches^T x gy.
-func (st *convSIMDState) weightGradIm2col(cfg *Config, s convShape, gy, gw, gb []float32) {
+func (st *convSIMDState) weightGradIm2col(cfg *Config, s convShape, x, gy, gw, gb []float32) {
 	kkc := s.K * s.K * s.IC
 	cw := colW(s)
 	P := s.N * s.OH * s.OW
+	if len(st.col) != P*cw || st.colShape != s {
+		// The 1 and the zero padding of each row are written once per shape.
+		st.col = grow(st.col, P*cw)
+		initPatchRows(st.col, P, cw, kkc)
+		st.colShape = s
+	}
+	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
+		im2colRows(s, x, st.col[lo*s.OH*s.OW*cw:], cw, lo*s.OH, hi*s.OH)
+	})
 	// gwT[r, oc] for r < kkc, bias at r = kkc: A = patches^T (packed tiles), B = gy panels.
 	gwT := grow(st.gwp, (kkc+1)*s.OC)
 	st.gwp = gwT
