@@ -50,6 +50,7 @@ func packA[S, D number](dst []D, a view[S], i0, mlen, p0, klen, mr, g int) {
 			// k groups of g elements are 4-byte units contiguous in A's rows: pack them as
 			// float32-like elements (the same layout with one unit per group).
 			packA6(unitsD[ip*panel>>gs:][:kFull*mr], unitsA, i0+ip*mr, p0>>gs, kFull)
+		case g == 2 && rows == 6 && mr == 6 && a.cs == 1 && packA6WidenAsm(d, a, i0+ip*mr, p0, klen):
 		case g > 1 && rows == 6 && mr == 6 && a.cs == 1:
 			packA6Groups(d, a, i0+ip*mr, p0, klen, g)
 		case a.cs == 1 && g == 1:
@@ -328,6 +329,41 @@ func packBGroupsAsm[S, D number](dst []D, b view[S], p0, kg, j0, np, panel int) 
 			kernels.PackBGroups(kg, np, s, b.rs, d, panel)
 			return np, kg
 		}
+		if d, ok := any(dst).([]int16); ok {
+			kernels.PackBPairsWiden(kg, np, s, b.rs, d, panel)
+			return np, kg
+		}
+	}
+	if s, ok := any(src).([]int8); ok {
+		if d, ok := any(dst).([]int16); ok {
+			kernels.PackBPairsWiden(kg, np, s, b.rs, d, panel)
+			return np, kg
+		}
 	}
 	return 0, 0
+}
+
+// packA6WidenAsm packs a full 6-row panel of a row-major byte A into int16 pairs (the exact
+// uint8 x int8 path) with the AVX2 widening transposes; false when the types do not apply.
+func packA6WidenAsm[S, D number](d []D, a view[S], i, p0, klen int) bool {
+	d16, ok := any(d).([]int16)
+	if !ok {
+		return false
+	}
+	even := klen &^ 1
+	switch src := any(a.data).(type) {
+	case []uint8:
+		kernels.PackA6Widen(even, src[i*a.rs+p0:], a.rs, d16)
+	case []int8:
+		kernels.PackA6Widen(even, src[i*a.rs+p0:], a.rs, d16)
+	default:
+		return false
+	}
+	if even < klen { // the last pair has one value; its partner is the zero padding
+		for q := 0; q < 6; q++ {
+			d16[(even/2*6+q)*2] = int16(a.data[(i+q)*a.rs+p0+even])
+			d16[(even/2*6+q)*2+1] = 0
+		}
+	}
+	return true
 }

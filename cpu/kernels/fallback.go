@@ -267,3 +267,37 @@ func goPackBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointe
 		}
 	}
 }
+
+// widen reads byte b as int8 or uint8.
+func widen(b byte, signed bool) int16 {
+	if signed {
+		return int16(int8(b))
+	}
+	return int16(b)
+}
+
+// goPackBPairsWiden is packBPairsWiden in Go (ldb in bytes, panel in bytes of int16).
+func goPackBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	s := unsafe.Slice((*byte)(src), (2*kg-1)*ldb+16*np)
+	d := unsafe.Slice((*int16)(dst), ((np-1)*panel+64*kg)/2)
+	for p := 0; p < kg; p++ {
+		for jp := 0; jp < np; jp++ {
+			for j := 0; j < 16; j++ {
+				for q := 0; q < 2; q++ {
+					d[(jp*panel+64*p)/2+j*2+q] = widen(s[(2*p+q)*ldb+16*jp+j], signed)
+				}
+			}
+		}
+	}
+}
+
+// goPackA6Widen is packA6Widen in Go (lda in bytes).
+func goPackA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
+	s := unsafe.Slice((*byte)(src), 5*lda+16*k16)
+	d := unsafe.Slice(dst, 96*k16)
+	for p := 0; p < 16*k16; p++ {
+		for i := 0; i < 6; i++ {
+			d[(p/2*6+i)*2+p%2] = widen(s[i*lda+p], signed)
+		}
+	}
+}

@@ -391,3 +391,55 @@ func PackBGroups[T int16 | int8 | uint8](kg, np int, src []T, ldb int, dst []T, 
 		packBGroups(g, n, np, unsafe.Pointer(&src[p0*g*ldb]), ldb*size, unsafe.Pointer(&dst[16*g*p0]), panel*size)
 	}
 }
+
+// byteSigned reports whether T is int8 (sign-extended) rather than uint8.
+func byteSigned[T int8 | uint8]() bool {
+	var x T
+	x--
+	return x < 0
+}
+
+// PackBPairsWiden packs kg pairs of rows of a row-major byte matrix B (int8 or uint8, row r
+// at src[r*ldb:]) into np whole 16-column int16 micro-panels, each value widened:
+// dst[jp*panel + (p*16+j)*2 + q] = int16(src[(2p+q)*ldb + jp*16+j]) (the packed-B layout of
+// I16, for the exact uint8 x int8 path). panel >= 32*kg is in elements of dst.
+func PackBPairsWiden[T int8 | uint8](kg, np int, src []T, ldb int, dst []int16, panel int) {
+	if kg < 0 || np < 0 || ldb < 0 || panel < 32*kg {
+		panic(fmt.Sprintf("kernels: PackBPairsWiden kg=%d np=%d ldb=%d panel=%d", kg, np, ldb, panel))
+	}
+	if kg == 0 || np == 0 {
+		return
+	}
+	check("src", len(src), (2*kg-1)*ldb+16*np)
+	check("dst", len(dst), (np-1)*panel+32*kg)
+	groups := max(1, maxCall/np)
+	for p0 := 0; p0 < kg; p0 += groups {
+		n := min(groups, kg-p0)
+		packBPairsWiden(byteSigned[T](), n, np, unsafe.Pointer(&src[2*p0*ldb]), ldb, unsafe.Pointer(&dst[32*p0]), panel*2)
+	}
+}
+
+// PackA6Widen packs six rows of a row-major byte matrix (int8 or uint8, row i at
+// src[i*lda:], k values each, k even) widened to int16 in the packed-A layout of I16:
+// dst[(p*6+i)*2+q] = int16(src[i*lda+2p+q]), with AVX2 for blocks of 16 k.
+func PackA6Widen[T int8 | uint8](k int, src []T, lda int, dst []int16) {
+	if k < 0 || k%2 != 0 || lda < 0 {
+		panic(fmt.Sprintf("kernels: PackA6Widen k=%d lda=%d", k, lda))
+	}
+	if k == 0 {
+		return
+	}
+	check("src", len(src), 5*lda+k)
+	check("dst", len(dst), 6*k)
+	k16 := k / 16
+	for done := 0; done < k16; {
+		n := min(k16-done, maxCall/16)
+		packA6Widen(byteSigned[T](), n, unsafe.Pointer(&src[16*done]), lda, &dst[96*done])
+		done += n
+	}
+	for p := 16 * k16; p < k; p++ {
+		for i := 0; i < 6; i++ {
+			dst[(p/2*6+i)*2+p%2] = int16(src[i*lda+p])
+		}
+	}
+}

@@ -574,3 +574,58 @@ func testPackBGroups[T int16 | int8 | uint8](t *testing.T, g int) {
 		restore()
 	}
 }
+
+func TestPackWiden(t *testing.T) {
+	testPackWiden[int8](t)
+	testPackWiden[uint8](t)
+}
+
+func testPackWiden[T int8 | uint8](t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, kg := range []int{1, 3, 8, 9, 40} {
+			for _, np := range []int{1, 4} {
+				ldb := 16*np + r.IntN(9)
+				panel := 32*kg + 32*r.IntN(2)
+				src := make([]T, (2*kg-1)*ldb+16*np)
+				for i := range src {
+					src[i] = T(r.Uint32())
+				}
+				dst := make([]int16, (np-1)*panel+32*kg)
+				PackBPairsWiden(kg, np, src, ldb, dst, panel)
+				for jp := 0; jp < np; jp++ {
+					for p := 0; p < kg; p++ {
+						for j := 0; j < 16; j++ {
+							for q := 0; q < 2; q++ {
+								if got, want := dst[jp*panel+(p*16+j)*2+q], int16(src[(2*p+q)*ldb+jp*16+j]); got != want {
+									t.Fatalf("%s %T B kg=%d: got %d want %d", impl, src[0], kg, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+			k := 2 * kg * 3
+			lda := k + r.IntN(7)
+			src := make([]T, 5*lda+k)
+			for i := range src {
+				src[i] = T(r.Uint32())
+			}
+			dst := make([]int16, 6*k+2)
+			dst[6*k], dst[6*k+1] = 99, 99
+			PackA6Widen(k, src, lda, dst)
+			for p := 0; p < k; p++ {
+				for i := 0; i < 6; i++ {
+					if got, want := dst[(p/2*6+i)*2+p%2], int16(src[i*lda+p]); got != want {
+						t.Fatalf("%s %T A k=%d: [%d][%d] got %d want %d", impl, src[0], k, p, i, got, want)
+					}
+				}
+			}
+			if dst[6*k] != 99 || dst[6*k+1] != 99 {
+				t.Fatalf("%s A k=%d: wrote past the panel", impl, k)
+			}
+		}
+		restore()
+	}
+}

@@ -193,6 +193,42 @@ func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer
 //go:noescape
 func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
+// packBPairsWiden packs pairs of byte rows of B widened to int16 panels.
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	switch {
+	case useAsm && signed:
+		asmPackBPairsS8(kg, np, src, ldb, dst, panel)
+	case useAsm:
+		asmPackBPairsU8(kg, np, src, ldb, dst, panel)
+	default:
+		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+	}
+}
+
+//go:noescape
+func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+// packA6Widen packs six byte rows widened to int16 k pairs, 16 k per block.
+func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
+	switch {
+	case useAsm && signed:
+		asmPackA6S8(k16, src, lda, dst)
+	case useAsm:
+		asmPackA6U8(k16, src, lda, dst)
+	default:
+		goPackA6Widen(signed, k16, src, lda, dst)
+	}
+}
+
+//go:noescape
+func asmPackA6S8(k16 int, src unsafe.Pointer, lda int, dst *int16)
+
+//go:noescape
+func asmPackA6U8(k16 int, src unsafe.Pointer, lda int, dst *int16)
+
 // peaks maps an element type to its peak loop and the MACs of one iteration.
 var peaks = map[string]struct {
 	loop func(int)

@@ -53,3 +53,11 @@ func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel i
 func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
 	goPackBGroups(g, kg, np, src, ldb, dst, panel)
 }
+
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+}
+
+func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
+	goPackA6Widen(signed, k16, src, lda, dst)
+}

@@ -104,6 +104,10 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	emitPackB64(&s)
 	emitPackBGroups(&s, "asmPackBPairs16", 2)
 	emitPackBGroups(&s, "asmPackBQuads8", 4)
+	emitPackBPairsWiden(&s, "asmPackBPairsS8", true)
+	emitPackBPairsWiden(&s, "asmPackBPairsU8", false)
+	emitPackA6Widen(&s, "asmPackA6S8", true)
+	emitPackA6Widen(&s, "asmPackA6U8", false)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
@@ -204,6 +208,42 @@ func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer
 //go:noescape
 func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
+// packBPairsWiden packs pairs of byte rows of B widened to int16 panels.
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	switch {
+	case useAsm && signed:
+		asmPackBPairsS8(kg, np, src, ldb, dst, panel)
+	case useAsm:
+		asmPackBPairsU8(kg, np, src, ldb, dst, panel)
+	default:
+		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+	}
+}
+
+//go:noescape
+func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+// packA6Widen packs six byte rows widened to int16 k pairs, 16 k per block.
+func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
+	switch {
+	case useAsm && signed:
+		asmPackA6S8(k16, src, lda, dst)
+	case useAsm:
+		asmPackA6U8(k16, src, lda, dst)
+	default:
+		goPackA6Widen(signed, k16, src, lda, dst)
+	}
+}
+
+//go:noescape
+func asmPackA6S8(k16 int, src unsafe.Pointer, lda int, dst *int16)
+
+//go:noescape
+func asmPackA6U8(k16 int, src unsafe.Pointer, lda int, dst *int16)
+
 `
 
 const packOther = `func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
@@ -216,5 +256,13 @@ func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel i
 
 func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
 	goPackBGroups(g, kg, np, src, ldb, dst, panel)
+}
+
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+}
+
+func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
+	goPackA6Widen(signed, k16, src, lda, dst)
 }
 `

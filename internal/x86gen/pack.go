@@ -26,33 +26,7 @@ func emitPackA6F32(a *asm) {
 	a.ins("VMOVUPS", mem(0, "R9"), "Y3")
 	a.ins("VMOVUPS", memIdx(0, "R9", "R8", 1), "Y4")
 	a.ins("VMOVUPS", memIdx(0, "R9", "R8", 2), "Y5")
-	// Pairs of rows interleaved: per 128-bit lane (k0,k1 | k4,k5) and (k2,k3 | k6,k7).
-	a.ins("VUNPCKLPS", "Y1", "Y0", "Y6")  // r0k0 r1k0 r0k1 r1k1
-	a.ins("VUNPCKHPS", "Y1", "Y0", "Y7")  // r0k2 r1k2 r0k3 r1k3
-	a.ins("VUNPCKLPS", "Y3", "Y2", "Y8")  // r2k0 r3k0 r2k1 r3k1
-	a.ins("VUNPCKHPS", "Y3", "Y2", "Y9")  // r2k2 r3k2 r2k3 r3k3
-	a.ins("VUNPCKLPS", "Y5", "Y4", "Y10") // r4k0 r5k0 r4k1 r5k1
-	a.ins("VUNPCKHPS", "Y5", "Y4", "Y11") // r4k2 r5k2 r4k3 r5k3
-	// Rows 0..3 of one k per vector lane.
-	a.ins("VSHUFPS", imm(0x44), "Y8", "Y6", "Y0") // k0 | k4
-	a.ins("VSHUFPS", imm(0xEE), "Y8", "Y6", "Y1") // k1 | k5
-	a.ins("VSHUFPS", imm(0x44), "Y9", "Y7", "Y2") // k2 | k6
-	a.ins("VSHUFPS", imm(0xEE), "Y9", "Y7", "Y3") // k3 | k7
-	store := func(base int) {
-		a.ins("VMOVUPS", "X0", mem(base+0, "DI"))
-		a.ins("VMOVLPS", "X10", mem(base+16, "DI"))
-		a.ins("VMOVUPS", "X1", mem(base+24, "DI"))
-		a.ins("VMOVHPS", "X10", mem(base+40, "DI"))
-		a.ins("VMOVUPS", "X2", mem(base+48, "DI"))
-		a.ins("VMOVLPS", "X11", mem(base+64, "DI"))
-		a.ins("VMOVUPS", "X3", mem(base+72, "DI"))
-		a.ins("VMOVHPS", "X11", mem(base+88, "DI"))
-	}
-	store(0)
-	for _, r := range []int{0, 1, 2, 3, 10, 11} {
-		a.ins("VEXTRACTF128", imm(1), y(r), xreg(y(r)))
-	}
-	store(96)
+	transpose6x8Units(a)
 	a.ins("ADDQ", imm(32), "SI")
 	a.ins("ADDQ", imm(32), "R9")
 	a.ins("ADDQ", imm(192), "DI")
@@ -201,4 +175,117 @@ func emitPackBGroups(a *asm, name string, group int) {
 	a.ins("VZEROUPPER")
 	a.ins("RET")
 	a.blank()
+}
+
+// emitPackBPairsWiden writes name(kg, np int, src unsafe.Pointer, ldb int, dst
+// unsafe.Pointer, panel int): like asmPackBPairs16 but from bytes, sign- or zero-extended to
+// int16 on the way (VPMOVSXBW / VPMOVZXBW): the B side of the exact uint8 x int8 path.
+// ldb is in bytes, panel in bytes of the int16 destination.
+func emitPackBPairsWiden(a *asm, name string, signed bool) {
+	ext := "VPMOVZXBW"
+	if signed {
+		ext = "VPMOVSXBW"
+	}
+	a.line("// func %s(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)", name)
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-48", name)
+	a.ins("MOVQ", "kg+0(FP)", "CX")
+	a.ins("MOVQ", "src+16(FP)", "SI")
+	a.ins("MOVQ", "ldb+24(FP)", "R8")
+	a.ins("MOVQ", "dst+32(FP)", "DI")
+	a.ins("MOVQ", "panel+40(FP)", "R9")
+	a.label("group")
+	a.ins("MOVQ", "np+8(FP)", "DX")
+	a.ins("MOVQ", "SI", "R10")
+	a.ins("MOVQ", "DI", "R11")
+	a.label("panel")
+	a.ins(ext, mem(0, "R10"), "X0") // row 2p, columns 0-7
+	a.ins(ext, mem(8, "R10"), "X1") // 8-15
+	a.ins(ext, memIdx(0, "R10", "R8", 1), "X2")
+	a.ins(ext, memIdx(8, "R10", "R8", 1), "X3")
+	a.ins("VPUNPCKLWD", "X2", "X0", "X4")
+	a.ins("VPUNPCKHWD", "X2", "X0", "X5")
+	a.ins("VPUNPCKLWD", "X3", "X1", "X6")
+	a.ins("VPUNPCKHWD", "X3", "X1", "X7")
+	for i := 0; i < 4; i++ {
+		a.ins("VMOVDQU", fmt.Sprintf("X%d", 4+i), mem(16*i, "R11"))
+	}
+	a.ins("ADDQ", imm(16), "R10")
+	a.ins("ADDQ", "R9", "R11")
+	a.ins("DECQ", "DX")
+	a.ins("JNZ", "panel")
+	a.ins("ADDQ", "R8", "SI")
+	a.ins("ADDQ", "R8", "SI")
+	a.ins("ADDQ", imm(64), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "group")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
+
+// emitPackA6Widen writes name(k16 int, src unsafe.Pointer, lda int, dst *int16): six byte
+// rows (lda in bytes) widened to int16 and packed as k pairs, dst[(p*6+i)*2+q] =
+// int16(src[i*lda + 2p+q]), sixteen k per iteration: each row's 16 bytes widen to one ymm
+// of eight int16 pairs, which the float32 6x8 transpose then moves as 32-bit units.
+func emitPackA6Widen(a *asm, name string, signed bool) {
+	ext := "VPMOVZXBW"
+	if signed {
+		ext = "VPMOVSXBW"
+	}
+	a.line("// func %s(k16 int, src unsafe.Pointer, lda int, dst *int16)", name)
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-32", name)
+	a.ins("MOVQ", "k16+0(FP)", "CX")
+	a.ins("MOVQ", "src+8(FP)", "SI")
+	a.ins("MOVQ", "lda+16(FP)", "R8")
+	a.ins("MOVQ", "dst+24(FP)", "DI")
+	a.ins("LEAQ", memIdx(0, "SI", "R8", 2), "R9")
+	a.ins("ADDQ", "R8", "R9")
+	a.label("loop")
+	a.ins(ext, mem(0, "SI"), "Y0")
+	a.ins(ext, memIdx(0, "SI", "R8", 1), "Y1")
+	a.ins(ext, memIdx(0, "SI", "R8", 2), "Y2")
+	a.ins(ext, mem(0, "R9"), "Y3")
+	a.ins(ext, memIdx(0, "R9", "R8", 1), "Y4")
+	a.ins(ext, memIdx(0, "R9", "R8", 2), "Y5")
+	transpose6x8Units(a)
+	a.ins("ADDQ", imm(16), "SI")
+	a.ins("ADDQ", imm(16), "R9")
+	a.ins("ADDQ", imm(192), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
+
+// transpose6x8Units transposes Y0..Y5 (six rows of eight 32-bit units) and stores the eight
+// columns of six units at DI, DI+24, ..., DI+168: the core of the 6-row A packers.
+func transpose6x8Units(a *asm) {
+	// Pairs of rows interleaved: per 128-bit lane (k0,k1 | k4,k5) and (k2,k3 | k6,k7).
+	a.ins("VUNPCKLPS", "Y1", "Y0", "Y6")  // r0k0 r1k0 r0k1 r1k1
+	a.ins("VUNPCKHPS", "Y1", "Y0", "Y7")  // r0k2 r1k2 r0k3 r1k3
+	a.ins("VUNPCKLPS", "Y3", "Y2", "Y8")  // r2k0 r3k0 r2k1 r3k1
+	a.ins("VUNPCKHPS", "Y3", "Y2", "Y9")  // r2k2 r3k2 r2k3 r3k3
+	a.ins("VUNPCKLPS", "Y5", "Y4", "Y10") // r4k0 r5k0 r4k1 r5k1
+	a.ins("VUNPCKHPS", "Y5", "Y4", "Y11") // r4k2 r5k2 r4k3 r5k3
+	// Rows 0..3 of one k per vector lane.
+	a.ins("VSHUFPS", imm(0x44), "Y8", "Y6", "Y0") // k0 | k4
+	a.ins("VSHUFPS", imm(0xEE), "Y8", "Y6", "Y1") // k1 | k5
+	a.ins("VSHUFPS", imm(0x44), "Y9", "Y7", "Y2") // k2 | k6
+	a.ins("VSHUFPS", imm(0xEE), "Y9", "Y7", "Y3") // k3 | k7
+	store := func(base int) {
+		a.ins("VMOVUPS", "X0", mem(base+0, "DI"))
+		a.ins("VMOVLPS", "X10", mem(base+16, "DI"))
+		a.ins("VMOVUPS", "X1", mem(base+24, "DI"))
+		a.ins("VMOVHPS", "X10", mem(base+40, "DI"))
+		a.ins("VMOVUPS", "X2", mem(base+48, "DI"))
+		a.ins("VMOVLPS", "X11", mem(base+64, "DI"))
+		a.ins("VMOVUPS", "X3", mem(base+72, "DI"))
+		a.ins("VMOVHPS", "X11", mem(base+88, "DI"))
+	}
+	store(0)
+	for _, r := range []int{0, 1, 2, 3, 10, 11} {
+		a.ins("VEXTRACTF128", imm(1), y(r), xreg(y(r)))
+	}
+	store(96)
 }
