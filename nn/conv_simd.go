@@ -266,13 +266,19 @@ func im2colRows(s convShape, x, col []float32, cw, r0, r1 int) {
 	kc := s.K * s.IC
 	for r := r0; r < r1; r++ {
 		n, oh := r/s.OH, r%s.OH
-		for ow := 0; ow < s.OW; ow++ {
-			row := col[((r-r0)*s.OW+ow)*cw:][:s.K*kc]
-			for kh := 0; kh < s.K; kh++ {
-				// Runs of K*IC values are short here: an explicit loop beats copy's call.
-				src := x[((n*s.H+oh+kh)*s.W+ow)*s.IC:][:kc]
-				dst := row[kh*kc:][:kc]
-				for i, v := range src {
+		out := col[(r-r0)*s.OW*cw:][:s.OW*cw]
+		for kh := 0; kh < s.K; kh++ {
+			src := x[(n*s.H+oh+kh)*s.W*s.IC:][:s.W*s.IC]
+			if kc == 3 { // 3x3 filters on one channel (conv1): 12-byte moves
+				for ow := 0; ow < s.OW; ow++ {
+					*(*[3]float32)(out[ow*cw+kh*3:]) = *(*[3]float32)(src[ow:])
+				}
+				continue
+			}
+			// Runs of K*IC values are short here: an explicit loop beats copy's call.
+			for ow := 0; ow < s.OW; ow++ {
+				dst, in := out[ow*cw+kh*kc:][:kc], src[ow*s.IC:][:kc]
+				for i, v := range in {
 					dst[i] = v
 				}
 			}
