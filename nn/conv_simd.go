@@ -69,7 +69,13 @@ func (st *convSIMDState) forwardDirect(cfg *Config, s convShape, x, w, b, y []fl
 			n, oh := r/s.OH, r%s.OH
 			yr := y[r*s.OW*s.OC:][:s.OW*s.OC]
 			for p := 0; p < s.OW; p++ {
-				copy(yr[p*s.OC:][:s.OC], b)
+				if s.OC%nr == 0 { // inlined moves rather than a memmove call per pixel
+					for j := 0; j < s.OC; j += nr {
+						move16(yr[p*s.OC+j:], b[j:])
+					}
+				} else {
+					copy(yr[p*s.OC:][:s.OC], b)
+				}
 			}
 			for kh := 0; kh < s.K; kh++ {
 				gemmStridedTiles(s.OW, s.OC, kc, x[((n*s.H+oh+kh)*s.W)*s.IC:], s.IC, st.wp[kh*per:][:per], 1, yr, s.OC, 0, tiles(s.OW))
