@@ -63,8 +63,10 @@ func packBT(k, n int, bt []float32, ldbt int, dst []float32) []float32 {
 	for p := 0; p < panels(n); p++ {
 		w := min(nr, n-p*nr)
 		pd := dst[p*k*nr:][:k*nr]
-		if w < nr {
-			clear(pd)
+		if w < nr { // zero the padding columns only
+			for r := 0; r < k; r++ {
+				clear(pd[r*nr+w : (r+1)*nr])
+			}
 		}
 		r0 := 0
 		for ; r0+nr <= k; r0 += nr {
