@@ -65,7 +65,10 @@ func packBT(k, n int, bt []float32, ldbt int, dst []float32) []float32 {
 		pd := dst[p*k*nr:][:k*nr]
 		if w < nr { // zero the padding columns only
 			for r := 0; r < k; r++ {
-				clear(pd[r*nr+w : (r+1)*nr])
+				pr := (*[nr]float32)(pd[r*nr:])
+				for j := w; j < nr; j++ {
+					pr[j] = 0
+				}
 			}
 		}
 		r0 := 0
