@@ -106,7 +106,16 @@ func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
 	if b.cs == 1 && g > 1 && nr == 16 && p0%g == 0 {
 		asmPanels, asmK = packBGroupsAsm(dst, b, p0, klen>>gs, j0, nlen/nr, panel)
 	}
-	for jp := 0; jp*nr < nlen; jp++ {
+	transDone := 0 // whole panels of a transposed float32 B packed by AVX2 transposes
+	if b.rs == 1 && g == 1 && nr == 16 && nlen >= nr {
+		if src, ok := any(b.data).([]float32); ok {
+			if d32, ok := any(dst).([]float32); ok {
+				transDone = nlen / nr
+				kernels.PackB16TransF32(klen, transDone, src[j0*b.cs+p0:], b.cs, d32, panel)
+			}
+		}
+	}
+	for jp := transDone; jp*nr < nlen; jp++ {
 		d := dst[jp*panel : (jp+1)*panel]
 		cols := min(nr, nlen-jp*nr)
 		pStart := 0
@@ -185,6 +194,12 @@ func packA6[S, D number](d []D, a view[S], i, p0, klen int) {
 			dd[3], dd[4], dd[5] = D(r3[p]), D(r4[p]), D(r5[p])
 		}
 		return
+	}
+	if src, ok := any(a.data).([]float32); ok {
+		if d32, ok := any(d).([]float32); ok {
+			kernels.PackA6TransF32(klen, src[p0*a.cs+i:], a.cs, d32)
+			return
+		}
 	}
 	for p := 0; p < klen; p++ {
 		off := (p0+p)*a.cs + i

@@ -301,3 +301,25 @@ func goPackA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16
 		}
 	}
 }
+
+// goPackA6TransF32 is packA6TransF32 in Go.
+func goPackA6TransF32(k int, src *float32, lda int, dst *float32) {
+	s := unsafe.Slice(src, (k-1)*lda+6)
+	d := unsafe.Slice(dst, 6*k)
+	for p := 0; p < k; p++ {
+		copy(d[6*p:6*p+6], s[p*lda:p*lda+6])
+	}
+}
+
+// goPackB16TransF32 is packB16TransF32 in Go.
+func goPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int) {
+	s := unsafe.Slice(src, (16*np-1)*ldb+8*k8)
+	d := unsafe.Slice(dst, (np-1)*panel+128*k8)
+	for jp := 0; jp < np; jp++ {
+		for p := 0; p < 8*k8; p++ {
+			for j := 0; j < 16; j++ {
+				d[jp*panel+16*p+j] = s[(16*jp+j)*ldb+p]
+			}
+		}
+	}
+}

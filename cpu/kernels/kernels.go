@@ -443,3 +443,49 @@ func PackA6Widen[T int8 | uint8](k int, src []T, lda int, dst []int16) {
 		}
 	}
 }
+
+// PackA6TransF32 packs six columns of a transposed float32 A (the six values of k = p are
+// contiguous at src[p*lda:]) into the packed-A layout: dst[p*6+i] = src[p*lda+i].
+func PackA6TransF32(k int, src []float32, lda int, dst []float32) {
+	if k < 0 || lda < 0 {
+		panic(fmt.Sprintf("kernels: PackA6TransF32 k=%d lda=%d", k, lda))
+	}
+	if k == 0 {
+		return
+	}
+	check("src", len(src), (k-1)*lda+6)
+	check("dst", len(dst), 6*k)
+	for p0 := 0; p0 < k; p0 += maxCall {
+		n := min(maxCall, k-p0)
+		packA6TransF32(n, &src[p0*lda], lda, &dst[6*p0])
+	}
+}
+
+// PackB16TransF32 packs np whole 16-column panels of a transposed float32 B (column j of
+// op(B) is stored row j: src[j*ldb + p]) into dst[jp*panel + p*16 + j] =
+// src[(16*jp+j)*ldb + p], with AVX2 8x8 transposes for blocks of 8 k and Go for the rest.
+func PackB16TransF32(k, np int, src []float32, ldb int, dst []float32, panel int) {
+	if k < 0 || np < 0 || ldb < 0 || panel < 16*k {
+		panic(fmt.Sprintf("kernels: PackB16TransF32 k=%d np=%d ldb=%d panel=%d", k, np, ldb, panel))
+	}
+	if k == 0 || np == 0 {
+		return
+	}
+	check("src", len(src), (16*np-1)*ldb+k)
+	check("dst", len(dst), (np-1)*panel+16*k)
+	k8 := k / 8
+	if k8 > 0 {
+		step := max(1, maxCall/(16*k8)) // panels per bounded assembly call
+		for jp := 0; jp < np; jp += step {
+			n := min(step, np-jp)
+			packB16TransF32(k8, n, &src[16*jp*ldb], ldb, &dst[jp*panel], panel)
+		}
+	}
+	for jp := 0; jp < np; jp++ {
+		for p := 8 * k8; p < k; p++ {
+			for j := 0; j < 16; j++ {
+				dst[jp*panel+16*p+j] = src[(16*jp+j)*ldb+p]
+			}
+		}
+	}
+}

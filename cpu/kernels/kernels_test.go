@@ -629,3 +629,46 @@ func testPackWiden[T int8 | uint8](t *testing.T) {
 		restore()
 	}
 }
+
+func TestPackTransF32(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, k := range []int{1, 7, 8, 9, 16, 61} {
+			lda := 6 + r.IntN(9)
+			src := make([]float32, (k-1)*lda+6)
+			for i := range src {
+				src[i] = float32(i)
+			}
+			dst := make([]float32, 6*k)
+			PackA6TransF32(k, src, lda, dst)
+			for p := 0; p < k; p++ {
+				for i := 0; i < 6; i++ {
+					if dst[6*p+i] != src[p*lda+i] {
+						t.Fatalf("%s A k=%d: [%d][%d] = %v want %v", impl, k, p, i, dst[6*p+i], src[p*lda+i])
+					}
+				}
+			}
+			for _, np := range []int{1, 3} {
+				ldb := k + r.IntN(9)
+				panel := 16*k + 16*r.IntN(2)
+				srcB := make([]float32, (16*np-1)*ldb+k)
+				for i := range srcB {
+					srcB[i] = float32(i)
+				}
+				dstB := make([]float32, (np-1)*panel+16*k)
+				PackB16TransF32(k, np, srcB, ldb, dstB, panel)
+				for jp := 0; jp < np; jp++ {
+					for p := 0; p < k; p++ {
+						for j := 0; j < 16; j++ {
+							if got, want := dstB[jp*panel+16*p+j], srcB[(16*jp+j)*ldb+p]; got != want {
+								t.Fatalf("%s B k=%d np=%d: panel %d [%d][%d] = %v want %v", impl, k, np, jp, p, j, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+		restore()
+	}
+}

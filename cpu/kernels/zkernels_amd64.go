@@ -229,6 +229,30 @@ func asmPackA6S8(k16 int, src unsafe.Pointer, lda int, dst *int16)
 //go:noescape
 func asmPackA6U8(k16 int, src unsafe.Pointer, lda int, dst *int16)
 
+// packA6TransF32 copies six contiguous float32 per k into dst[k][6].
+func packA6TransF32(k int, src *float32, lda int, dst *float32) {
+	if useAsm {
+		asmPackA6TransF32(k, src, lda, dst)
+		return
+	}
+	goPackA6TransF32(k, src, lda, dst)
+}
+
+//go:noescape
+func asmPackA6TransF32(k int, src *float32, lda int, dst *float32)
+
+// packB16TransF32 transposes 16 stored rows per panel into packed B, 8 k at a time.
+func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int) {
+	if useAsm {
+		asmPackB16TransF32(k8, np, src, ldb, dst, panel)
+		return
+	}
+	goPackB16TransF32(k8, np, src, ldb, dst, panel)
+}
+
+//go:noescape
+func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
+
 // peaks maps an element type to its peak loop and the MACs of one iteration.
 var peaks = map[string]struct {
 	loop func(int)

@@ -61,3 +61,9 @@ func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst u
 func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
 	goPackA6Widen(signed, k16, src, lda, dst)
 }
+
+func packA6TransF32(k int, src *float32, lda int, dst *float32) { goPackA6TransF32(k, src, lda, dst) }
+
+func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int) {
+	goPackB16TransF32(k8, np, src, ldb, dst, panel)
+}

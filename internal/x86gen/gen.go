@@ -108,6 +108,8 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	emitPackBPairsWiden(&s, "asmPackBPairsU8", false)
 	emitPackA6Widen(&s, "asmPackA6S8", true)
 	emitPackA6Widen(&s, "asmPackA6U8", false)
+	emitPackA6TransF32(&s)
+	emitPackB16TransF32(&s)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
@@ -244,6 +246,30 @@ func asmPackA6S8(k16 int, src unsafe.Pointer, lda int, dst *int16)
 //go:noescape
 func asmPackA6U8(k16 int, src unsafe.Pointer, lda int, dst *int16)
 
+// packA6TransF32 copies six contiguous float32 per k into dst[k][6].
+func packA6TransF32(k int, src *float32, lda int, dst *float32) {
+	if useAsm {
+		asmPackA6TransF32(k, src, lda, dst)
+		return
+	}
+	goPackA6TransF32(k, src, lda, dst)
+}
+
+//go:noescape
+func asmPackA6TransF32(k int, src *float32, lda int, dst *float32)
+
+// packB16TransF32 transposes 16 stored rows per panel into packed B, 8 k at a time.
+func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int) {
+	if useAsm {
+		asmPackB16TransF32(k8, np, src, ldb, dst, panel)
+		return
+	}
+	goPackB16TransF32(k8, np, src, ldb, dst, panel)
+}
+
+//go:noescape
+func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
+
 `
 
 const packOther = `func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
@@ -264,5 +290,11 @@ func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst u
 
 func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
 	goPackA6Widen(signed, k16, src, lda, dst)
+}
+
+func packA6TransF32(k int, src *float32, lda int, dst *float32) { goPackA6TransF32(k, src, lda, dst) }
+
+func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int) {
+	goPackB16TransF32(k8, np, src, ldb, dst, panel)
 }
 `

@@ -289,3 +289,93 @@ func transpose6x8Units(a *asm) {
 	}
 	store(96)
 }
+
+// emitPackA6TransF32 writes asmPackA6TransF32(k int, src *float32, lda int, dst *float32):
+// A stored transposed, so the six values of one k are contiguous: dst[p*6+i] = src[p*lda+i],
+// 16 + 8 bytes per k.
+func emitPackA6TransF32(a *asm) {
+	a.line("// func asmPackA6TransF32(k int, src *float32, lda int, dst *float32)")
+	a.line("TEXT ·asmPackA6TransF32(SB), NOSPLIT, $0-32")
+	a.ins("MOVQ", "k+0(FP)", "CX")
+	a.ins("MOVQ", "src+8(FP)", "SI")
+	a.ins("MOVQ", "lda+16(FP)", "R8")
+	a.ins("SHLQ", imm(2), "R8")
+	a.ins("MOVQ", "dst+24(FP)", "DI")
+	a.label("loop")
+	a.ins("VMOVUPS", mem(0, "SI"), "X0")
+	a.ins("VMOVSD", mem(16, "SI"), "X1")
+	a.ins("VMOVUPS", "X0", mem(0, "DI"))
+	a.ins("VMOVSD", "X1", mem(16, "DI"))
+	a.ins("ADDQ", "R8", "SI")
+	a.ins("ADDQ", imm(24), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	a.ins("RET")
+	a.blank()
+}
+
+// emitPackB16TransF32 writes asmPackB16TransF32(k8, np int, src *float32, ldb int, dst
+// *float32, panel int): B stored transposed (column j of op(B) is row j of the storage, k
+// contiguous), np panels of 16 columns, eight k per iteration: two 8x8 transposes
+// (VUNPCKL/HPS, VSHUFPS, VPERM2F128) turn 16 stored rows into 8 packed rows of 16.
+// dst[jp*panel + p*16 + j] = src[(16*jp+j)*ldb + p]; ldb and panel in elements.
+func emitPackB16TransF32(a *asm) {
+	a.line("// func asmPackB16TransF32(k8 int, np int, src *float32, ldb int, dst *float32, panel int)")
+	a.line("TEXT ·asmPackB16TransF32(SB), NOSPLIT, $0-48")
+	a.ins("MOVQ", "ldb+24(FP)", "R8")
+	a.ins("SHLQ", imm(2), "R8")
+	a.ins("MOVQ", "panel+40(FP)", "R9")
+	a.ins("SHLQ", imm(2), "R9")
+	a.ins("MOVQ", "src+16(FP)", "BX") // first stored row of the current panel
+	a.ins("MOVQ", "dst+32(FP)", "DX") // current panel
+	a.ins("MOVQ", "np+8(FP)", "AX")
+	a.label("panel")
+	a.ins("MOVQ", "k8+0(FP)", "CX")
+	a.ins("MOVQ", "BX", "SI")
+	a.ins("LEAQ", memIdx(0, "BX", "R8", 8), "R13") // stored rows 8..15
+	a.ins("MOVQ", "DX", "DI")
+	a.label("loop")
+	half := func(base string, off int) {
+		a.ins("LEAQ", memIdx(0, base, "R8", 2), "R11")
+		a.ins("ADDQ", "R8", "R11") // base + 3 rows
+		a.ins("LEAQ", memIdx(0, "R11", "R8", 2), "R12")
+		a.ins("ADDQ", "R8", "R12") // base + 6 rows
+		rows := []string{mem(0, base), memIdx(0, base, "R8", 1), memIdx(0, base, "R8", 2), mem(0, "R11"),
+			memIdx(0, base, "R8", 4), memIdx(0, "R11", "R8", 2), mem(0, "R12"), memIdx(0, "R12", "R8", 1)}
+		for r, m := range rows {
+			a.ins("VMOVUPS", m, y(r))
+		}
+		for i := 0; i < 4; i++ {
+			a.ins("VUNPCKLPS", y(2*i+1), y(2*i), y(8+2*i))
+			a.ins("VUNPCKHPS", y(2*i+1), y(2*i), y(9+2*i))
+		}
+		// t0..t7 = Y8..Y15: (t0,t2), (t1,t3), (t4,t6), (t5,t7) combine into u0..u7 = Y0..Y7.
+		for i, pr := range [][2]int{{8, 10}, {9, 11}, {12, 14}, {13, 15}} {
+			a.ins("VSHUFPS", imm(0x44), y(pr[1]), y(pr[0]), y(2*i))
+			a.ins("VSHUFPS", imm(0xEE), y(pr[1]), y(pr[0]), y(2*i+1))
+		}
+		// u0..u3 hold rows 0-3 of k (0,4), (1,5), (2,6), (3,7); u4..u7 rows 4-7.
+		for q := 0; q < 4; q++ {
+			a.ins("VPERM2F128", imm(0x20), y(4+q), y(q), y(8+q))  // k = q
+			a.ins("VPERM2F128", imm(0x31), y(4+q), y(q), y(12+q)) // k = q + 4
+		}
+		for q := 0; q < 8; q++ {
+			a.ins("VMOVUPS", y(8+q), mem(64*q+off, "DI"))
+		}
+	}
+	half("SI", 0)
+	half("R13", 32)
+	a.ins("ADDQ", imm(32), "SI")
+	a.ins("ADDQ", imm(32), "R13")
+	a.ins("ADDQ", imm(512), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	a.ins("LEAQ", memIdx(0, "BX", "R8", 8), "BX")
+	a.ins("LEAQ", memIdx(0, "BX", "R8", 8), "BX") // next 16 stored rows
+	a.ins("ADDQ", "R9", "DX")
+	a.ins("DECQ", "AX")
+	a.ins("JNZ", "panel")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
