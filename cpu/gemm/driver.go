@@ -17,14 +17,31 @@ type plan[TA, TB, PA, PB, C number] struct {
 	kern    kernelFn[PA, PB, C]
 	blk     Blocking
 	threads int
-	poolA   *bufPool[PA]
-	poolB   *bufPool[PB]
+	ws      *wsPool[PA, PB, C]
 }
 
 // minParallelMACs: below this many multiply-adds the goroutine hand-offs and barriers cost
 // more than a second core gains (about 100 us of work per call). A variable so tests can run
 // the threaded paths on small problems.
 var minParallelMACs = 1 << 20
+
+// job is one GEMM call in progress: what every worker goroutine needs (a struct rather than
+// a closure so that single-threaded calls allocate nothing).
+type job[TA, TB, PA, PB, C number] struct {
+	pl          *plan[TA, TB, PA, PB, C]
+	m, n, k     int
+	alpha, beta C
+	a           view[TA]
+	b           view[TB]
+	c           []C
+	ldc         int
+	blk         Blocking
+	threads     int
+	splitRows   bool
+	mPanels     int
+	ws          *workspace[PA, PB, C]
+	bar         *barrier
+}
 
 func (pl *plan[TA, TB, PA, PB, C]) run(m, n, k int, alpha C, a view[TA], b view[TB], beta C, c []C, ldc int) {
 	if m == 0 || n == 0 {
@@ -50,65 +67,63 @@ func (pl *plan[TA, TB, PA, PB, C]) run(m, n, k int, alpha C, a view[TA], b view[
 		threads = min(threads, (min(blk.NC, n)+s.nr-1)/s.nr)
 	}
 
-	bufB := pl.poolB.get(kcPad * blk.NC)
-	defer pl.poolB.put(bufB)
-	work := make([]worker[PA, C], threads)
-	for t := range work {
-		work[t].a = pl.poolA.get(kcPad * blk.MC)
-		work[t].tile = make([]C, s.mr*s.nr)
-		defer pl.poolA.put(work[t].a)
-	}
-
-	var bar *barrier
-	if threads > 1 {
-		bar = newBarrier(threads)
-	}
-	body := func(t int) {
-		w := &work[t]
-		for jc := 0; jc < n; jc += blk.NC {
-			nb := min(blk.NC, n-jc)
-			nPanels := (nb + s.nr - 1) / s.nr
-			for pc := 0; pc < k; pc += blk.KC {
-				kb := min(blk.KC, k-pc)
-				kg := (kb + s.group - 1) / s.group
-				panelB := kg * s.group * s.nr
-				// Pack this thread's share of B's micro-panels.
-				p0, p1 := share(nPanels, threads, t)
-				if p1 > p0 {
-					j0 := p0 * s.nr
-					packB(bufB[p0*panelB:], b, pc, kb, jc+j0, min(nb, p1*s.nr)-j0, s.nr, s.group)
-				}
-				bar.wait()
-				betaEff := beta
-				if pc > 0 {
-					betaEff = 1
-				}
-				r0, r1, jr0, jr1 := 0, mPanels, 0, nPanels
-				if splitRows {
-					r0, r1 = share(mPanels, threads, t)
-				} else {
-					jr0, jr1 = share(nPanels, threads, t)
-				}
-				for ic := r0 * s.mr; ic < min(m, r1*s.mr); ic += blk.MC {
-					mb := min(blk.MC, min(m, r1*s.mr)-ic)
-					packA(w.a, a, ic, mb, pc, kb, s.mr, s.group)
-					pl.macro(w, kg, mb, ic, jc, nb, jr0, jr1, bufB, panelB, alpha, betaEff, c, ldc)
-				}
-				bar.wait() // B's buffer is reused by the next iteration
-			}
-		}
-	}
+	ws := pl.ws.get(threads, kcPad*blk.NC, kcPad*blk.MC, s.mr*s.nr)
+	defer pl.ws.put(ws)
+	jb := job[TA, TB, PA, PB, C]{pl: pl, m: m, n: n, k: k, alpha: alpha, beta: beta, a: a, b: b, c: c, ldc: ldc,
+		blk: blk, threads: threads, splitRows: splitRows, mPanels: mPanels, ws: ws}
 	if threads == 1 {
-		body(0)
+		jb.body(0)
 		return
 	}
+	shared := new(job[TA, TB, PA, PB, C]) // goroutines share a heap copy; jb stays on the stack
+	*shared = jb
+	shared.bar = newBarrier(threads)
 	var wg sync.WaitGroup
 	for t := 1; t < threads; t++ {
 		wg.Add(1)
-		go func() { defer wg.Done(); body(t) }()
+		go func() { defer wg.Done(); shared.body(t) }()
 	}
-	body(0)
+	shared.body(0)
 	wg.Wait()
+}
+
+// body is worker t's part of the five loops around the micro-kernel.
+func (j *job[TA, TB, PA, PB, C]) body(t int) {
+	s, blk := j.pl.s, j.blk
+	w := &j.ws.work[t]
+	bufB := j.ws.b
+	for jc := 0; jc < j.n; jc += blk.NC {
+		nb := min(blk.NC, j.n-jc)
+		nPanels := (nb + s.nr - 1) / s.nr
+		for pc := 0; pc < j.k; pc += blk.KC {
+			kb := min(blk.KC, j.k-pc)
+			kg := (kb + s.group - 1) / s.group
+			panelB := kg * s.group * s.nr
+			// Pack this thread's share of B's micro-panels.
+			p0, p1 := share(nPanels, j.threads, t)
+			if p1 > p0 {
+				j0 := p0 * s.nr
+				packB(bufB[p0*panelB:], j.b, pc, kb, jc+j0, min(nb, p1*s.nr)-j0, s.nr, s.group)
+			}
+			j.bar.wait()
+			betaEff := j.beta
+			if pc > 0 {
+				betaEff = 1
+			}
+			r0, r1, jr0, jr1 := 0, j.mPanels, 0, nPanels
+			if j.splitRows {
+				r0, r1 = share(j.mPanels, j.threads, t)
+			} else {
+				jr0, jr1 = share(nPanels, j.threads, t)
+			}
+			for ic := r0 * s.mr; ic < min(j.m, r1*s.mr); ic += blk.MC {
+				mb := min(blk.MC, min(j.m, r1*s.mr)-ic)
+				packA(w.a, j.a, ic, mb, pc, kb, s.mr, s.group)
+				j.pl.macro(w, kg, mb, ic, jc, nb, jr0, jr1, bufB, panelB, j.alpha, betaEff, j.c, j.ldc)
+			}
+			j.bar.wait() // B's buffer is reused by the next iteration
+		}
+	}
 }
 
 type worker[PA, C number] struct {
@@ -209,13 +224,41 @@ func (b *barrier) wait() {
 	b.mu.Unlock()
 }
 
-// bufPool recycles packing buffers, which are large (megabytes for B) and needed on every
-// call. Buffers start on a 64-byte boundary so packed panels do not straddle cache lines.
-type bufPool[T number] struct{ p sync.Pool }
+// workspace holds the packing buffers and scratch tiles of one GEMM call. Buffers are large
+// (megabytes for B) and needed on every call, so they are recycled through a wsPool: a
+// small GEMM in steady state allocates nothing.
+type workspace[PA, PB, C number] struct {
+	b    []PB
+	work []worker[PA, C]
+}
 
-func (bp *bufPool[T]) get(n int) []T {
-	if v, ok := bp.p.Get().(*[]T); ok && cap(*v) >= n {
-		return (*v)[:n]
+// wsPool recycles workspaces of one element-type combination.
+type wsPool[PA, PB, C number] struct{ p sync.Pool }
+
+func (wp *wsPool[PA, PB, C]) get(threads, nB, nA, tile int) *workspace[PA, PB, C] {
+	ws, _ := wp.p.Get().(*workspace[PA, PB, C])
+	if ws == nil {
+		ws = new(workspace[PA, PB, C])
+	}
+	ws.b = grow(ws.b, nB)
+	if cap(ws.work) < threads {
+		ws.work = append(ws.work[:cap(ws.work)], make([]worker[PA, C], threads-cap(ws.work))...)
+	}
+	ws.work = ws.work[:threads]
+	for t := range ws.work {
+		ws.work[t].a = grow(ws.work[t].a, nA)
+		ws.work[t].tile = grow(ws.work[t].tile, tile)
+	}
+	return ws
+}
+
+func (wp *wsPool[PA, PB, C]) put(ws *workspace[PA, PB, C]) { wp.p.Put(ws) }
+
+// grow returns s resliced to n elements, or a new buffer starting on a 64-byte boundary so
+// packed panels do not straddle cache lines.
+func grow[T number](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
 	}
 	var zero T
 	size := int(unsafe.Sizeof(zero))
@@ -226,5 +269,3 @@ func (bp *bufPool[T]) get(n int) []T {
 	}
 	return raw[off : off+n : off+n]
 }
-
-func (bp *bufPool[T]) put(b []T) { bp.p.Put(&b) }

@@ -232,12 +232,13 @@ var (
 	shapeU8  = shape{mr: kernels.U8MR, nr: kernels.U8NR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1}
 )
 
+// Workspace pools, one per (packed A, packed B, C) type combination.
 var (
-	poolF32 bufPool[float32]
-	poolF64 bufPool[float64]
-	poolI16 bufPool[int16]
-	poolU8  bufPool[uint8]
-	poolI8  bufPool[int8]
+	wsF32  wsPool[float32, float32, float32]
+	wsF64  wsPool[float64, float64, float64]
+	wsI16  wsPool[int16, int16, int32] // int16 and the exact uint8 x int8 path
+	wsU8S8 wsPool[uint8, int8, int32]
+	wsS8U8 wsPool[int8, uint8, int32]
 )
 
 // DefaultBlocking returns the block sizes derived from the caches for each element type
@@ -265,7 +266,7 @@ func (o Options) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runFloat(o, ar, shapeF32, kernels.F32Tiles, &poolF32, alpha, a, b, beta, c)
+	return runFloat(o, ar, shapeF32, kernels.F32Tiles, &wsF32, alpha, a, b, beta, c)
 }
 
 // Dgemm is the float64 GEMM with these options.
@@ -277,10 +278,10 @@ func (o Options) Dgemm(tA, tB Transpose, m, n, k int, alpha float64, a []float64
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runFloat(o, ar, shapeF64, kernels.F64Tiles, &poolF64, alpha, a, b, beta, c)
+	return runFloat(o, ar, shapeF64, kernels.F64Tiles, &wsF64, alpha, a, b, beta, c)
 }
 
-func runFloat[T float32 | float64](o Options, ar args, s shape, kern kernelFn[T, T, T], pool *bufPool[T], alpha T, a, b []T, beta T, c []T) error {
+func runFloat[T float32 | float64](o Options, ar args, s shape, kern kernelFn[T, T, T], ws *wsPool[T, T, T], alpha T, a, b []T, beta T, c []T) error {
 	blk, err := o.blocking(s)
 	if err != nil {
 		return err
@@ -290,7 +291,7 @@ func runFloat[T float32 | float64](o Options, ar args, s shape, kern kernelFn[T,
 		return err
 	}
 	va, vb := views(ar, a, b)
-	pl := plan[T, T, T, T, T]{s: s, kern: kern, blk: blk, threads: threads, poolA: pool, poolB: pool}
+	pl := plan[T, T, T, T, T]{s: s, kern: kern, blk: blk, threads: threads, ws: ws}
 	pl.run(ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
 	return nil
 }
@@ -304,10 +305,10 @@ func (o Options) GemmI16(tA, tB Transpose, m, n, k int, alpha int32, a []int16, 
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runInt(o, ar, shapeI16, kernels.I16Tiles, &poolI16, &poolI16, alpha, a, b, beta, c)
+	return runInt(o, ar, shapeI16, kernels.I16Tiles, &wsI16, alpha, a, b, beta, c)
 }
 
-func runInt[TA, TB, PA, PB number](o Options, ar args, s shape, kern kernelFn[PA, PB, int32], poolA *bufPool[PA], poolB *bufPool[PB], alpha int32, a []TA, b []TB, beta int32, c []int32) error {
+func runInt[TA, TB, PA, PB number](o Options, ar args, s shape, kern kernelFn[PA, PB, int32], ws *wsPool[PA, PB, int32], alpha int32, a []TA, b []TB, beta int32, c []int32) error {
 	blk, err := o.blocking(s)
 	if err != nil {
 		return err
@@ -317,7 +318,7 @@ func runInt[TA, TB, PA, PB number](o Options, ar args, s shape, kern kernelFn[PA
 		return err
 	}
 	va, vb := views(ar, a, b)
-	pl := plan[TA, TB, PA, PB, int32]{s: s, kern: kern, blk: blk, threads: threads, poolA: poolA, poolB: poolB}
+	pl := plan[TA, TB, PA, PB, int32]{s: s, kern: kern, blk: blk, threads: threads, ws: ws}
 	pl.run(ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
 	return nil
 }
@@ -341,14 +342,14 @@ func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8,
 	}
 	switch {
 	case path == U8Exact && !ar.swapped:
-		return runInt(o, ar, shapeI16, kernels.I16Tiles, &poolI16, &poolI16, alpha, a, b, beta, c)
+		return runInt(o, ar, shapeI16, kernels.I16Tiles, &wsI16, alpha, a, b, beta, c)
 	case path == U8Exact:
-		return runInt(o, ar, shapeI16, kernels.I16Tiles, &poolI16, &poolI16, alpha, b, a, beta, c)
+		return runInt(o, ar, shapeI16, kernels.I16Tiles, &wsI16, alpha, b, a, beta, c)
 	case !ar.swapped:
-		return runInt(o, ar, shapeU8, kernels.U8S8Tiles, &poolU8, &poolI8, alpha, a, b, beta, c)
+		return runInt(o, ar, shapeU8, kernels.U8S8Tiles, &wsU8S8, alpha, a, b, beta, c)
 	default:
 		// Column-major: C^T = B^T A^T puts the signed operand on the broadcast side.
-		return runInt(o, ar, shapeU8, kernels.S8U8Tiles, &poolI8, &poolU8, alpha, b, a, beta, c)
+		return runInt(o, ar, shapeU8, kernels.S8U8Tiles, &wsS8U8, alpha, b, a, beta, c)
 	}
 }
 

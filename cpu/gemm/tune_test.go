@@ -212,7 +212,7 @@ func TestTuneMacro(t *testing.T) {
 		mb, kb, nb := min(b2.MC, m), min(b2.KC, k), min(b2.NC, n)
 		A, B := randF32(m*k), randF32(k*n)
 		C := make([]float32, m*n)
-		pl := plan[float32, float32, float32, float32, float32]{s: s, kern: kernels.F32Tiles, blk: blk, threads: 1, poolA: &poolF32, poolB: &poolF32}
+		pl := plan[float32, float32, float32, float32, float32]{s: s, kern: kernels.F32Tiles, blk: blk, threads: 1, ws: &wsF32}
 		w := worker[float32, float32]{a: make([]float32, kb*(mb+s.mr)), tile: make([]float32, s.mr*s.nr)}
 		bufB := make([]float32, kb*(nb+s.nr))
 		packA(w.a, view[float32]{A, k, 1}, 0, mb, 0, kb, s.mr, 1)
