@@ -99,6 +99,8 @@ func runTrain(env *cmdEnv, args []string) error {
 		return usageErr("--batch %d must be positive", *batch)
 	case *threads < 0:
 		return usageErr("--threads %d must be >= 0", *threads)
+	case *nTrain < -1 || *nTest < -1:
+		return usageErr("--train %d / --test %d: counts must be >= 0 (-1: all)", *nTrain, *nTest)
 	case *reps <= 0:
 		return usageErr("--reps %d must be positive", *reps)
 	case !(*gamma > 0 && *gamma <= 1):

@@ -112,6 +112,8 @@ func TestTrainErrors(t *testing.T) {
 		{[]string{"train", "mnist", "-a", "avx512"}, "unknown algorithm"},
 		{[]string{"train", "mnist", "--batch", "0"}, "--batch"},
 		{[]string{"train", "mnist", "--train", "9000"}, "8000 training"},
+		{[]string{"train", "mnist", "--test", "-3"}, "must be >= 0"},
+		{[]string{"train", "mnist", "--lr", "NaN", "--train", "1"}, "learning rate"},
 		{[]string{"train", "mnist", "--optim", "adam", "--epochs", "1", "--train", "1"}, "unknown optimizer"},
 		{[]string{"train", "mnist", "--data", dir}, bad},
 		{[]string{"train", "mnist", "--data", filepath.Join(dir, "none")}, "neither"},
