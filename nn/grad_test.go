@@ -167,7 +167,7 @@ func TestDropoutGradientAndRate(t *testing.T) {
 		[]probe{{"x", x.Data(), func() []float32 { return gx.Data() }}}, 1e-2, 1e-3)
 	kept := 0
 	for _, k := range d.mask {
-		if k {
+		if k != 0 {
 			kept++
 		}
 	}
@@ -176,7 +176,7 @@ func TestDropoutGradientAndRate(t *testing.T) {
 		t.Errorf("kept %d of 4000, want about 3000", kept)
 	}
 	// A new call draws a new mask; evaluation is the identity.
-	m1 := append([]bool(nil), d.mask...)
+	m1 := append([]float32(nil), d.mask...)
 	d.Forward(x, true)
 	same := 0
 	for i := range m1 {
@@ -273,5 +273,17 @@ func TestBadShapesAreErrors(t *testing.T) {
 	}
 	if _, err := NewReLU(cfg, "r").Backward(tensor.New(2)); err == nil {
 		t.Error("relu Backward before Forward")
+	}
+}
+
+func TestBranchlessReLU(t *testing.T) {
+	inf := float32(math.Inf(1))
+	for _, c := range []struct{ in, want float32 }{{-1, 0}, {2.5, 2.5}, {0, 0}, {float32(math.Copysign(0, -1)), 0}, {inf, inf}, {-inf, 0}, {1e-45, 1e-45}} {
+		if got := relu(c.in); got != c.want || math.Signbit(float64(got)) {
+			t.Errorf("relu(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+	if passIfPositive(3, 0) != 0 || passIfPositive(3, 1e-45) != 3 || passIfPositive(-2, 7) != -2 {
+		t.Error("passIfPositive")
 	}
 }

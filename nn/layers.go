@@ -25,7 +25,7 @@ func (r *ReLU) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, error) 
 	parallelFor(r.cfg.threads(), chunks(len(y)), func(lo, hi int) {
 		lo, hi = chunkRange(lo, hi, len(y))
 		for i, v := range xd[lo:hi] {
-			y[lo+i] = max(v, 0)
+			y[lo+i] = relu(v)
 		}
 	})
 	return r.y, nil
@@ -40,14 +40,24 @@ func (r *ReLU) Backward(gy *tensor.Tensor) (*tensor.Tensor, error) {
 	parallelFor(r.cfg.threads(), chunks(len(y)), func(lo, hi int) {
 		lo, hi = chunkRange(lo, hi, len(y))
 		for i := lo; i < hi; i++ {
-			if y[i] > 0 {
-				gx[i] = g[i]
-			} else {
-				gx[i] = 0
-			}
+			gx[i] = passIfPositive(g[i], y[i])
 		}
 	})
 	return r.gx, nil
+}
+
+// relu is max(v, 0) without a branch (signs are random: a branch mispredicts half the time):
+// the sign bit, spread over the word, clears negative values (and -0).
+func relu(v float32) float32 {
+	b := math.Float32bits(v)
+	return math.Float32frombits(b &^ uint32(int32(b)>>31))
+}
+
+// passIfPositive returns g where y (a ReLU output, never negative) is positive, else 0, without
+// a branch: y's bits are nonzero exactly when y > 0.
+func passIfPositive(g, y float32) float32 {
+	b := int32(math.Float32bits(y))
+	return math.Float32frombits(math.Float32bits(g) & uint32((b|-b)>>31))
 }
 
 // MaxPool2D takes the maximum over non-overlapping Size x Size windows of an NHWC tensor
@@ -144,7 +154,7 @@ type Dropout struct {
 	P     float64
 	Seed  uint64
 	calls uint64
-	mask  []bool
+	mask  []float32 // 0 or 1/(1-P) per element: multiplying avoids a mispredicted branch
 	y, gx *tensor.Tensor
 	train bool
 }
@@ -166,7 +176,7 @@ func (d *Dropout) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, erro
 	d.calls++
 	d.y = tensor.Ensure(d.y, x.Shape()...)
 	if cap(d.mask) < x.Len() {
-		d.mask = make([]bool, x.Len())
+		d.mask = make([]float32, x.Len())
 	}
 	d.mask = d.mask[:x.Len()]
 	scale := float32(1 / (1 - d.P))
@@ -177,13 +187,12 @@ func (d *Dropout) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, erro
 	parallelFor(d.cfg.threads(), chunks(len(y)), func(lo, hi int) {
 		lo, hi = chunkRange(lo, hi, len(y))
 		for i := lo; i < hi; i++ {
-			keep := rng.Mix(base+uint64(i)*0xd1b54a32d192ed03)>>40 >= threshold
-			d.mask[i] = keep
-			if keep {
-				y[i] = xd[i] * scale
-			} else {
-				y[i] = 0
+			var m float32
+			if rng.Mix(base+uint64(i)*0xd1b54a32d192ed03)>>40 >= threshold {
+				m = scale
 			}
+			d.mask[i] = m
+			y[i] = xd[i] * m
 		}
 	})
 	return d.y, nil
@@ -197,16 +206,11 @@ func (d *Dropout) Backward(gy *tensor.Tensor) (*tensor.Tensor, error) {
 		return nil, fmt.Errorf("%s: output gradient %v does not match the last output", d.name, gy)
 	}
 	d.gx = tensor.Ensure(d.gx, gy.Shape()...)
-	scale := float32(1 / (1 - d.P))
 	gx, g := d.gx.Data(), gy.Data()
 	parallelFor(d.cfg.threads(), chunks(len(gx)), func(lo, hi int) {
 		lo, hi = chunkRange(lo, hi, len(gx))
 		for i := lo; i < hi; i++ {
-			if d.mask[i] {
-				gx[i] = g[i] * scale
-			} else {
-				gx[i] = 0
-			}
+			gx[i] = g[i] * d.mask[i]
 		}
 	})
 	return d.gx, nil
