@@ -237,6 +237,12 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 		units []int
 	}
 	var active [NumFiles][]busy
+	var lastEnd [NumFiles][16]int // per unit: the end of the last interval placed there
+	for f := range lastEnd {
+		for u := range lastEnd[f] {
+			lastEnd[f][u] = -1 << 30
+		}
+	}
 	// Fixed registers (arguments, sp) are set by the caller before the kernel starts and
 	// occupy their register over their whole interval.
 	var fixed [NumFiles][]busy
@@ -273,18 +279,23 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 				used[u] = true
 			}
 		}
+		// Among the free placements take the one freed longest ago: reusing the register
+		// just released would tie this value to the previous one by write-after-read
+		// dependences that keep the modulo scheduler from overlapping them.
 		var got []int
+		bestAge := 0
 		for _, pl := range placements(r) {
 			ok := true
+			age := -1 << 30
 			for _, u := range pl {
 				if used[u] {
 					ok = false
 					break
 				}
+				age = max(age, lastEnd[r.file][u])
 			}
-			if ok {
-				got = pl
-				break
+			if ok && (got == nil || age < bestAge) {
+				got, bestAge = pl, age
 			}
 		}
 		if got == nil {
@@ -309,6 +320,9 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 		}
 		r.phys = Reg{File: r.file, Units: got}
 		active[r.file] = append(active[r.file], busy{x, got})
+		for _, u := range got {
+			lastEnd[r.file][u] = max(lastEnd[r.file][u], x.end)
+		}
 	}
 	return nil, nil
 }

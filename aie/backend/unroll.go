@@ -58,9 +58,8 @@ func unrollInner(k *kernel.Kernel, u int) *kernel.Kernel {
 						return
 					}
 				}
-				if in.Dst != nil {
-					outside[in.Dst] = true
-				}
+				// Only reads outside the loop matter: a value read there is live into or out
+				// of the loop; writes there (an undef_* initialization) do not pin a name.
 				for _, a := range in.Args {
 					if a.Var != nil {
 						outside[a.Var] = true
@@ -93,8 +92,8 @@ func unrollLoop(k2 *kernel.Kernel, l *kernel.Loop, u int, outside map[*kernel.Va
 	}
 	step := l.Step.Imm
 	// Iteration-local variables: completely written before any read in the body (a vector
-	// counts as written once upd_* calls have covered all of it), and not referenced outside
-	// the loop (after the loop only the first copy's name would be read).
+	// counts as written once upd_* calls have covered all of it), and not read outside the
+	// loop (after the loop only the first copy's name would be read).
 	local := map[*kernel.Var]bool{}
 	read := map[*kernel.Var]bool{}
 	covered := map[*kernel.Var]int{}
