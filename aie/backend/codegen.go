@@ -599,7 +599,7 @@ func (c *compiler) scheduleLoop(lr *loopRegion) error {
 	edges := depEdges(ops, true)
 	var sch *Schedule
 	stages := 1
-	if lr.pipelined && N >= 2 {
+	if lr.pipelined && N >= 2 && n <= maxModuloOps {
 		maxStages := min(lr.minTrip, N)
 		if s, err := ModuloSchedule(nodes, edges, 4*n+64, maxStages); err == nil {
 			sch = s
@@ -706,6 +706,10 @@ func (c *compiler) scheduleLoop(lr *loopRegion) error {
 	c.floor = endK
 	return nil
 }
+
+// maxModuloOps bounds the loop bodies given to the modulo scheduler (its cost grows with the
+// square of the body); larger bodies are list-scheduled, iterations back to back.
+const maxModuloOps = 256
 
 // drained returns the first cycle by which every write issued so far has landed and every
 // read has happened.

@@ -91,12 +91,20 @@ func ResMII(nodes []SNode) int {
 // RecMII is the recurrence-bound lower limit: the least II for which no dependence cycle
 // requires more than II*Dist cycles (checked with longest paths, Bellman-Ford style).
 func RecMII(n int, edges []Edge, maxII int) int {
-	for ii := 1; ii <= maxII; ii++ {
-		if feasibleII(n, edges, ii) {
-			return ii
+	// Feasibility is monotone in II: binary search.
+	if !feasibleII(n, edges, maxII) {
+		return maxII + 1
+	}
+	lo, hi := 1, maxII
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if feasibleII(n, edges, mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	return maxII + 1
+	return lo
 }
 
 // feasibleII reports whether the graph has no positive cycle with weights Lat - ii*Dist.
