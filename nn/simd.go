@@ -61,6 +61,18 @@ func packB(k, n int, b []float32, ldb int, dst []float32) []float32 {
 // from each of 16 rows, written into one 1 KiB block of the panel.
 func packBT(k, n int, bt []float32, ldbt int, dst []float32) []float32 {
 	dst = grow(dst, panels(n)*k*nr)
+	if n < nr {
+		// One partial panel (a layer with few outputs): gather each row of 16 in registers
+		// and store it whole, padding included.
+		for r := 0; r < k; r++ {
+			var row [nr]float32
+			for j := 0; j < n; j++ {
+				row[j] = bt[j*ldbt+r]
+			}
+			move16(dst[r*nr:], row[:])
+		}
+		return dst
+	}
 	for p := 0; p < panels(n); p++ {
 		w := min(nr, n-p*nr)
 		pd := dst[p*k*nr:][:k*nr]
