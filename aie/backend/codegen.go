@@ -195,7 +195,11 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 				mem: &vmem{ptr: a, bytes: 4, space: p.Name + ".desc"}})
 		}
 	}
+	keep := c.rematerializeConfigs(body)
 	for i, cfg := range c.l.cfgList {
+		if !keep[cfg] {
+			continue
+		}
 		for h := 0; h < 2; h++ {
 			entry.ops = append(entry.ops, &vop{name: []string{"mov.cl", "mov.ch"}[h], alts: lngAlts, itin: &aie1.ItinMOVI, defs: []vopnd{{r: cfg, part: 4 * h, partBytes: 4}}, imm: c.l.cfgVals[i][h]})
 		}
@@ -229,6 +233,76 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 		return nil, err
 	}
 	return c.prog, nil
+}
+
+// rematerializeConfigs handles kernels with more distinct MAC configurations than the eight
+// configuration registers: the six most used stay in registers set at entry; every other MAC
+// gets its configuration moved in (two long-immediate moves) right before it. It returns the
+// configurations that stay in registers.
+func (c *compiler) rematerializeConfigs(body []*region) map[*vreg]bool {
+	keep := map[*vreg]bool{}
+	if len(c.l.cfgList) <= FileUnits[FileCfg] {
+		for _, r := range c.l.cfgList {
+			keep[r] = true
+		}
+		return keep
+	}
+	uses := map[*vreg]int{}
+	var count func(rs []*region)
+	count = func(rs []*region) {
+		for _, rg := range rs {
+			if rg.loop != nil {
+				count(rg.loop.body)
+				continue
+			}
+			for _, o := range rg.ops {
+				for _, u := range o.uses {
+					if u.r.file == FileCfg {
+						uses[u.r] += 1
+					}
+				}
+			}
+		}
+	}
+	count(body)
+	order := append([]*vreg(nil), c.l.cfgList...)
+	sort.SliceStable(order, func(i, j int) bool { return uses[order[i]] > uses[order[j]] })
+	for _, r := range order[:FileUnits[FileCfg]-2] {
+		keep[r] = true
+	}
+	vals := map[*vreg][6]int64{}
+	for i, r := range c.l.cfgList {
+		vals[r] = c.l.cfgVals[i]
+	}
+	var rewrite func(rs []*region)
+	rewrite = func(rs []*region) {
+		for _, rg := range rs {
+			if rg.loop != nil {
+				rewrite(rg.loop.body)
+				continue
+			}
+			var out []*vop
+			for _, o := range rg.ops {
+				for i, u := range o.uses {
+					if u.r.file != FileCfg || keep[u.r] {
+						continue
+					}
+					c.l.nTemp++
+					t := c.l.newReg(fmt.Sprintf("cfg.r%d", c.l.nTemp), FileCfg, 64)
+					t.noSpill = true
+					for h := 0; h < 2; h++ {
+						out = append(out, &vop{name: []string{"mov.cl", "mov.ch"}[h], alts: lngAlts, itin: &aie1.ItinMOVI, defs: []vopnd{{r: t, part: 4 * h, partBytes: 4}}, imm: vals[u.r][h]})
+					}
+					o.uses[i].r = t
+				}
+				out = append(out, o)
+			}
+			rg.ops = out
+		}
+	}
+	rewrite(body)
+	c.prog.Notes = append(c.prog.Notes, fmt.Sprintf("%d MAC configurations: %d in registers, the others moved in before each use", len(c.l.cfgList), len(keep)))
+	return keep
 }
 
 // findReadFirst marks registers whose first reference in program order is a read (they must

@@ -291,8 +291,10 @@ func (l *lowerer) affineOf(o kernel.Operand, lv *kernel.Var, defs map[*kernel.Va
 }
 
 func cfgKey(op kernel.Op, args []kernel.Operand, l *lowerer) ([6]int64, error) {
-	// The parameters of a MAC other than its buffers and zstart live in configuration
-	// registers; zstart is an instruction immediate (t04u:$zstart in VMAC, AIE1InstrInfo.td).
+	// The offsets, steps and squares of a MAC live in configuration registers (mC operands of
+	// VMAC in AIE1InstrInfo.td); zstart is an instruction immediate (t04u:$zstart); xstart is a
+	// GPR operand, which the backend folds like an immediate (simplification: one scalar
+	// register per distinct xstart is not modelled).
 	var key [6]int64
 	form, err := kernel.FormOf(op, args)
 	if err != nil {
@@ -300,7 +302,7 @@ func cfgKey(op kernel.Op, args []kernel.Operand, l *lowerer) ([6]int64, error) {
 	}
 	lay := kernel.Layout(form, op.Info().Acc)
 	n := 0
-	for _, i := range []int{lay.XStart, lay.XOffs, lay.XOffsHi, lay.XStep, lay.XSquare, lay.ZOffs, lay.ZOffsHi, lay.ZStep, lay.ZSquare} {
+	for _, i := range []int{lay.XOffs, lay.XOffsHi, lay.XStep, lay.XSquare, lay.ZOffs, lay.ZOffsHi, lay.ZStep, lay.ZSquare} {
 		if i < 0 {
 			continue
 		}

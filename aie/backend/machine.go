@@ -256,4 +256,4 @@ func (p *Program) String() string {
 
 // ModelVersion names the timing model (backend and simulator). It changes whenever a change
 // can move cycle counts, so caches of measured cycles (the tuner's) can be keyed by it.
-const ModelVersion = "aie1-timing-7"
+const ModelVersion = "aie1-timing-8"
