@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sumacdev/sumac/aie/backend"
+	"github.com/sumacdev/sumac/aie/cyclesim"
 	"github.com/sumacdev/sumac/aie/vyasa"
 	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/triplet"
@@ -11,12 +12,13 @@ import (
 
 // Model evaluates candidates on the AIE1 backend (aie/backend: slot selection, register
 // allocation with spills, modulo scheduling honoring chess_loop_range, bundle packing, loop
-// set-up, entry and exit): the cycles of one call are the length of the compiled bundle
-// program with every loop's repetitions (backend.Program.StaticCycles).
+// set-up, entry and exit) and runs the bundles on the cycle simulator (aie/cyclesim: latencies,
+// load/store units, bank-conflict stalls). Cycle counts do not depend on the data, so the
+// evaluation runs on zero-filled memory; the winner is verified separately.
 type Model struct{}
 
-// Version names the model in cache keys.
-func (Model) Version() string { return "aie1-backend-static-1" }
+// Version names the model in cache keys: the back end's and simulator's model version.
+func (Model) Version() string { return backend.ModelVersion + "/cyclesim" }
 
 // Evaluate compiles the program's kernel for one tile and counts its cycles.
 func (Model) Evaluate(p *vyasa.Program) (Eval, error) {
@@ -34,5 +36,9 @@ func (Model) Evaluate(p *vyasa.Program) (Eval, error) {
 	if n := len(bp.Bundles); n > aie1.ProgMemInstrs {
 		return Eval{}, fmt.Errorf("%d instructions exceed the %d of program memory", n, aie1.ProgMemInstrs)
 	}
-	return Eval{Cycles: int64(bp.StaticCycles()), Spills: bp.Spills + bp.Fills}, nil
+	r, err := cyclesim.Run(bp, cyclesim.Config{Sizes: sizes, Round: p.Spec.Types.Round, Sat: p.Spec.Types.Sat})
+	if err != nil {
+		return Eval{}, err
+	}
+	return Eval{Cycles: r.Cycles, Spills: int(r.Spills + r.Fills), Stalls: r.Stalls}, nil
 }
