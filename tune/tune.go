@@ -185,11 +185,17 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 				j.prog, j.err = vyasa.Generate(subs[j.w], j.s)
 				if j.err == nil {
 					j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
-					if j.err != nil && strings.Contains(j.err.Error(), "nested loops") {
-						// A back end without nested loops: unroll the outer loops.
-						j.s.Flat = true
-						if j.prog, j.err = vyasa.Generate(subs[j.w], j.s); j.err == nil {
-							j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
+					nested := j.err != nil && strings.Contains(j.err.Error(), "nested loops")
+					if nested || j.err == nil && len(j.prog.Loops) > 1 {
+						// Also try the outer loops unrolled into straight-line copies of the
+						// pipelined loop (no outer-loop set-up; bounded by program memory), or
+						// only that for a back end without nested loops.
+						fs := j.s
+						fs.Flat = true
+						if fp, err := vyasa.Generate(subs[j.w], fs); err == nil {
+							if ev, hit, err := evaluate(opt, subs[j.w], fs, fp); err == nil && (j.err != nil || ev.Cycles < j.ev.Cycles) {
+								j.s, j.ev, j.hit, j.err = fs, ev, hit, nil
+							}
 						}
 					}
 					j.prog = nil // keep memory small; the winner is regenerated
