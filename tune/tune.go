@@ -103,13 +103,7 @@ func split(s *op.Spec, limit int) (*op.Spec, int, error) {
 			if n == 1 {
 				return s, 1, nil
 			}
-			sub := *c
-			sub.K = c.K / n
-			if c.Groups > 1 {
-				sub.Groups, sub.C = c.Groups/n, c.C/n
-			}
-			ns := &op.Spec{Conv: &sub, Types: s.Types}
-			return ns, n, nil
+			return subSpec(s, n), n, nil
 		}
 	}
 	return nil, 0, fmt.Errorf("%s: even one output channel's data exceed the %d bytes of memory", s, limit)
@@ -316,4 +310,23 @@ func FromSuite(s *suite.Suite) ([]Workload, error) {
 		out = append(out, Workload{Name: w.Name, Spec: w.Spec, Paper: w.Paper})
 	}
 	return out, nil
+}
+
+// subSpec is the spec of one of calls equal calls over output channels.
+func subSpec(s *op.Spec, calls int) *op.Spec {
+	c := *s.Conv
+	c.K /= calls
+	if c.Groups > 1 {
+		c.Groups, c.C = c.Groups/calls, c.C/calls
+	}
+	return &op.Spec{Conv: &c, Types: s.Types}
+}
+
+// Generate regenerates the kernel of one call of a tuned workload.
+func Generate(w Workload, r Result) (*vyasa.Program, error) {
+	sub := w.Spec
+	if r.Calls > 1 {
+		sub = subSpec(w.Spec, r.Calls)
+	}
+	return vyasa.Generate(sub, r.Sched)
 }

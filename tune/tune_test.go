@@ -98,3 +98,20 @@ func TestRoofline(t *testing.T) {
 		t.Errorf("roofline %g, want 16 (512 output bytes through the 32 B/cycle store unit)", r)
 	}
 }
+
+func TestGenerateWinner(t *testing.T) {
+	s, _ := suite.Get("vyasa36")
+	w, _ := s.Find("fc-int32")
+	ws := []Workload{{Name: w.Name, Spec: w.Spec}}
+	rs, err := Run(ws, Options{Eval: &countEval{}, MaxBody: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Generate(ws[0], rs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Calls != 2 || p.Spec.Conv.K != 2048 || rs[0].CallNote == "" {
+		t.Errorf("calls %d, k per call %d, note %q", rs[0].Calls, p.Spec.Conv.K, rs[0].CallNote)
+	}
+}

@@ -14,7 +14,7 @@ func init() {
 	c := &command{
 		name:    "tune",
 		summary: "auto-tune conv2d schedules for the AI Engine (Vyasa) on the cycle model",
-		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--only NAMES] [--workers N] [--no-cache] [--json]
+		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--only NAMES] [--workers N] [--no-cache] [--out DIR] [--json]
 
 Enumerates and prunes the schedule space of every workload (vectorized loop, loop order,
 unroll-and-jam factors, data layouts, column fusion), generates each candidate, evaluates it on
@@ -28,6 +28,8 @@ directory (keyed by spec, schedule and model version); --no-cache tunes from scr
   --only NAMES   comma-separated workload names of the suite
   --workers N    parallel evaluations (default: all cores)
   --json         an array with one object per workload
+  --out DIR      write each chosen kernel (one call) as DIR/NAME.cc, and DIR/NAME.txt with the
+                 sumac sim command that runs it
 
 Example:
   sumac tune --target aie1 --suite vyasa36 --json
@@ -41,6 +43,7 @@ Example:
 		workers := fs.Int("workers", 0, "parallel evaluations")
 		noCache := fs.Bool("no-cache", false, "ignore and do not update the store")
 		asJSON := fs.Bool("json", false, "write a JSON array")
+		outDir := fs.String("out", "", "write each chosen kernel as DIR/NAME.cc")
 		pos, err := parseFlags(env, c, fs, args)
 		if err != nil {
 			return err
@@ -114,6 +117,17 @@ Example:
 		}
 		if err != nil {
 			return err
+		}
+		if *outDir != "" {
+			for i, r := range rs {
+				p, err := tune.Generate(ws[i], r)
+				if err != nil {
+					return err
+				}
+				if err := writeKernelAs(*outDir, r.Name, p); err != nil {
+					return err
+				}
+			}
 		}
 		failed := 0
 		for _, r := range rs {
