@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,5 +46,40 @@ func TestCompileEmitAndErrors(t *testing.T) {
 	code, _, errOut = run(t, "compile", "gemm m=4 n=4 k=4 dtype=int16")
 	if code != 2 || !strings.Contains(errOut, "conv2d") {
 		t.Errorf("gemm: exit %d, %q", code, errOut)
+	}
+}
+
+// A kernel written with --out runs under sumac sim to the cycles compile reports, ok: true.
+func TestCompileOutRunsInSim(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := run(t, "compile", "conv2d x=32 y=2 r=3 s=3 dtype=int16", "--out", dir, "--json")
+	if code != 0 {
+		t.Fatalf("compile: exit %d: %s", code, errOut)
+	}
+	var c struct {
+		Cycles   int64 `json:"cycles"`
+		Verified bool  `json:"verified"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil || !c.Verified || c.Cycles == 0 {
+		t.Fatalf("compile JSON %v: %s", err, out)
+	}
+	line, err := os.ReadFile(filepath.Join(dir, "vyasa_conv2d.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"sim", filepath.Join(dir, "vyasa_conv2d.cc")}, strings.Fields(string(line))[3:]...)
+	code, out, errOut = run(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("sim: exit %d: %s", code, errOut)
+	}
+	var s struct {
+		Cycles int64 `json:"cycles"`
+		OK     bool  `json:"ok"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if !s.OK || s.Cycles != c.Cycles {
+		t.Errorf("sim: ok %v, %d cycles; compile reported %d", s.OK, s.Cycles, c.Cycles)
 	}
 }
