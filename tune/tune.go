@@ -48,6 +48,10 @@ type Options struct {
 	MemLimit int
 }
 
+// MaxFlatCopies bounds the copies of the pipelined loop a flattened candidate may have (beyond
+// that the program memory is nearly always exceeded and compiling it only costs time).
+const MaxFlatCopies = 8
+
 // Result is the tuned outcome of one workload.
 type Result struct {
 	Name         string               `json:"name"`
@@ -180,7 +184,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 				if j.err == nil {
 					j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
 					nested := j.err != nil && strings.Contains(j.err.Error(), "nested loops")
-					if nested || j.err == nil && len(j.prog.Loops) > 1 {
+					if nested || j.err == nil && len(j.prog.Loops) > 1 && j.prog.OuterIterations() <= MaxFlatCopies {
 						// Also try the outer loops unrolled into straight-line copies of the
 						// pipelined loop (no outer-loop set-up; bounded by program memory), or
 						// only that for a back end without nested loops.

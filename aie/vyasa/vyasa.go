@@ -494,3 +494,15 @@ const (
 	MaxVectors  = 8
 	MaxBodyMACs = aie1.ProgMemInstrs / 2
 )
+
+// OuterIterations is the number of times the innermost loop is entered (the product of the
+// trip counts of the loops around it): the copies flat=1 makes of it.
+func (p *Program) OuterIterations() int {
+	n := 1
+	for i, v := range p.Loops {
+		if i < len(p.Loops)-1 {
+			n *= p.Fused.Plan.Trips[v]
+		}
+	}
+	return n
+}
