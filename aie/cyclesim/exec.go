@@ -56,7 +56,8 @@ func (s *sim) addr(in *backend.Instr, seq, t int64) (int, error) {
 			if a < 0 || a+in.Mem.Bytes > aie1.ReachBytes {
 				return 0, s.fail(in, "address %#x outside the 128 KB data memory", a)
 			}
-			if r, ok := s.regions[in.Mem.Space]; ok && (a < r[0] || a+in.Mem.Bytes > r[0]+r[1]) {
+			if ri := s.region[in.ID]; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+in.Mem.Bytes > s.regions[ri][0]+s.regions[ri][1]) {
+				r := s.regions[ri]
 				return 0, s.fail(in, "access of %d bytes at element offset %d is outside window/buffer %s (%d bytes)", in.Mem.Bytes, a-r[0], in.Mem.Space, r[1])
 			}
 			return a, nil
@@ -316,6 +317,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			}
 			v := &vVal
 			copy(s.mem[a:a+m.Bytes], v[:m.Bytes])
+			s.dirty(a, m.Bytes)
 		case backend.FileAcc:
 			// one 32-byte half of a 384-bit unit (four lanes) per instruction
 			var accVal kernel.AccVal
@@ -335,6 +337,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			var buf [8]byte
 			binary.LittleEndian.PutUint64(buf[:], uint64(v))
 			copy(s.mem[a:a+m.Bytes], buf[:m.Bytes])
+			s.dirty(a, m.Bytes)
 		}
 		if in.Spill {
 			s.res.Spills++
@@ -353,8 +356,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 		var acc kernel.AccVal
 		copy(acc[4*h:4*h+4], lanes[:4])
 		vis := t + int64(d.Cycle)
-		u := &s.files[d.Reg.File][d.Reg.Units[0]]
-		w := pendingWrite{u: u, seq: seq, kind: 1, mask: 0xF << uint(4*h), by: in}
+		w := pendingWrite{file: uint8(d.Reg.File), idx: uint8(d.Reg.Units[0]), seq: seq, kind: 1, mask: 0xF << uint(4*h), by: int32(in.ID)}
 		copy(w.acc[:], acc[:8])
 		s.ring[vis&63] = append(s.ring[vis&63], w)
 	default:
@@ -423,7 +425,7 @@ func (s *sim) issueMAC(in *backend.Instr, seq, t int64) error {
 			acco = u
 		}
 	}
-	d := deferred{in: in, seq: seq, t: t}
+	d := deferred{id: int32(in.ID), seq: seq, t: t}
 	if err := s.readVec(in, *xo, seq, t, &d.x); err != nil {
 		return err
 	}

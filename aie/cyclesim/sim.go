@@ -75,7 +75,13 @@ type unit struct {
 	wseq   [8]int64
 	wn     int
 	maxSeq int64 // the largest writer seq issued (-1: none)
-	name   string
+	file   backend.File
+	idx    int
+}
+
+// name renders the unit for error messages (only then: it allocates).
+func (u *unit) name() string {
+	return backend.Reg{File: u.file, Units: []int{u.idx}}.String()
 }
 
 func (u *unit) noteWriter(seq int64) {
@@ -101,19 +107,22 @@ func (u *unit) expected(seq int64) int64 {
 	return best
 }
 
+// pendingWrite and deferred hold no pointers (unit and instruction by index) so that
+// queueing them costs no GC write barriers.
 type pendingWrite struct {
-	u    *unit
 	seq  int64
-	vec  [16]byte
-	acc  [8]num.Acc
 	s    int64
+	by   int32 // Instr.ID
+	file uint8
+	idx  uint8
 	kind uint8 // 0 vec, 1 acc, 2 scalar
 	mask uint8 // acc lanes written (0: all)
-	by   *backend.Instr
+	vec  [16]byte
+	acc  [8]num.Acc
 }
 
 type deferred struct {
-	in  *backend.Instr
+	id  int32 // Instr.ID
 	seq int64
 	t   int64
 	x   kernel.Vec
@@ -130,11 +139,15 @@ type sim struct {
 	// ring of pending writes and deferred reads by cycle
 	ring    [64][]pendingWrite
 	defers  [64][]deferred
-	dec     []*decoded // by Instr.ID
-	kind    []uint8    // by Instr.ID
+	dec     []*decoded       // by Instr.ID
+	kind    []uint8          // by Instr.ID
+	instrs  []*backend.Instr // by Instr.ID
+	region  []int32          // by Instr.ID: index in regions of its memory space (-1: none)
 	locks   map[int]bool
 	accMem  map[int][8]num.Acc // spilled accumulator units by address
-	regions map[string][2]int  // [base, size]
+	regions [][2]int           // [base, size] by parameter index (size -1: not a region)
+	// dirtyLo, dirtyHi bound the bytes of mem written by this run (cleared by the next).
+	dirtyLo, dirtyHi int
 }
 
 // decoded caches per-instruction constant facts.
@@ -154,9 +167,11 @@ type decoded struct {
 // progInfo caches what a program's execution needs per instruction (decoded MAC operand
 // selections, instruction classes); programs are immutable once compiled.
 type progInfo struct {
-	dec  []*decoded
-	kind []uint8
-	err  error
+	dec    []*decoded
+	kind   []uint8
+	instrs []*backend.Instr
+	region []int32
+	err    error
 }
 
 func prepare(p *backend.Program) *progInfo {
@@ -164,12 +179,24 @@ func prepare(p *backend.Program) *progInfo {
 }
 
 func buildInfo(p *backend.Program) *progInfo {
-	pi := &progInfo{dec: make([]*decoded, p.NumInstrs), kind: make([]uint8, p.NumInstrs)}
+	pi := &progInfo{dec: make([]*decoded, p.NumInstrs), kind: make([]uint8, p.NumInstrs),
+		instrs: make([]*backend.Instr, p.NumInstrs), region: make([]int32, p.NumInstrs)}
+	params := map[string]int32{}
+	for i, prm := range p.Kernel.Params {
+		params[prm.Name] = int32(i)
+	}
 	for _, b := range p.Bundles {
 		for _, in := range b.Instrs {
-			if in.ID >= len(pi.kind) {
+			if in.ID < 0 || in.ID >= len(pi.kind) {
 				pi.err = fmt.Errorf("instruction %s has no valid ID", in.Name)
 				continue
+			}
+			pi.instrs[in.ID] = in
+			pi.region[in.ID] = -1
+			if in.Mem != nil {
+				if r, ok := params[in.Mem.Space]; ok {
+					pi.region[in.ID] = r
+				}
 			}
 			pi.kind[in.ID] = classify(in)
 			if pi.kind[in.ID] == kMAC {
@@ -195,8 +222,9 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	}
 	s := simPool.Get().(*sim)
 	defer simPool.Put(s)
-	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, locks: map[int]bool{},
-		accMem: map[int][8]num.Acc{}, regions: map[string][2]int{}, mem: s.mem, ring: s.ring, defers: s.defers, files: s.files}
+	dirtyLo, dirtyHi := s.dirtyLo, s.dirtyHi
+	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region, locks: map[int]bool{},
+		accMem: map[int][8]num.Acc{}, regions: s.regions[:0], mem: s.mem, ring: s.ring, defers: s.defers, files: s.files}
 	for i := range s.ring {
 		s.ring[i] = s.ring[i][:0]
 		s.defers[i] = s.defers[i][:0]
@@ -206,20 +234,21 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.files[f] = make([]unit, backend.FileUnits[f])
 		}
 		for i := range s.files[f] {
-			s.files[f][i] = unit{maxSeq: -1}
+			s.files[f][i] = unit{maxSeq: -1, file: backend.File(f), idx: i}
 			s.files[f][i].seq = -1
 			s.files[f][i].vis = -1 << 40
 			s.files[f][i].prev.seq = -1
-			s.files[f][i].name = backend.Reg{File: backend.File(f), Units: []int{i}}.String()
 		}
 	}
 	if len(s.mem) != aie1.ReachBytes {
 		s.mem = make([]byte, aie1.ReachBytes)
-	} else {
-		clear(s.mem)
+	} else if dirtyLo < dirtyHi {
+		clear(s.mem[dirtyLo:dirtyHi]) // the rest is still zero from the previous run
 	}
+	s.dirtyLo, s.dirtyHi = len(s.mem), 0
 	lay := p.Layout
 	for _, prm := range p.Kernel.Params {
+		s.regions = append(s.regions, [2]int{0, -1})
 		if !(prm.Type.IsWindow() || prm.Type.IsPointer()) {
 			continue
 		}
@@ -232,23 +261,36 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			return nil, fmt.Errorf("region %s (%d bytes at %#x) outside the 128 KB data memory", prm.Name, size, base)
 		}
 		copy(s.mem[base:base+size], cfg.Data[prm.Name])
-		s.regions[prm.Name] = [2]int{base, size}
+		s.dirty(base, size)
+		s.regions[len(s.regions)-1] = [2]int{base, size}
 		if prm.Type.IsWindow() {
 			d := lay.Desc[prm.Name]
+			if d < 0 || d+8 > len(s.mem) {
+				return nil, fmt.Errorf("window descriptor of %s at %#x outside the data memory", prm.Name, d)
+			}
 			binary.LittleEndian.PutUint32(s.mem[d+4:], uint32(base))
+			s.dirty(d+4, 4)
 		}
 	}
 	if err := s.run(); err != nil {
 		return s.res, err
 	}
 	s.res.Data = map[string][]byte{}
-	for name, r := range s.regions {
-		s.res.Data[name] = append([]byte(nil), s.mem[r[0]:r[0]+r[1]]...)
+	for i, r := range s.regions {
+		if r[1] >= 0 {
+			s.res.Data[p.Kernel.Params[i].Name] = append([]byte(nil), s.mem[r[0]:r[0]+r[1]]...)
+		}
 	}
 	if s.res.Cycles > 0 {
 		s.res.MACsPerCycle = float64(s.res.MACs) / float64(s.res.Cycles)
 	}
 	return s.res, nil
+}
+
+// dirty records that mem[a:a+n] was written.
+func (s *sim) dirty(a, n int) {
+	s.dirtyLo = min(s.dirtyLo, a)
+	s.dirtyHi = max(s.dirtyHi, a+n)
 }
 
 func (s *sim) fail(in *backend.Instr, format string, a ...any) error {
@@ -359,9 +401,9 @@ func (s *sim) retire(t int64) error {
 	slot := &s.ring[t&63]
 	for i := range *slot {
 		w := &(*slot)[i]
-		u := w.u
+		u := &s.files[w.file][w.idx]
 		if w.seq < u.seq {
-			return s.fail(w.by, "write to %s lands after a later instruction's write (out-of-order write-back)", u.name)
+			return s.fail(s.instrs[w.by], "write to %s lands after a later instruction's write (out-of-order write-back)", u.name())
 		}
 		u.prev.vec, u.prev.acc, u.prev.s, u.prev.seq = u.vec, u.acc, u.s, u.seq
 		switch w.kind {
@@ -392,7 +434,7 @@ func (s *sim) late(t int64) error {
 	slot := &s.defers[t&63]
 	for i := range *slot {
 		d := &(*slot)[i]
-		if err := s.execMAC(d.in, d.seq, d.t, &d.x, &d.z); err != nil {
+		if err := s.execMAC(s.instrs[d.id], d.seq, d.t, &d.x, &d.z); err != nil {
 			return err
 		}
 	}
@@ -406,13 +448,13 @@ func (s *sim) readUnit(in *backend.Instr, u *unit, seq, rc, t int64) (vec *[16]b
 	want := u.expected(seq)
 	if u.vis <= rc {
 		if u.seq != want {
-			return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", u.name, rc)
+			return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", u.name(), rc)
 		}
 		return &u.vec, &u.acc, u.s, nil
 	}
 	// The current value landed after the read cycle: the read sees the previous one.
 	if u.prev.seq != want {
-		return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", u.name, rc, u.vis)
+		return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", u.name(), rc, u.vis)
 	}
 	return &u.prev.vec, &u.prev.acc, u.prev.s, nil
 }
@@ -462,8 +504,7 @@ func (s *sim) readScalar(in *backend.Instr, op backend.Operand, seq, t int64) (i
 func (s *sim) writeVec(in *backend.Instr, op backend.Operand, seq, t int64, v *kernel.Vec) {
 	vis := t + int64(op.Cycle)
 	for i, n := range op.Reg.Units {
-		u := &s.files[op.Reg.File][n]
-		w := pendingWrite{u: u, seq: seq, kind: 0, by: in}
+		w := pendingWrite{file: uint8(op.Reg.File), idx: uint8(n), seq: seq, kind: 0, by: int32(in.ID)}
 		copy(w.vec[:], v[16*i:16*i+16])
 		s.ring[vis&63] = append(s.ring[vis&63], w)
 	}
@@ -472,8 +513,7 @@ func (s *sim) writeVec(in *backend.Instr, op backend.Operand, seq, t int64, v *k
 func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *kernel.AccVal, lanesPerUnit int) {
 	vis := t + int64(op.Cycle)
 	for i, n := range op.Reg.Units {
-		u := &s.files[op.Reg.File][n]
-		w := pendingWrite{u: u, seq: seq, kind: 1, by: in}
+		w := pendingWrite{file: uint8(op.Reg.File), idx: uint8(n), seq: seq, kind: 1, by: int32(in.ID)}
 		copy(w.acc[:lanesPerUnit], a[i*lanesPerUnit:(i+1)*lanesPerUnit])
 		s.ring[vis&63] = append(s.ring[vis&63], w)
 	}
@@ -481,8 +521,7 @@ func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *k
 
 func (s *sim) writeScalar(in *backend.Instr, op backend.Operand, seq, t int64, v int64) {
 	vis := t + int64(op.Cycle)
-	u := &s.files[op.Reg.File][op.Reg.Units[0]]
-	s.ring[vis&63] = append(s.ring[vis&63], pendingWrite{u: u, seq: seq, kind: 2, s: v, by: in})
+	s.ring[vis&63] = append(s.ring[vis&63], pendingWrite{file: uint8(op.Reg.File), idx: uint8(op.Reg.Units[0]), seq: seq, kind: 2, s: v, by: int32(in.ID)})
 }
 
 func (s *sim) noteWrites(in *backend.Instr, seq int64) {
