@@ -408,6 +408,7 @@ func decodeMAC(prog *backend.Program, in *backend.Instr) (*decoded, error) {
 	if src.Dst != nil {
 		d.accLanes = src.Dst.Type.Lanes
 	}
+	buildMACTable(d)
 	return d, nil
 }
 

@@ -162,6 +162,7 @@ type decoded struct {
 	shift    int
 	isMAC    bool
 	accLanes int
+	tab      macTable
 }
 
 // progInfo caches what a program's execution needs per instruction (decoded MAC operand

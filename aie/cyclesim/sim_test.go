@@ -300,16 +300,23 @@ func TestFastMACMatchesKernel(t *testing.T) {
 		{kernel.Form8x8, kernel.UInt8, kernel.Int8, 64, 32},
 		{kernel.Form8x8, kernel.Int8, kernel.UInt8, 64, 32},
 	}
-	tried := 0
+	tried, bcast := 0, 0
 	for trial := 0; trial < 3000; trial++ {
 		c := cfgs[trial%len(cfgs)]
 		p := kernel.MACParams{XOffs: rng.Int63n(1 << 32), XOffsHi: rng.Int63n(1 << 32), XSquare: rng.Int63n(1 << 16), ZOffs: rng.Int63n(1 << 32), ZOffsHi: rng.Int63n(1 << 32), ZSquare: rng.Int63n(1 << 16),
 			XStart: 4 * rng.Int63n(4), ZStart: 2 * rng.Int63n(4), XStep: 4 * rng.Int63n(4), ZStep: 2 * rng.Int63n(4)}
+		if trial%3 == 0 {
+			p.ZOffs, p.ZOffsHi = 0, 0 // a broadcast Z (the GEMM case, its own fast loop)
+		}
 		d := &decoded{form: c.form, kind: kernel.MACKind(rng.Intn(3)), xe: c.xe, ze: c.ze, xLen: c.xLen, zLen: c.zLen}
 		if err := kernel.DecodeMAC(c.form, c.xLen, c.zLen, p, &d.sel); err != nil {
 			continue
 		}
+		buildMACTable(d)
 		tried++
+		if d.tab.zBcast {
+			bcast++
+		}
 		var x, z kernel.Vec
 		rng.Read(x[:])
 		rng.Read(z[:])
@@ -326,8 +333,8 @@ func TestFastMACMatchesKernel(t *testing.T) {
 			t.Fatalf("form %v kind %v: fast path differs from kernel.MACInt", c.form, d.kind)
 		}
 	}
-	if tried < 1000 {
-		t.Fatalf("only %d parameter sets decoded", tried)
+	if tried < 1000 || bcast < 100 {
+		t.Fatalf("only %d parameter sets decoded (%d with a broadcast Z)", tried, bcast)
 	}
 }
 
