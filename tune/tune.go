@@ -66,6 +66,7 @@ type Result struct {
 	Roofline     float64              `json:"roofline_macs_per_cycle"`
 	Verified     bool                 `json:"verified"`
 	Schedule     string               `json:"schedule"`
+	SWLoop       string               `json:"sw_loop"` // the software-pipelined loop as emitted (loops of one iteration dropped)
 	Sched        sched.Schedule       `json:"-"`
 	Calls        int                  `json:"calls"`
 	CallNote     string               `json:"call_note,omitempty"`
@@ -242,6 +243,9 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			p, err := vyasa.Generate(subs[i], b.s)
 			if err != nil {
 				return results, fmt.Errorf("%s: regenerating the chosen kernel: %v", ws[i].Name, err)
+			}
+			if len(p.Loops) > 0 {
+				r.SWLoop = p.Loops[len(p.Loops)-1]
 			}
 			ck, err := vyasa.Verify(p, uint64(i+1))
 			switch {

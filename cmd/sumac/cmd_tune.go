@@ -160,7 +160,7 @@ func printTune(env *cmdEnv, rs []tune.Result) {
 			paper = fmt.Sprintf("%s %d %d %d %s", p.VectorLoop, p.UnrollX, p.UnrollY, p.UnrollK, p.LoopOrder)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%.2f\t%.1f\t%.2f\t%v\t%s\n",
-			r.Name, r.DType, s.Out, s.W, s.In, s.Vec, s.SW(), s.UX, s.UY, s.UK, s.Order, s.Fusion,
+			r.Name, r.DType, s.Out, s.W, s.In, s.Vec, r.SWLoop, s.UX, s.UY, s.UK, s.Order, s.Fusion,
 			r.Cycles, r.MACsPerCycle, r.PctPeak, r.Roofline, r.Verified, paper)
 	}
 	tw.Flush()
