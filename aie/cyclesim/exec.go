@@ -387,7 +387,20 @@ func decodeMAC(prog *backend.Program, in *backend.Instr) (*decoded, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoded{form: f, kind: kernel.KindOf(src.Op), isMAC: true}
+	d := &decoded{form: f, kind: kernel.KindOf(src.Op), isMAC: true, xo: -1, zo: -1, acco: -1}
+	for i, u := range in.Uses {
+		switch u.Kind {
+		case aie1.OpndVecX:
+			d.xo = i
+		case aie1.OpndVecZ:
+			d.zo = i
+		case aie1.OpndAcc:
+			d.acco = i
+		}
+	}
+	if len(in.Defs) == 0 {
+		return nil, fmt.Errorf("MAC without a result register")
+	}
 	d.lay = kernel.Layout(f, src.Op.Info().Acc)
 	x, z := src.Args[d.lay.X].Type(), src.Args[d.lay.Z].Type()
 	d.xe, d.ze, d.xLen, d.zLen = x.Elem, z.Elem, x.Lanes, z.Lanes
@@ -414,41 +427,37 @@ func decodeMAC(prog *backend.Program, in *backend.Instr) (*decoded, error) {
 
 // issueMAC reads X and Z now and the accumulator in its (late) read cycle.
 func (s *sim) issueMAC(in *backend.Instr, seq, t int64) error {
-	var xo, zo, acco *backend.Operand
-	for i := range in.Uses {
-		u := &in.Uses[i]
-		switch u.Kind {
-		case aie1.OpndVecX:
-			xo = u
-		case aie1.OpndVecZ:
-			zo = u
-		case aie1.OpndAcc:
-			acco = u
-		}
-	}
-	d := deferred{id: int32(in.ID), seq: seq, t: t}
-	if err := s.readVec(in, *xo, seq, t, &d.x); err != nil {
-		return err
-	}
-	if err := s.readVec(in, *zo, seq, t, &d.z); err != nil {
-		return err
+	dc := s.dec[in.ID]
+	if dc.xo < 0 || dc.zo < 0 {
+		return s.fail(in, "MAC without X or Z operand")
 	}
 	s.res.MACs += int64(in.MACs)
-	if acco == nil || acco.Cycle <= 1 {
-		return s.execMAC(in, seq, t, &d.x, &d.z)
+	if dc.acco < 0 || in.Uses[dc.acco].Cycle <= 1 {
+		var x, z kernel.Vec
+		if err := s.readVec(in, in.Uses[dc.xo], seq, t, &x); err != nil {
+			return err
+		}
+		if err := s.readVec(in, in.Uses[dc.zo], seq, t, &z); err != nil {
+			return err
+		}
+		return s.execMAC(in, seq, t, &x, &z)
 	}
-	rc := t + int64(acco.Cycle) - 1
-	s.defers[rc&63] = append(s.defers[rc&63], d)
-	return nil
+	// queue the deferred part and read X and Z straight into its slot
+	rc := t + int64(in.Uses[dc.acco].Cycle) - 1
+	q := &s.defers[rc&63]
+	*q = append(*q, deferred{id: int32(in.ID), seq: seq, t: t})
+	d := &(*q)[len(*q)-1]
+	if err := s.readVec(in, in.Uses[dc.xo], seq, t, &d.x); err != nil {
+		return err
+	}
+	return s.readVec(in, in.Uses[dc.zo], seq, t, &d.z)
 }
 
 func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
 	d := s.dec[in.ID]
 	var acco *backend.Operand
-	for i := range in.Uses {
-		if in.Uses[i].Kind == aie1.OpndAcc {
-			acco = &in.Uses[i]
-		}
+	if d.acco >= 0 {
+		acco = &in.Uses[d.acco]
 	}
 	out := in.Defs[0]
 	if d.form == kernel.FormFloat {

@@ -75,8 +75,10 @@ type unit struct {
 	wseq   [8]int64
 	wn     int
 	maxSeq int64 // the largest writer seq issued (-1: none)
-	file   backend.File
-	idx    int
+	// maxSeq2 is the largest writer seq issued below maxSeq (-1: none)
+	maxSeq2 int64
+	file    backend.File
+	idx     int
 }
 
 // name renders the unit for error messages (only then: it allocates).
@@ -87,8 +89,11 @@ func (u *unit) name() string {
 func (u *unit) noteWriter(seq int64) {
 	u.wseq[u.wn%len(u.wseq)] = seq
 	u.wn++
-	if seq > u.maxSeq {
-		u.maxSeq = seq
+	switch {
+	case seq > u.maxSeq:
+		u.maxSeq2, u.maxSeq = u.maxSeq, seq
+	case seq < u.maxSeq && seq > u.maxSeq2:
+		u.maxSeq2 = seq
 	}
 }
 
@@ -96,6 +101,10 @@ func (u *unit) noteWriter(seq int64) {
 func (u *unit) expected(seq int64) int64 {
 	if u.maxSeq < seq {
 		return u.maxSeq // every issued writer precedes the reader: the common case
+	}
+	if u.maxSeq == seq {
+		// the reader is the latest writer (a MAC reading its own accumulator late)
+		return u.maxSeq2
 	}
 	best := int64(-1)
 	n := min(u.wn, len(u.wseq))
@@ -107,8 +116,6 @@ func (u *unit) expected(seq int64) int64 {
 	return best
 }
 
-// pendingWrite and deferred hold no pointers (unit and instruction by index) so that
-// queueing them costs no GC write barriers.
 type pendingWrite struct {
 	seq  int64
 	s    int64
@@ -163,6 +170,8 @@ type decoded struct {
 	isMAC    bool
 	accLanes int
 	tab      macTable
+	// xo, zo, acco index the X, Z and accumulator operands in Instr.Uses (-1: none)
+	xo, zo, acco int
 }
 
 // progInfo caches what a program's execution needs per instruction (decoded MAC operand
@@ -235,7 +244,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.files[f] = make([]unit, backend.FileUnits[f])
 		}
 		for i := range s.files[f] {
-			s.files[f][i] = unit{maxSeq: -1, file: backend.File(f), idx: i}
+			s.files[f][i] = unit{maxSeq: -1, maxSeq2: -1, file: backend.File(f), idx: i}
 			s.files[f][i].seq = -1
 			s.files[f][i].vis = -1 << 40
 			s.files[f][i].prev.seq = -1
