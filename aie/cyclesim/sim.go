@@ -71,14 +71,11 @@ type unit struct {
 		s   int64
 		seq int64
 	}
-	// recent issued writers (dynamic seq), to find which write a read should see
-	wseq   [8]int64
-	wn     int
-	maxSeq int64 // the largest writer seq issued (-1: none)
-	// maxSeq2 is the largest writer seq issued below maxSeq (-1: none)
-	maxSeq2 int64
-	file    backend.File
-	idx     int
+	// top holds the largest writer seqs issued so far, descending (-1: none); the write a
+	// read of seq must see is the first entry below seq.
+	top  [8]int64
+	file backend.File
+	idx  int
 }
 
 // name renders the unit for error messages (only then: it allocates).
@@ -87,35 +84,30 @@ func (u *unit) name() string {
 }
 
 func (u *unit) noteWriter(seq int64) {
-	u.wseq[u.wn%len(u.wseq)] = seq
-	u.wn++
-	switch {
-	case seq > u.maxSeq:
-		u.maxSeq2, u.maxSeq = u.maxSeq, seq
-	case seq < u.maxSeq && seq > u.maxSeq2:
-		u.maxSeq2 = seq
+	i := 0
+	for i < len(u.top) && u.top[i] > seq {
+		i++
 	}
+	if i == len(u.top) || u.top[i] == seq {
+		return
+	}
+	copy(u.top[i+1:], u.top[i:len(u.top)-1])
+	u.top[i] = seq
 }
 
-// expected returns the latest issued writer before seq (-1: the reset value).
+// expected returns the latest issued writer before seq (-1: the reset value). Writers are
+// issued mostly in seq order, so this is usually the first or second entry.
 func (u *unit) expected(seq int64) int64 {
-	if u.maxSeq < seq {
-		return u.maxSeq // every issued writer precedes the reader: the common case
-	}
-	if u.maxSeq == seq {
-		// the reader is the latest writer (a MAC reading its own accumulator late)
-		return u.maxSeq2
-	}
-	best := int64(-1)
-	n := min(u.wn, len(u.wseq))
-	for i := 0; i < n; i++ {
-		if w := u.wseq[i]; w < seq && w > best {
-			best = w
+	for _, w := range u.top {
+		if w < seq {
+			return w
 		}
 	}
-	return best
+	return -1
 }
 
+// pendingWrite and deferred hold no pointers (unit and instruction by index), so queueing
+// them costs no GC write barriers.
 type pendingWrite struct {
 	seq  int64
 	s    int64
@@ -244,7 +236,8 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.files[f] = make([]unit, backend.FileUnits[f])
 		}
 		for i := range s.files[f] {
-			s.files[f][i] = unit{maxSeq: -1, maxSeq2: -1, file: backend.File(f), idx: i}
+			s.files[f][i] = unit{file: backend.File(f), idx: i}
+			s.files[f][i].top = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 			s.files[f][i].seq = -1
 			s.files[f][i].vis = -1 << 40
 			s.files[f][i].prev.seq = -1
