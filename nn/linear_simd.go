@@ -5,28 +5,22 @@ package nn
 // otherwise:
 //
 //	forward      y^T[Out, N] = w[Out, In] (in place) x x^T (packed, transposing), or
-//	             y[N, Out] = x (in place) x w^T (packed) when Out < N
-//	input grad   gx[N, In]   = gy[N, Out] (in place) x w (packed panels of rows)
+//	             y[N, Out] = x (in place) x w^T (packed, cached) when Out < N
+//	input grad   gx[N, In]   = gy[N, Out] (in place) x w (packed panels of rows), or
+//	             gy in packed tiles x w (panels, cached) when Out < N
 //	weight grad  gw[Out, In] = gy^T x x (both packed block by block)
+//
+// The Out < N path (forwardFew, backwardFew) is in linear_small.go.
 type linearSIMDState struct {
 	bp, yT []float32
+	cache  weightCache // packed weights of the Out < N path
+	ga, xp []float32   // packed gy and x of the Out < N path
 }
 
 func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {
 	t := cfg.threads()
 	if out < n {
-		// Few outputs (fc2): y = x (in place) x w^T (packed, transposing the smaller matrix),
-		// into rows padded to whole panels so that every tile is written in place.
-		ldc := panels(out) * nr
-		st.bp = packBT(in, out, w, in, st.bp)
-		st.yT = grow(st.yT, n*ldc)
-		gemmStrided(t, n, ldc, in, x, in, st.bp, 0, st.yT, ldc)
-		for r := 0; r < n; r++ {
-			yr, pr := y[r*out:][:out], st.yT[r*ldc:][:out]
-			for o, bo := range b {
-				yr[o] = pr[o] + bo
-			}
-		}
+		st.forwardFew(t, n, in, out, x, w, b, y)
 		return
 	}
 	ldc := max(n, nr) // the kernel's C row stride must cover a whole panel
@@ -43,6 +37,10 @@ func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []flo
 
 func (st *linearSIMDState) backward(cfg *Config, n, in, out int, x, w, gy, gx, gw, gb []float32) {
 	t := cfg.threads()
+	if out < n {
+		st.backwardFew(t, n, in, out, x, w, gy, gx, gw, gb)
+		return
+	}
 	// gx = gy * w: gy read in place (rows of Out values), w packed in 16-column panels.
 	st.bp = packB(out, in, w, in, st.bp)
 	gemmStrided(t, n, in, out, gy, out, st.bp, 0, gx, in)

@@ -1,0 +1,158 @@
+package nn
+
+import (
+	"bytes"
+	"unsafe"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
+)
+
+// The few-outputs path of the SIMD Linear (Out < N, seed 003's fc2: 128 -> 10 at batch 64). Its
+// products are so small (82 K multiply-adds each) that packing, not arithmetic, dominated: a
+// 10 x 128 weight transposition per forward call, a weight repacking per backward call, and
+// 88 kernel calls of k = 10 for the input gradient. Here the weights' packed forms are cached
+// while the weights keep the same bits, the bias is preloaded into the output tiles, the input
+// gradient runs on packed 6-row tiles of gy (one assembly call per panel), and the weight
+// gradient packs x with the backend's AVX2 packer.
+
+// weightCache holds packed forms of a weight matrix for as long as its bits do not change
+// (an optimizer step or a finite-difference probe changes them; a layer-times loop does not).
+// Comparing 5 KB with bytes.Equal costs far less than packing them again.
+type weightCache struct {
+	snap         []float32 // the weights the packed forms were made from
+	wT, wP       []float32 // w^T in 16-column panels (forward), w in 16-column panels (input gradient)
+	haveT, haveP bool
+}
+
+// sync drops the packed forms when w differs from the snapshot.
+func (c *weightCache) sync(w []float32) {
+	if len(c.snap) == len(w) && bytes.Equal(floatBytes(c.snap), floatBytes(w)) {
+		return
+	}
+	c.snap = append(c.snap[:0], w...)
+	c.haveT, c.haveP = false, false
+}
+
+// transposed returns w^T (w Out x In) packed in panels of 16 outputs: packBT(in, out, w).
+func (c *weightCache) transposed(in, out int, w []float32) []float32 {
+	c.sync(w)
+	if !c.haveT {
+		c.wT, c.haveT = packBT(in, out, w, in, c.wT), true
+	}
+	return c.wT
+}
+
+// panels returns w packed in panels of 16 inputs: packB(out, in, w).
+func (c *weightCache) panels(in, out int, w []float32) []float32 {
+	c.sync(w)
+	if !c.haveP {
+		c.wP, c.haveP = packB(out, in, w, in, c.wP), true
+	}
+	return c.wP
+}
+
+func floatBytes(s []float32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
+}
+
+// forwardFew computes y = x w^T + b with x (n x in) read in place as the kernel's A and the
+// cached w^T panels as B; C rows (padded to whole panels) start as the bias, so the kernel's
+// beta = 1 adds it (sum + b, the order of base) and the copy out is a plain copy.
+func (st *linearSIMDState) forwardFew(threads, n, in, out int, x, w, b, y []float32) {
+	ldc := panels(out) * nr
+	wT := st.cache.transposed(in, out, w)
+	st.yT = grow(st.yT, n*ldc)
+	for r := 0; r < n; r++ {
+		row := st.yT[r*ldc:][:ldc]
+		copy(row, b)
+		clear(row[out:])
+	}
+	full := n / mr
+	if in > kc || full == 0 {
+		gemmStrided(threads, n, ldc, in, x, in, wT, 1, st.yT, ldc) // k blocked, edge tiles buffered
+	} else {
+		parallelFor(threadsFor(threads, n, ldc, in), full, func(t0, t1 int) {
+			for t := t0; t < t1; t++ {
+				for p := 0; p < ldc/nr; p++ {
+					kernels.F32Strided(in, x[t*mr*in:], in, wT[p*in*nr:][:in*nr], st.yT[t*mr*ldc+p*nr:], ldc, 1, 1)
+				}
+			}
+		})
+		if i0 := n - mr; i0 < full*mr {
+			// The last rows: a whole tile ending at row n, overlapping the previous tile's
+			// rows, which start again from the bias and get the same sums.
+			for r := i0; r < full*mr; r++ {
+				row := st.yT[r*ldc:][:ldc]
+				copy(row, b)
+				clear(row[out:])
+			}
+			for p := 0; p < ldc/nr; p++ {
+				kernels.F32Strided(in, x[i0*in:], in, wT[p*in*nr:][:in*nr], st.yT[i0*ldc+p*nr:], ldc, 1, 1)
+			}
+		}
+	}
+	for r := 0; r < n; r++ {
+		copyFloats(y[r*out:][:out], st.yT[r*ldc:][:out])
+	}
+}
+
+// copyFloats copies len(src) floats in runs of 8 (inlined moves, no memmove call for rows of
+// a few dozen bytes).
+func copyFloats(dst, src []float32) {
+	dst = dst[:len(src)]
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		*(*[8]float32)(dst[i:]) = *(*[8]float32)(src[i:])
+	}
+	for ; i < len(src); i++ {
+		dst[i] = src[i]
+	}
+}
+
+// backwardFew computes gx = gy w, gw = gy^T x and gb for Out < N.
+func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw, gb []float32) {
+	wP := st.cache.panels(in, out, w)
+	if in%nr != 0 || n < mr {
+		gemmStrided(threads, n, in, out, gy, out, wP, 0, gx, in)
+		gemmTN(threads, out, in, n, gy, out, x, in, gw, in)
+		colSums(gy, n, out, gb)
+		return
+	}
+	np := in / nr
+	// gx: gy packed into 6-row tiles (the last one ending at row n, overlapping), so that
+	// each 16-column panel of gx is one assembly call over the stacked tiles.
+	full := n / mr
+	nt := tiles(n)
+	st.ga = grow(st.ga, nt*out*mr)
+	for t := 0; t < nt; t++ {
+		kernels.PackA6F32(out, gy[min(t*mr, n-mr)*out:], out, st.ga[t*out*mr:][:out*mr])
+	}
+	parallelFor(threadsFor(threads, n, in, out), np, func(p0, p1 int) {
+		for p := p0; p < p1; p++ {
+			bp := wP[p*out*nr:][:out*nr]
+			kernels.F32Tiles(full, out, st.ga[:full*out*mr], bp, gx[p*nr:], in, 1, 0)
+			if nt > full {
+				kernels.F32(out, st.ga[full*out*mr:][:out*mr], bp, gx[(n-mr)*in+p*nr:], in, 1, 0)
+			}
+		}
+	})
+	// gw = gy^T x over the batch: gy^T in 6-row tiles, x packed into panels by the backend's
+	// AVX2 row packer.
+	if out < mr || n > tnChunk {
+		gemmTN(threads, out, in, n, gy, out, x, in, gw, in)
+	} else {
+		st.ga = grow(st.ga, tiles(out)*n*mr)
+		packATChunk(out, 0, n, gy, out, st.ga)
+		st.xp = grow(st.xp, np*n*nr)
+		kernels.PackB16F32(n, np, x, in, st.xp, n*nr)
+		parallelFor(threadsFor(threads, out, in, n), np, func(p0, p1 int) {
+			for p := p0; p < p1; p++ {
+				bp := st.xp[p*n*nr:][:n*nr]
+				for t := 0; t < tiles(out); t++ {
+					kernels.F32(n, st.ga[t*n*mr:][:n*mr], bp, gw[tileRow(out, t)*in+p*nr:], in, 1, 0)
+				}
+			}
+		})
+	}
+	colSums(gy, n, out, gb)
+}
