@@ -73,9 +73,11 @@ type unit struct {
 	}
 	// top holds the largest writer seqs issued so far, descending (-1: none); the write a
 	// read of seq must see is the first entry below seq.
-	top  [8]int64
-	file backend.File
-	idx  int
+	top [8]int64
+	// kinds has bit k set once a write of kind k (pendingWrite.kind) has landed
+	kinds uint8
+	file  backend.File
+	idx   int
 }
 
 // name renders the unit for error messages (only then: it allocates).
@@ -408,7 +410,15 @@ func (s *sim) retire(t int64) error {
 		if w.seq < u.seq {
 			return s.fail(s.instrs[w.by], "write to %s lands after a later instruction's write (out-of-order write-back)", u.name())
 		}
-		u.prev.vec, u.prev.acc, u.prev.s, u.prev.seq = u.vec, u.acc, u.s, u.seq
+		// save the previous value, only the parts ever written (the others are zero in both)
+		u.kinds |= 1 << w.kind
+		if u.kinds&1 != 0 {
+			u.prev.vec = u.vec
+		}
+		if u.kinds&2 != 0 {
+			u.prev.acc = u.acc
+		}
+		u.prev.s, u.prev.seq = u.s, u.seq
 		switch w.kind {
 		case 0:
 			u.vec = w.vec
@@ -504,27 +514,40 @@ func (s *sim) readScalar(in *backend.Instr, op backend.Operand, seq, t int64) (i
 }
 
 // write schedules a write of op's register to become visible at t + cycle.
+// push adds a cleared pending write landing at cycle vis and returns it (filled in place: a
+// pending write is large, copying it twice shows in profiles).
+func (s *sim) push(vis int64, in *backend.Instr, f backend.File, n int, seq int64, kind uint8) *pendingWrite {
+	q := &s.ring[vis&63]
+	if len(*q) < cap(*q) {
+		*q = (*q)[:len(*q)+1]
+		(*q)[len(*q)-1] = pendingWrite{}
+	} else {
+		*q = append(*q, pendingWrite{})
+	}
+	w := &(*q)[len(*q)-1]
+	w.file, w.idx, w.seq, w.kind, w.by = uint8(f), uint8(n), seq, kind, int32(in.ID)
+	return w
+}
+
 func (s *sim) writeVec(in *backend.Instr, op backend.Operand, seq, t int64, v *kernel.Vec) {
 	vis := t + int64(op.Cycle)
 	for i, n := range op.Reg.Units {
-		w := pendingWrite{file: uint8(op.Reg.File), idx: uint8(n), seq: seq, kind: 0, by: int32(in.ID)}
+		w := s.push(vis, in, op.Reg.File, n, seq, 0)
 		copy(w.vec[:], v[16*i:16*i+16])
-		s.ring[vis&63] = append(s.ring[vis&63], w)
 	}
 }
 
 func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *kernel.AccVal, lanesPerUnit int) {
 	vis := t + int64(op.Cycle)
 	for i, n := range op.Reg.Units {
-		w := pendingWrite{file: uint8(op.Reg.File), idx: uint8(n), seq: seq, kind: 1, by: int32(in.ID)}
+		w := s.push(vis, in, op.Reg.File, n, seq, 1)
 		copy(w.acc[:lanesPerUnit], a[i*lanesPerUnit:(i+1)*lanesPerUnit])
-		s.ring[vis&63] = append(s.ring[vis&63], w)
 	}
 }
 
 func (s *sim) writeScalar(in *backend.Instr, op backend.Operand, seq, t int64, v int64) {
-	vis := t + int64(op.Cycle)
-	s.ring[vis&63] = append(s.ring[vis&63], pendingWrite{file: uint8(op.Reg.File), idx: uint8(op.Reg.Units[0]), seq: seq, kind: 2, s: v, by: int32(in.ID)})
+	w := s.push(t+int64(op.Cycle), in, op.Reg.File, op.Reg.Units[0], seq, 2)
+	w.s = v
 }
 
 func (s *sim) noteWrites(in *backend.Instr, seq int64) {
