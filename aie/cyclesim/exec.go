@@ -476,6 +476,9 @@ func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
 		return nil
 	}
 	lpu := d.accLanes / len(out.Reg.Units)
+	if d.tab.ok && lpu <= 8 && (acco == nil || len(acco.Reg.Units) == len(out.Reg.Units)) {
+		return s.execMAC48(in, d, acco, out, lpu, seq, t, x, z)
+	}
 	acc := &kernel.AccVal{}
 	if acco != nil {
 		var aVal kernel.AccVal
@@ -490,6 +493,44 @@ func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
 		kernel.MACInt(d.kind, &d.sel, acc, x, d.xe, d.xLen, z, d.ze, d.zLen, &res)
 	}
 	s.writeAcc(in, out, seq, t, &res, lpu)
+	return nil
+}
+
+// execMAC48 is execMAC for the forms of fastMACInt, fused: the products' sums are added to
+// the accumulator lanes straight from the registers into the pending writes, unit by unit,
+// without assembling the whole accumulator value twice. Same arithmetic as fastMACInt
+// (macSums, macLane), which TestFastMACMatchesKernel checks against kernel.MACInt.
+func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, out backend.Operand, lpu int, seq, t int64, x, z *kernel.Vec) error {
+	var sums [16]int64
+	lanes := macSums(&d.tab, x, z, &sums)
+	vis := t + int64(out.Cycle)
+	var rc int64
+	if acco != nil {
+		rc = t + int64(acco.Cycle) - 1
+	}
+	for i, n := range out.Reg.Units {
+		var src *[8]num.Acc
+		if acco != nil {
+			u := &s.files[acco.Reg.File][acco.Reg.Units[i]]
+			_, a, _, err := s.readUnit(in, u, seq, rc, t)
+			if err != nil {
+				return err
+			}
+			src = a
+		}
+		w := s.push(vis, in, out.Reg.File, n, seq, 1)
+		for j := 0; j < lpu && j < 8; j++ {
+			l := i*lpu + j
+			if l >= lanes {
+				break // lanes past the MAC's are zero (w is cleared)
+			}
+			var a int64 // no accumulator operand: zero, as kernel.MACInt's
+			if src != nil {
+				a = int64(src[j].Lo)
+			}
+			w.acc[j] = macLane(d.kind, a, sums[l&15])
+		}
+	}
 	return nil
 }
 

@@ -85,6 +85,35 @@ func fastMACInt(d *decoded, acc *kernel.AccVal, x, z *kernel.Vec, out *kernel.Ac
 		return false
 	}
 	var sums [16]int64
+	lanes := macSums(t, x, z, &sums)
+	for l := 0; l < lanes; l++ {
+		out[l] = macLane(d.kind, int64(acc[l].Lo), sums[l])
+	}
+	for l := lanes; l < len(out); l++ {
+		out[l] = num.Acc{}
+	}
+	return true
+}
+
+// macLane is one 48-bit accumulator lane of a mul, mac or msc: acc is the lane's low 64
+// bits (a 48-bit lane is sign-extended, so this is its value), sum the lane's products.
+func macLane(kind kernel.MACKind, acc, sum int64) num.Acc {
+	var v int64
+	switch kind {
+	case kernel.Mul:
+		v = sum
+	case kernel.Mac:
+		v = acc + sum
+	default:
+		v = acc - sum
+	}
+	v = v << 16 >> 16 // wrap to 48 bits
+	return num.Acc{Hi: v >> 63, Lo: uint64(v)}
+}
+
+// macSums computes each lane's sum of products (exact in an int64: at most 8 products of
+// two 16-bit values) and returns the number of lanes.
+func macSums(t *macTable, x, z *kernel.Vec, sums *[16]int64) int {
 	lanes, cols := min(t.lanes, 16), min(t.cols, 8)
 	switch t.mode {
 	case fast16:
@@ -141,21 +170,5 @@ func fastMACInt(d *decoded, acc *kernel.AccVal, x, z *kernel.Vec, out *kernel.Ac
 			sums[l] = s
 		}
 	}
-	for l := 0; l < lanes; l++ {
-		var v int64
-		switch d.kind {
-		case kernel.Mul:
-			v = sums[l]
-		case kernel.Mac:
-			v = int64(acc[l].Lo) + sums[l]
-		default:
-			v = int64(acc[l].Lo) - sums[l]
-		}
-		v = v << 16 >> 16 // wrap to 48 bits
-		out[l] = num.Acc{Hi: v >> 63, Lo: uint64(v)}
-	}
-	for l := lanes; l < len(out); l++ {
-		out[l] = num.Acc{}
-	}
-	return true
+	return lanes
 }
