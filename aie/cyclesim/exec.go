@@ -519,10 +519,11 @@ func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, ou
 			src = a
 		}
 		w := s.push(vis, in, out.Reg.File, n, seq, 1)
-		for j := 0; j < lpu && j < 8; j++ {
+		for j := range w.acc {
 			l := i*lpu + j
-			if l >= lanes {
-				break // lanes past the MAC's are zero (w is cleared)
+			if j >= lpu || l >= lanes {
+				w.acc[j] = num.Acc{} // lanes past the MAC's (or the unit's share) are zero
+				continue
 			}
 			var a int64 // no accumulator operand: zero, as kernel.MACInt's
 			if src != nil {

@@ -134,6 +134,16 @@ func macSums(t *macTable, x, z *kernel.Vec, sums *[16]int64) int {
 			sums[l] = s
 		}
 	case fast8ss:
+		if cols == 8 { // mac16 16x8, unrolled
+			for l := 0; l < lanes; l++ {
+				xi, zi := &t.x[l], &t.z[l]
+				sums[l] = int64(int8(x[xi[0]&127]))*int64(int8(z[zi[0]&127])) + int64(int8(x[xi[1]&127]))*int64(int8(z[zi[1]&127])) +
+					int64(int8(x[xi[2]&127]))*int64(int8(z[zi[2]&127])) + int64(int8(x[xi[3]&127]))*int64(int8(z[zi[3]&127])) +
+					int64(int8(x[xi[4]&127]))*int64(int8(z[zi[4]&127])) + int64(int8(x[xi[5]&127]))*int64(int8(z[zi[5]&127])) +
+					int64(int8(x[xi[6]&127]))*int64(int8(z[zi[6]&127])) + int64(int8(x[xi[7]&127]))*int64(int8(z[zi[7]&127]))
+			}
+			break
+		}
 		for l := 0; l < lanes; l++ {
 			xi, zi := &t.x[l], &t.z[l]
 			var s int64
@@ -143,6 +153,16 @@ func macSums(t *macTable, x, z *kernel.Vec, sums *[16]int64) int {
 			sums[l] = s
 		}
 	case fast8uu:
+		if cols == 8 { // mac16 16x8, unrolled
+			for l := 0; l < lanes; l++ {
+				xi, zi := &t.x[l], &t.z[l]
+				sums[l] = int64(x[xi[0]&127])*int64(z[zi[0]&127]) + int64(x[xi[1]&127])*int64(z[zi[1]&127]) +
+					int64(x[xi[2]&127])*int64(z[zi[2]&127]) + int64(x[xi[3]&127])*int64(z[zi[3]&127]) +
+					int64(x[xi[4]&127])*int64(z[zi[4]&127]) + int64(x[xi[5]&127])*int64(z[zi[5]&127]) +
+					int64(x[xi[6]&127])*int64(z[zi[6]&127]) + int64(x[xi[7]&127])*int64(z[zi[7]&127])
+			}
+			break
+		}
 		for l := 0; l < lanes; l++ {
 			xi, zi := &t.x[l], &t.z[l]
 			var s int64

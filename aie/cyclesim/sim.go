@@ -514,18 +514,18 @@ func (s *sim) readScalar(in *backend.Instr, op backend.Operand, seq, t int64) (i
 }
 
 // write schedules a write of op's register to become visible at t + cycle.
-// push adds a cleared pending write landing at cycle vis and returns it (filled in place: a
-// pending write is large, copying it twice shows in profiles).
+// push adds a pending write landing at cycle vis and returns it, to be filled in place (a
+// pending write is large: copying or clearing it shows in profiles). Only the header is set:
+// the caller writes the whole payload field of its kind (retire reads no other).
 func (s *sim) push(vis int64, in *backend.Instr, f backend.File, n int, seq int64, kind uint8) *pendingWrite {
 	q := &s.ring[vis&63]
 	if len(*q) < cap(*q) {
 		*q = (*q)[:len(*q)+1]
-		(*q)[len(*q)-1] = pendingWrite{}
 	} else {
 		*q = append(*q, pendingWrite{})
 	}
 	w := &(*q)[len(*q)-1]
-	w.file, w.idx, w.seq, w.kind, w.by = uint8(f), uint8(n), seq, kind, int32(in.ID)
+	w.file, w.idx, w.seq, w.kind, w.mask, w.by = uint8(f), uint8(n), seq, kind, 0, int32(in.ID)
 	return w
 }
 
@@ -542,6 +542,7 @@ func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *k
 	for i, n := range op.Reg.Units {
 		w := s.push(vis, in, op.Reg.File, n, seq, 1)
 		copy(w.acc[:lanesPerUnit], a[i*lanesPerUnit:(i+1)*lanesPerUnit])
+		clear(w.acc[lanesPerUnit:])
 	}
 }
 
