@@ -15,6 +15,7 @@ type linearSIMDState struct {
 	bp, yT []float32
 	cache  weightCache // packed weights of the Out < N path
 	ga, xp []float32   // packed gy and x of the Out < N path
+	bpad   []float32   // the bias padded to whole panels
 }
 
 func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {

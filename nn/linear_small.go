@@ -62,10 +62,11 @@ func (st *linearSIMDState) forwardFew(threads, n, in, out int, x, w, b, y []floa
 	ldc := panels(out) * nr
 	wT := st.cache.transposed(in, out, w)
 	st.yT = grow(st.yT, n*ldc)
+	st.bpad = grow(st.bpad, ldc)
+	copy(st.bpad, b)
+	clear(st.bpad[out:])
 	for r := 0; r < n; r++ {
-		row := st.yT[r*ldc:][:ldc]
-		copy(row, b)
-		clear(row[out:])
+		copyFloats(st.yT[r*ldc:], st.bpad)
 	}
 	full := n / mr
 	if in > kc || full == 0 {
@@ -82,9 +83,7 @@ func (st *linearSIMDState) forwardFew(threads, n, in, out int, x, w, b, y []floa
 			// The last rows: a whole tile ending at row n, overlapping the previous tile's
 			// rows, which start again from the bias and get the same sums.
 			for r := i0; r < full*mr; r++ {
-				row := st.yT[r*ldc:][:ldc]
-				copy(row, b)
-				clear(row[out:])
+				copyFloats(st.yT[r*ldc:], st.bpad)
 			}
 			for p := 0; p < ldc/nr; p++ {
 				kernels.F32Strided(in, x[i0*in:], in, wT[p*in*nr:][:in*nr], st.yT[i0*ldc+p*nr:], ldc, 1, 1)
@@ -115,7 +114,7 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 	if in%nr != 0 || n < mr {
 		gemmStrided(threads, n, in, out, gy, out, wP, 0, gx, in)
 		gemmTN(threads, out, in, n, gy, out, x, in, gw, in)
-		colSums(gy, n, out, gb)
+		colSumsFew(gy, n, out, gb)
 		return
 	}
 	np := in / nr
@@ -154,5 +153,21 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 			}
 		})
 	}
-	colSums(gy, n, out, gb)
+	colSumsFew(gy, n, out, gb)
+}
+
+// colSumsFew is colSums (the same sums in the same order) for matrices of at most 16 columns,
+// accumulating in a local array instead of through the output slice.
+func colSumsFew(m []float32, rows, cols int, sums []float32) {
+	if cols > nr {
+		colSums(m, rows, cols, sums)
+		return
+	}
+	var acc [nr]float32
+	for r := 0; r < rows; r++ {
+		for j, v := range m[r*cols:][:cols] {
+			acc[j&(nr-1)] += v
+		}
+	}
+	copy(sums[:cols], acc[:cols])
 }
