@@ -4,18 +4,19 @@ package nn
 // big operands (x, w) read in place where the kernel allows and packed with contiguous copies
 // otherwise:
 //
-//	forward      y^T[Out, N] = w[Out, In] (in place) x x^T (packed, transposing), or
-//	             y[N, Out] = x (in place) x w^T (packed, cached) when Out < N
+//	forward      y^T[Out, N] = w[Out, In] (in place) x x^T (packed, transposing); when
+//	             Out < N the same with the backend's packer, or y[N, Out] = x (in place) x
+//	             w^T (packed, cached) when Out < 6 or N is not a multiple of 16
 //	input grad   gx[N, In]   = gy[N, Out] (in place) x w (packed panels of rows), or
 //	             gy in packed tiles x w (panels, cached) when Out < N
 //	weight grad  gw[Out, In] = gy^T x x (both packed block by block)
 //
 // The Out < N path (forwardFew, backwardFew) is in linear_small.go.
 type linearSIMDState struct {
-	bp, yT []float32
-	cache  weightCache // packed weights of the Out < N path
-	ga, xp []float32   // packed gy and x of the Out < N path
-	bpad   []float32   // the bias padded to whole panels
+	bp, yT     []float32
+	cache      weightCache // packed weights of the Out < N path
+	ga, xp, xt []float32   // packed gy, x and x^T of the Out < N path
+	bpad       []float32   // the bias padded to whole panels
 }
 
 func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {

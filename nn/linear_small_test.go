@@ -8,10 +8,11 @@ import (
 	"github.com/sumacdev/sumac/nn/tensor"
 )
 
-// Shapes of the few-outputs path (Out < N): fc2 itself; a batch that is not a multiple of 6
-// (overlapping last tile); fewer than 6 outputs (gemmTN fallback); fewer than 6 rows; In not a
-// multiple of 16 (fallback); In > kc (k-blocked forward); Out over one panel.
-var fewShapes = [][3]int{{64, 128, 10}, {61, 32, 7}, {20, 400, 3}, {5, 16, 2}, {40, 20, 9}, {50, 48, 20}}
+// Shapes of the few-outputs path (Out < N): fc2 itself (y^T forward); y^T forward with
+// overlapping tiles of w and a long k; a batch that is not a multiple of 6 (row forward,
+// overlapping last tile); fewer than 6 outputs (gemmTN fallback); fewer than 6 rows; In not a
+// multiple of 16 (fallback); In > kc (k-blocked row forward); Out over one panel.
+var fewShapes = [][3]int{{64, 128, 10}, {32, 40, 7}, {48, 400, 12}, {61, 32, 7}, {20, 400, 3}, {5, 16, 2}, {40, 20, 9}, {50, 48, 20}}
 
 func TestLinearFewOutputsAgainstReference(t *testing.T) {
 	for _, sh := range fewShapes {
