@@ -373,3 +373,32 @@ func TestConcurrentRuns(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMACSums measures the MAC arithmetic alone (products and sums of one instruction)
+// for the int16 16x2 broadcast-Z form of seed 001's kernel and the 8-bit 16x8 form.
+func BenchmarkMACSums(b *testing.B) {
+	for _, c := range []struct {
+		name       string
+		form       kernel.MACForm
+		e          kernel.Elem
+		xLen, zLen int
+		p          kernel.MACParams
+	}{
+		{"int16_16x2", kernel.Form16x16, kernel.Int16, 32, 16, kernel.MACParams{XOffs: 0x76543210, XOffsHi: 0xFEDCBA98, XSquare: 0x3210, ZStep: 1}},
+		{"uint8_16x8", kernel.Form8x8, kernel.UInt8, 64, 32, kernel.MACParams{XOffs: 0x76543210, XSquare: 0x3210, XStep: 8, ZStep: 2, ZSquare: 0x3210}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			d := &decoded{form: c.form, kind: kernel.Mac, xe: c.e, ze: c.e, xLen: c.xLen, zLen: c.zLen}
+			if err := kernel.DecodeMAC(c.form, c.xLen, c.zLen, c.p, &d.sel); err != nil {
+				b.Fatal(err)
+			}
+			buildMACTable(d)
+			var x, z kernel.Vec
+			rand.New(rand.NewSource(1)).Read(x[:])
+			var sums [16]int64
+			for i := 0; i < b.N; i++ {
+				macSums(&d.tab, &x, &z, &sums)
+			}
+		})
+	}
+}
