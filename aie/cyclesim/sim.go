@@ -60,17 +60,11 @@ func (e *Error) Error() string { return fmt.Sprintf("cycle %d: %s", e.Cycle, e.M
 
 // unit is one allocation unit of a register file with the bookkeeping for hazard checks.
 type unit struct {
-	vec  [16]byte
-	acc  [8]num.Acc
-	s    int64
-	seq  int64 // writer (dynamic sequence number) of the visible value; -1 reset
-	vis  int64 // cycle from which it is visible
-	prev struct {
-		vec [16]byte
-		acc [8]num.Acc
-		s   int64
-		seq int64
-	}
+	// val holds the visible value (val[cur]) and the one before it (val[cur^1]): a landing
+	// write fills the older slot and flips cur, so the previous value is never copied.
+	val [2]regVal
+	cur uint8
+	vis int64 // cycle from which val[cur] is visible
 	// top holds the largest writer seqs issued so far, descending (-1: none); the write a
 	// read of seq must see is the first entry below seq.
 	top [8]int64
@@ -78,6 +72,14 @@ type unit struct {
 	kinds uint8
 	file  backend.File
 	idx   int
+}
+
+// regVal is the contents of a unit with its writer (dynamic sequence number; -1 reset).
+type regVal struct {
+	vec [16]byte
+	acc [8]num.Acc
+	s   int64
+	seq int64
 }
 
 // name renders the unit for error messages (only then: it allocates).
@@ -240,9 +242,9 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		for i := range s.files[f] {
 			s.files[f][i] = unit{file: backend.File(f), idx: i}
 			s.files[f][i].top = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
-			s.files[f][i].seq = -1
 			s.files[f][i].vis = -1 << 40
-			s.files[f][i].prev.seq = -1
+			s.files[f][i].val[0].seq = -1
+			s.files[f][i].val[1].seq = -1
 		}
 	}
 	if len(s.mem) != aie1.ReachBytes {
@@ -407,35 +409,40 @@ func (s *sim) retire(t int64) error {
 	for i := range *slot {
 		w := &(*slot)[i]
 		u := &s.files[w.file][w.idx]
-		if w.seq < u.seq {
+		c, n := &u.val[u.cur&1], &u.val[(u.cur^1)&1]
+		if w.seq < c.seq {
 			return s.fail(s.instrs[w.by], "write to %s lands after a later instruction's write (out-of-order write-back)", u.name())
 		}
-		// save the previous value, only the parts ever written (the others are zero in both)
+		// n (the value before c) becomes the visible value: carry over from c the parts this
+		// write does not replace, only those ever written (the others are zero in both)
 		u.kinds |= 1 << w.kind
-		if u.kinds&1 != 0 {
-			u.prev.vec = u.vec
+		if w.kind != 0 && u.kinds&1 != 0 {
+			n.vec = c.vec
 		}
-		if u.kinds&2 != 0 {
-			u.prev.acc = u.acc
+		if (w.kind != 1 || w.mask != 0) && u.kinds&2 != 0 {
+			n.acc = c.acc
 		}
-		u.prev.s, u.prev.seq = u.s, u.seq
+		if w.kind != 2 {
+			n.s = c.s
+		}
 		switch w.kind {
 		case 0:
-			u.vec = w.vec
+			n.vec = w.vec
 		case 1:
 			if w.mask == 0 {
-				u.acc = w.acc
+				n.acc = w.acc
 			} else {
 				for l := 0; l < 8; l++ {
 					if w.mask&(1<<uint(l)) != 0 {
-						u.acc[l] = w.acc[l]
+						n.acc[l] = w.acc[l]
 					}
 				}
 			}
 		case 2:
-			u.s = w.s
+			n.s = w.s
 		}
-		u.seq = w.seq
+		n.seq = w.seq
+		u.cur ^= 1
 		u.vis = t
 	}
 	*slot = (*slot)[:0]
@@ -460,16 +467,18 @@ func (s *sim) late(t int64) error {
 func (s *sim) readUnit(in *backend.Instr, u *unit, seq, rc, t int64) (vec *[16]byte, acc *[8]num.Acc, sc int64, err error) {
 	want := u.expected(seq)
 	if u.vis <= rc {
-		if u.seq != want {
+		c := &u.val[u.cur&1]
+		if c.seq != want {
 			return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", u.name(), rc)
 		}
-		return &u.vec, &u.acc, u.s, nil
+		return &c.vec, &c.acc, c.s, nil
 	}
 	// The current value landed after the read cycle: the read sees the previous one.
-	if u.prev.seq != want {
+	p := &u.val[(u.cur^1)&1]
+	if p.seq != want {
 		return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", u.name(), rc, u.vis)
 	}
-	return &u.prev.vec, &u.prev.acc, u.prev.s, nil
+	return &p.vec, &p.acc, p.s, nil
 }
 
 func (s *sim) unitsOf(r backend.Reg) []*unit {
