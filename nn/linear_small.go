@@ -19,9 +19,9 @@ import (
 // (an optimizer step or a finite-difference probe changes them; a layer-times loop does not).
 // Comparing 5 KB with bytes.Equal costs far less than packing them again.
 type weightCache struct {
-	snap         []float32 // the weights the packed forms were made from
-	wT, wP       []float32 // w^T in 16-column panels (forward), w in 16-column panels (input gradient)
-	haveT, haveP bool
+	snap                []float32 // the weights the packed forms were made from
+	wT, wP, wA          []float32 // w^T in 16-column panels, w in 16-column panels, w in 6-row tiles
+	haveT, haveP, haveA bool
 }
 
 // sync drops the packed forms when w differs from the snapshot.
@@ -30,7 +30,7 @@ func (c *weightCache) sync(w []float32) {
 		return
 	}
 	c.snap = append(c.snap[:0], w...)
-	c.haveT, c.haveP = false, false
+	c.haveT, c.haveP, c.haveA = false, false, false
 }
 
 // transposed returns w^T (w Out x In) packed in panels of 16 outputs: packBT(in, out, w).
@@ -40,6 +40,28 @@ func (c *weightCache) transposed(in, out int, w []float32) []float32 {
 		c.wT, c.haveT = packBT(in, out, w, in, c.wT), true
 	}
 	return c.wT
+}
+
+// tiles returns w packed in 6-row tiles, zero rows past out: a[(t*in+p)*6+i] = w[t*6+i][p].
+func (c *weightCache) tiles(in, out int, w []float32) []float32 {
+	c.sync(w)
+	if !c.haveA {
+		c.wA = grow(c.wA, tiles(out)*in*mr)
+		for t := 0; t < tiles(out); t++ {
+			for i := 0; i < mr; i++ {
+				o := t*mr + i
+				for p := 0; p < in; p++ {
+					v := float32(0)
+					if o < out {
+						v = w[o*in+p]
+					}
+					c.wA[(t*in+p)*mr+i] = v
+				}
+			}
+		}
+		c.haveA = true
+	}
+	return c.wA
 }
 
 // panels returns w packed in panels of 16 inputs: packB(out, in, w).
@@ -56,8 +78,8 @@ func floatBytes(s []float32) []byte {
 }
 
 // forwardFew computes y = x w^T + b for Out < N. With at least 6 outputs and whole 16-row
-// panels of the batch it computes y^T = w x^T: w read in place as the kernel's A (6-row tiles,
-// the last one overlapping), x^T packed by the backend's AVX2 transposing packer. For fc2 that
+// panels of the batch it computes y^T = w x^T: w as the kernel's A (6-row tiles, zero-padded,
+// cached), x^T packed by the backend's AVX2 transposing packer. For fc2 that
 // is 2 x 4 kernel calls instead of 11 whose 16 columns hold 10 outputs: 27% fewer
 // multiply-adds, worth more than the transposition when the core's FMA units are shared with
 // another thread (measured side by side on this project's VMs: 7.1 us against 9.4 us median).
@@ -66,21 +88,23 @@ func (st *linearSIMDState) forwardFew(threads, n, in, out int, x, w, b, y []floa
 		st.forwardFewRows(threads, n, in, out, x, w, b, y)
 		return
 	}
-	np := n / nr
-	st.xt = grow(st.xt, np*in*nr)
-	kernels.PackB16TransF32(in, np, x, in, st.xt, in*nr)
-	st.yT = grow(st.yT, out*n)
-	parallelFor(threadsFor(threads, out, n, in), np, func(p0, p1 int) {
+	wA := st.cache.tiles(in, out, w)
+	st.yT = grow(st.yT, tiles(out)*mr*n)
+	// Each panel of x^T is packed just before its two kernel calls, into one buffer that
+	// stays in L1 (in*64 bytes; packing all of x^T first would send it to L2 and back).
+	parallelFor(threadsFor(threads, out, n, in), n/nr, func(p0, p1 int) {
+		bufp := getScratch(in * nr)
+		defer putScratch(bufp)
+		xt := *bufp
 		for p := p0; p < p1; p++ {
-			for t := 0; t < tiles(out); t++ {
-				i0 := tileRow(out, t)
-				kernels.F32Strided(in, w[i0*in:], in, st.xt[p*in*nr:][:in*nr], st.yT[i0*n+p*nr:], n, 1, 0)
-			}
+			kernels.PackB16TransF32(in, 1, x[p*nr*in:], in, xt, in*nr)
+			kernels.F32Tiles(tiles(out), in, wA, xt, st.yT[p*nr:], n, 1, 0)
 		}
 	})
-	for o, bo := range b[:out] {
-		for r, v := range st.yT[o*n:][:n] {
-			y[r*out+o] = v + bo
+	for r := 0; r < n; r++ {
+		yr := y[r*out:][:out]
+		for o, bo := range b[:out] {
+			yr[o] = st.yT[o*n+r] + bo
 		}
 	}
 }
@@ -172,11 +196,12 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 	} else {
 		st.ga = grow(st.ga, tiles(out)*n*mr)
 		packATChunk(out, 0, n, gy, out, st.ga)
-		st.xp = grow(st.xp, np*n*nr)
-		kernels.PackB16F32(n, np, x, in, st.xp, n*nr)
 		parallelFor(threadsFor(threads, out, in, n), np, func(p0, p1 int) {
+			bufp := getScratch(n * nr) // one panel of x at a time, in L1
+			defer putScratch(bufp)
+			bp := *bufp
 			for p := p0; p < p1; p++ {
-				bp := st.xp[p*n*nr:][:n*nr]
+				kernels.PackB16F32(n, 1, x[p*nr:], in, bp, n*nr)
 				for t := 0; t < tiles(out); t++ {
 					kernels.F32(n, st.ga[t*n*mr:][:n*mr], bp, gw[tileRow(out, t)*in+p*nr:], in, 1, 0)
 				}
