@@ -56,6 +56,9 @@ func (s *sim) addr(in *backend.Instr, seq, t int64) (int, error) {
 			if a < 0 || a+in.Mem.Bytes > aie1.ReachBytes {
 				return 0, s.fail(in, "address %#x outside the 128 KB data memory", a)
 			}
+			if s.imm {
+				s.addrs[s.cur] = int32(a)
+			}
 			if ri := s.region[in.ID]; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+in.Mem.Bytes > s.regions[ri][0]+s.regions[ri][1]) {
 				r := s.regions[ri]
 				return 0, s.fail(in, "access of %d bytes at element offset %d is outside window/buffer %s (%d bytes)", in.Mem.Bytes, a-r[0], in.Mem.Space, r[1])
@@ -355,6 +358,11 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 		lanes := s.accMem[a]
 		var acc kernel.AccVal
 		copy(acc[4*h:4*h+4], lanes[:4])
+		if s.imm {
+			u := &s.files[d.Reg.File][d.Reg.Units[0]].val[0].acc
+			copy(u[4*h:4*h+4], lanes[:4])
+			break
+		}
 		vis := t + int64(d.Cycle)
 		w := pendingWrite{file: uint8(d.Reg.File), idx: uint8(d.Reg.Units[0]), seq: seq, kind: 1, mask: 0xF << uint(4*h), by: int32(in.ID)}
 		copy(w.acc[:], acc[:8])
@@ -432,7 +440,7 @@ func (s *sim) issueMAC(in *backend.Instr, seq, t int64) error {
 		return s.fail(in, "MAC without X or Z operand")
 	}
 	s.res.MACs += int64(in.MACs)
-	if dc.acco < 0 || in.Uses[dc.acco].Cycle <= 1 {
+	if s.imm || dc.acco < 0 || in.Uses[dc.acco].Cycle <= 1 {
 		var x, z kernel.Vec
 		if err := s.readVec(in, in.Uses[dc.xo], seq, t, &x); err != nil {
 			return err
@@ -508,6 +516,7 @@ func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, ou
 	if acco != nil {
 		rc = t + int64(acco.Cycle) - 1
 	}
+	var res [4][8]num.Acc // pass 2 writes after all reads (an output unit may be an input)
 	for i, n := range out.Reg.Units {
 		var src *[8]num.Acc
 		if acco != nil {
@@ -518,7 +527,12 @@ func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, ou
 			}
 			src = a
 		}
-		w := s.push(vis, in, out.Reg.File, n, seq, 1)
+		var w *pendingWrite
+		if s.imm {
+			w = &s.scratch
+		} else {
+			w = s.push(vis, in, out.Reg.File, n, seq, 1)
+		}
 		for j := range w.acc {
 			l := i*lpu + j
 			if j >= lpu || l >= lanes {
@@ -530,6 +544,14 @@ func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, ou
 				a = int64(src[j].Lo)
 			}
 			w.acc[j] = macLane(d.kind, a, sums[l&15])
+		}
+		if s.imm {
+			res[i&3] = w.acc
+		}
+	}
+	if s.imm {
+		for i, n := range out.Reg.Units {
+			s.files[out.Reg.File][n].val[0].acc = res[i&3]
 		}
 	}
 	return nil

@@ -151,7 +151,21 @@ type sim struct {
 	regions [][2]int           // [base, size] by parameter index (size -1: not a region)
 	// dirtyLo, dirtyHi bound the bytes of mem written by this run (cleared by the next).
 	dirtyLo, dirtyHi int
+
+	// imm: pass 2 (trace.go) is running: registers are read and written at once (val[0]).
+	imm bool
+	// cur is pass 2's current trace index; addrs the address of each traced memory access.
+	cur   int32
+	addrs []int32
+	tm    *timer
+	mo    *memOrder
+	// scratch receives a MAC's lanes in pass 2 (large: kept out of the stack frame)
+	scratch pendingWrite
 }
+
+// useReference makes Run use the single-pass engine (run) that carries values through the
+// cycles; tests compare the two.
+var useReference = false
 
 // decoded caches per-instruction constant facts.
 type decoded struct {
@@ -178,6 +192,28 @@ type progInfo struct {
 	instrs []*backend.Instr
 	region []int32
 	err    error
+
+	// the trace and the timing operands, built on the first run that uses them
+	traceOnce sync.Once
+	tr        *trace
+	tops      []tInstr
+}
+
+func (pi *progInfo) traced(p *backend.Program) *trace {
+	pi.traceOnce.Do(func() {
+		noop := make([]bool, len(pi.instrs))
+		for id, in := range pi.instrs {
+			noop[id] = in == nil || pi.kind[id] == kNop && len(in.Defs) == 0 && len(in.Uses) == 0
+		}
+		pi.tr = buildTrace(p, noop)
+		pi.tops = make([]tInstr, len(pi.instrs))
+		for id, in := range pi.instrs {
+			if in != nil {
+				pi.tops[id] = timingOps(p, in, pi.kind[id], pi.dec[id])
+			}
+		}
+	})
+	return pi.tr
 }
 
 func prepare(p *backend.Program) *progInfo {
@@ -230,7 +266,8 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	defer simPool.Put(s)
 	dirtyLo, dirtyHi := s.dirtyLo, s.dirtyHi
 	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region, locks: map[int]bool{},
-		accMem: map[int][8]num.Acc{}, regions: s.regions[:0], mem: s.mem, ring: s.ring, defers: s.defers, files: s.files}
+		accMem: map[int][8]num.Acc{}, regions: s.regions[:0], mem: s.mem, ring: s.ring, defers: s.defers, files: s.files,
+		addrs: s.addrs, tm: s.tm, mo: s.mo}
 	for i := range s.ring {
 		s.ring[i] = s.ring[i][:0]
 		s.defers[i] = s.defers[i][:0]
@@ -279,7 +316,23 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.dirty(d+4, 4)
 		}
 	}
-	if err := s.run(); err != nil {
+	if tr := pi.traced(p); tr.err == nil && !useReference {
+		if err := s.timing(tr, pi.tops); err != nil {
+			return s.res, err
+		}
+		if cap(s.addrs) < len(tr.issue) {
+			s.addrs = make([]int32, len(tr.issue))
+		}
+		s.addrs = s.addrs[:len(tr.issue)]
+		if err := s.functional(tr); err != nil {
+			return s.res, err
+		}
+		if err := s.memoryPass(tr); err != nil {
+			return s.res, err
+		}
+		s.res.Cycles = tr.bundles + s.res.Stalls
+		s.res.SlotUse = tr.slotUse
+	} else if err := s.run(); err != nil {
 		return s.res, err
 	}
 	s.res.Data = map[string][]byte{}
@@ -465,6 +518,10 @@ func (s *sim) late(t int64) error {
 // read checks and returns the unit's value as seen in cycle rc by the instruction of dynamic
 // sequence number seq.
 func (s *sim) readUnit(in *backend.Instr, u *unit, seq, rc, t int64) (vec *[16]byte, acc *[8]num.Acc, sc int64, err error) {
+	if s.imm {
+		v := &u.val[0]
+		return &v.vec, &v.acc, v.s, nil
+	}
 	want := u.expected(seq)
 	if u.vis <= rc {
 		c := &u.val[u.cur&1]
@@ -539,6 +596,12 @@ func (s *sim) push(vis int64, in *backend.Instr, f backend.File, n int, seq int6
 }
 
 func (s *sim) writeVec(in *backend.Instr, op backend.Operand, seq, t int64, v *kernel.Vec) {
+	if s.imm {
+		for i, n := range op.Reg.Units {
+			copy(s.files[op.Reg.File][n].val[0].vec[:], v[16*i:16*i+16])
+		}
+		return
+	}
 	vis := t + int64(op.Cycle)
 	for i, n := range op.Reg.Units {
 		w := s.push(vis, in, op.Reg.File, n, seq, 0)
@@ -547,6 +610,14 @@ func (s *sim) writeVec(in *backend.Instr, op backend.Operand, seq, t int64, v *k
 }
 
 func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *kernel.AccVal, lanesPerUnit int) {
+	if s.imm {
+		for i, n := range op.Reg.Units {
+			a8 := &s.files[op.Reg.File][n].val[0].acc
+			copy(a8[:lanesPerUnit], a[i*lanesPerUnit:(i+1)*lanesPerUnit])
+			clear(a8[lanesPerUnit:])
+		}
+		return
+	}
 	vis := t + int64(op.Cycle)
 	for i, n := range op.Reg.Units {
 		w := s.push(vis, in, op.Reg.File, n, seq, 1)
@@ -556,6 +627,10 @@ func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *k
 }
 
 func (s *sim) writeScalar(in *backend.Instr, op backend.Operand, seq, t int64, v int64) {
+	if s.imm {
+		s.files[op.Reg.File][op.Reg.Units[0]].val[0].s = v
+		return
+	}
 	w := s.push(t+int64(op.Cycle), in, op.Reg.File, op.Reg.Units[0], seq, 2)
 	w.s = v
 }

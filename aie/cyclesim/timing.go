@@ -1,0 +1,338 @@
+package cyclesim
+
+import (
+	"fmt"
+
+	"github.com/sumacdev/sumac/aie/backend"
+	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/target/aie1"
+)
+
+// Pass 1, the timing check (see trace.go): which write each register read sees, decided by
+// the cycles alone. A register unit keeps the sequence numbers of its visible write and the
+// one before, the cycle the visible one landed, and the writers issued so far; a read in
+// cycle rc sees the visible write if it landed by rc, else the one before, and that must be
+// the last write before the reader in program order. These are the rules of the
+// value-carrying engine (run, readUnit, retire), with the values left out.
+
+// tOp is a register access of an instruction: a unit (index into all files' units) and the
+// itinerary cycle of the access.
+type tOp struct {
+	g   int32
+	cyc int32
+}
+
+// tInstr is what pass 1 needs of an instruction.
+type tInstr struct {
+	reads  []tOp // read in the issue cycle's bookkeeping (cycle t+cyc-1)
+	late   []tOp // read when cycle t+cyc-1 comes (a MAC's accumulator, read late)
+	writes []tOp // land at t+cyc; pushed at issue, or after the late reads when there are any
+	notes  []int32
+}
+
+// unitBase numbers the units of all register files one after the other.
+var unitBase = func() (b [backend.NumFiles + 1]int32) {
+	for f := 0; f < int(backend.NumFiles); f++ {
+		b[f+1] = b[f] + int32(backend.FileUnits[f])
+	}
+	return
+}()
+
+func gunit(f backend.File, n int) int32 { return unitBase[f] + int32(n) }
+
+// unitName renders a global unit index for error messages.
+func unitName(g int32) string {
+	f := 0
+	for f+1 < len(unitBase) && unitBase[f+1] <= g {
+		f++
+	}
+	return backend.Reg{File: backend.File(f), Units: []int{int(g - unitBase[f])}}.String()
+}
+
+// timingOps lists the register accesses the value-carrying engine makes for in (exec and
+// the functions it calls): the same operands, at the same cycles.
+func timingOps(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) tInstr {
+	var ti tInstr
+	units := func(dst *[]tOp, op backend.Operand, all bool) {
+		for i, n := range op.Reg.Units {
+			if i > 0 && !all {
+				break
+			}
+			*dst = append(*dst, tOp{g: gunit(op.Reg.File, n), cyc: int32(op.Cycle)})
+		}
+	}
+	for _, d := range in.Defs {
+		for _, n := range d.Reg.Units {
+			ti.notes = append(ti.notes, gunit(d.Reg.File, n))
+		}
+	}
+	ptrUse := func() (backend.Operand, bool) {
+		for _, u := range in.Uses {
+			if u.Kind == aie1.OpndPtr {
+				return u, true
+			}
+		}
+		return backend.Operand{}, false
+	}
+	switch kind {
+	case kAcq, kRel, kNop:
+	case kMovImm:
+		units(&ti.writes, in.Defs[0], false)
+	case kPadd:
+		units(&ti.reads, in.Uses[0], false)
+		units(&ti.writes, in.Defs[0], false)
+	case kMem:
+		pu, ok := ptrUse()
+		if ok {
+			units(&ti.reads, pu, false)
+		}
+		if in.Mem.Store {
+			d := in.Uses[0]
+			units(&ti.reads, d, d.Reg.File == backend.FileVec || d.Reg.File == backend.FileAcc)
+		} else {
+			d := in.Defs[0]
+			units(&ti.writes, d, d.Reg.File == backend.FileVec)
+		}
+		if in.Mem.PostInc != 0 && ok {
+			units(&ti.reads, pu, false)
+			for _, d := range in.Defs {
+				if d.Reg.File == backend.FilePtr && d.Reg.Units[0] == pu.Reg.Units[0] {
+					units(&ti.writes, d, false)
+				}
+			}
+		}
+	case kRaw:
+		if len(in.Defs) == 0 {
+			break
+		}
+		d := in.Defs[0]
+		if in.Name != "add" && len(in.Uses) > 0 {
+			units(&ti.reads, in.Uses[0], d.Reg.File == backend.FileVec || d.Reg.File == backend.FileAcc)
+		} else if in.Name == "add" {
+			units(&ti.reads, in.Uses[0], false)
+		}
+		units(&ti.writes, d, in.Name != "add" && (d.Reg.File == backend.FileVec || d.Reg.File == backend.FileAcc))
+	case kMAC:
+		if dec == nil || dec.xo < 0 || dec.zo < 0 || len(in.Defs) == 0 {
+			break
+		}
+		acco := dec.acco
+		deferred := acco >= 0 && in.Uses[acco].Cycle > 1
+		units(&ti.reads, in.Uses[dec.xo], true)
+		units(&ti.reads, in.Uses[dec.zo], true)
+		if acco >= 0 {
+			if deferred {
+				units(&ti.late, in.Uses[acco], true)
+			} else {
+				units(&ti.reads, in.Uses[acco], true)
+			}
+		}
+		units(&ti.writes, in.Defs[0], true)
+	default: // kGeneric
+		src := in.Src
+		op := src.Op
+		switch {
+		case op.IsScalarArith():
+			ui := 0
+			for i := 0; i < len(src.Args) && i < 2; i++ {
+				if _, ok := p.ConstArg(src, i); ok {
+					continue
+				}
+				if ui < len(in.Uses) {
+					units(&ti.reads, in.Uses[ui], false)
+				}
+				ui++
+			}
+			if len(in.Defs) > 0 {
+				units(&ti.writes, in.Defs[0], false)
+			}
+		case op == kernel.OpVAdd || op == kernel.OpVSub:
+			units(&ti.reads, in.Uses[0], true)
+			units(&ti.reads, in.Uses[1], true)
+			units(&ti.writes, in.Defs[0], true)
+		case op == kernel.OpConcat:
+			for _, u := range in.Uses {
+				units(&ti.reads, u, true)
+			}
+			units(&ti.writes, in.Defs[0], true)
+		default: // srs, ups, ext: one operand in, one out
+			if len(in.Uses) > 0 {
+				units(&ti.reads, in.Uses[0], true)
+			}
+			if len(in.Defs) > 0 {
+				units(&ti.writes, in.Defs[0], true)
+			}
+		}
+	}
+	return ti
+}
+
+const numUnits = 128 // >= unitBase[NumFiles]
+
+type tWrite struct {
+	g   int32
+	by  int32
+	seq int64
+}
+
+type tDefer struct {
+	id  int32
+	seq int64
+	t   int64
+}
+
+// timer is pass 1's state.
+type timer struct {
+	cur, prev [numUnits]int64 // seqs of the visible write and the one before (-1: reset)
+	vis       [numUnits]int64 // cycle the visible write landed
+	top       [numUnits][8]int64
+	ring      [64][]tWrite
+	defers    [64][]tDefer
+}
+
+func (tm *timer) reset() {
+	for g := range tm.cur {
+		tm.cur[g], tm.prev[g], tm.vis[g] = -1, -1, -1<<40
+		tm.top[g] = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
+	}
+	for i := range tm.ring {
+		tm.ring[i] = tm.ring[i][:0]
+		tm.defers[i] = tm.defers[i][:0]
+	}
+}
+
+// timing runs pass 1 over the trace.
+func (s *sim) timing(tr *trace, ops []tInstr) error {
+	tm := s.tm
+	if tm == nil {
+		tm = new(timer)
+		s.tm = tm
+	}
+	tm.reset()
+	fail := func(t int64, id int32, format string, a ...any) error {
+		s.cycle = t
+		return s.fail(s.instrs[id], format, a...)
+	}
+	read := func(t int64, id int32, seq int64, o tOp) error {
+		g := o.g
+		rc := t + int64(o.cyc) - 1
+		want := int64(-1)
+		for _, w := range &tm.top[g] {
+			if w < seq {
+				want = w
+				break
+			}
+		}
+		if tm.vis[g] <= rc {
+			if tm.cur[g] != want {
+				return fail(t, id, "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", unitName(g), rc)
+			}
+			return nil
+		}
+		if tm.prev[g] != want {
+			return fail(t, id, "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", unitName(g), rc, tm.vis[g])
+		}
+		return nil
+	}
+	push := func(t int64, id int32, seq int64, o tOp) {
+		q := &tm.ring[(t+int64(o.cyc))&63]
+		*q = append(*q, tWrite{g: o.g, by: id, seq: seq})
+	}
+	retire := func(t int64) error {
+		q := &tm.ring[t&63]
+		for _, w := range *q {
+			if w.seq < tm.cur[w.g] {
+				return fail(t, w.by, "write to %s lands after a later instruction's write (out-of-order write-back)", unitName(w.g))
+			}
+			tm.prev[w.g], tm.cur[w.g], tm.vis[w.g] = tm.cur[w.g], w.seq, t
+		}
+		*q = (*q)[:0]
+		return nil
+	}
+	late := func(t int64) error {
+		q := &tm.defers[t&63]
+		for _, d := range *q {
+			ti := &ops[d.id]
+			for _, o := range ti.late {
+				if err := read(d.t, d.id, d.seq, o); err != nil {
+					return err
+				}
+			}
+			for _, o := range ti.writes {
+				push(d.t, d.id, d.seq, o)
+			}
+		}
+		*q = (*q)[:0]
+		return nil
+	}
+	iss := tr.issue
+	var t int64
+	for i := 0; i < len(iss); {
+		t = int64(iss[i].t)
+		if err := retire(t); err != nil {
+			return err
+		}
+		for ; i < len(iss) && int64(iss[i].t) == t; i++ {
+			d := &iss[i]
+			ti := &ops[d.id]
+			for _, o := range ti.reads {
+				if err := read(t, d.id, d.seq, o); err != nil {
+					return err
+				}
+			}
+			if len(ti.late) > 0 {
+				rc := t + int64(ti.late[0].cyc) - 1
+				q := &tm.defers[rc&63]
+				*q = append(*q, tDefer{id: d.id, seq: d.seq, t: t})
+			} else {
+				for _, o := range ti.writes {
+					push(t, d.id, d.seq, o)
+				}
+			}
+			for _, g := range ti.notes {
+				u := &tm.top[g]
+				k := 0
+				for k < len(u) && u[k] > d.seq {
+					k++
+				}
+				if k < len(u) && u[k] != d.seq {
+					copy(u[k+1:], u[k:len(u)-1])
+					u[k] = d.seq
+				}
+			}
+		}
+		if err := late(t); err != nil {
+			return err
+		}
+		// cycles without an issued bundle (none inside the trace: bundles issue every cycle)
+		if i < len(iss) && int64(iss[i].t) != t+1 {
+			for c := t + 1; c < int64(iss[i].t); c++ {
+				if err := retire(c); err != nil {
+					return err
+				}
+				if err := late(c); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	// drain: results still in flight after the last bundle
+	for c := t + 1; ; c++ {
+		busy := false
+		for k := range tm.ring {
+			busy = busy || len(tm.ring[k]) > 0 || len(tm.defers[k]) > 0
+		}
+		if !busy {
+			break
+		}
+		if err := retire(c); err != nil {
+			return err
+		}
+		if err := late(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,140 @@
+package cyclesim
+
+import (
+	"fmt"
+
+	"github.com/sumacdev/sumac/aie/backend"
+	"github.com/sumacdev/sumac/target/aie1"
+)
+
+// The simulator runs a program in three passes over its dynamic instruction trace:
+//
+//  1. timing (timing.go): in issue order, cycle by cycle, every register read and write at its
+//     itinerary cycle, with the latency-violation and write-back-order checks. There are no
+//     interlocks and no data-dependent branches (hardware loops have constant counts), so
+//     when and in which order instructions issue does not depend on the data.
+//  2. functional (this file): in sequential program order, with registers written at once.
+//     Pass 1 proved that every read sees the value of the last write before it in program
+//     order, which is exactly what this pass gives it, so the results are those of the
+//     bundles executed cycle by cycle.
+//  3. memory (memory.go): in issue order again, each data-memory access at the address pass 2
+//     computed: bank conflicts (stall cycles) and the memory-order check (a load or store
+//     issued before an earlier store to the same bytes, or a store before an earlier load,
+//     is an error: the hardware would execute it out of program order).
+//
+// The trace (the issue order and the program order) is built once per program; each Run
+// does all three passes.
+
+// dyn is one dynamic instruction: the instruction, its issue cycle and its sequence number.
+type dyn struct {
+	id  int32
+	t   int32
+	seq int64
+}
+
+// trace is a program's dynamic instruction stream.
+type trace struct {
+	issue   []dyn   // issue order
+	order   []int32 // program order: indices into issue
+	bundles int64   // issued bundles (cycles without stalls)
+	slotUse [aie1.NumSlots]int64
+	hasMem  bool
+	err     error
+}
+
+// maxTraceInstrs bounds the trace kept per program (24 bytes an instruction); longer runs use
+// the single-pass reference engine (run), which needs no trace.
+const maxTraceInstrs = 1 << 22
+
+func buildTrace(p *backend.Program, noop []bool) *trace {
+	tr := &trace{}
+	type active struct {
+		l   *backend.Loop
+		rep int
+	}
+	var stack []active
+	pc, t := 0, int64(0)
+	for pc < len(p.Bundles) {
+		for i := range p.Loops {
+			l := &p.Loops[i]
+			if l.Start != pc {
+				continue
+			}
+			entered := false
+			for _, a := range stack {
+				entered = entered || a.l == l
+			}
+			if !entered {
+				stack = append(stack, active{l: l})
+			}
+		}
+		var seqOff int64
+		for _, a := range stack {
+			seqOff += int64(a.rep) * a.l.SeqStride
+		}
+		for _, in := range p.Bundles[pc].Instrs {
+			if len(tr.issue) >= maxTraceInstrs || t >= 1<<31-1 {
+				tr.err = fmt.Errorf("run longer than %d instructions", maxTraceInstrs)
+				return tr
+			}
+			tr.issue = append(tr.issue, dyn{id: int32(in.ID), t: int32(t), seq: in.Seq + seqOff})
+			tr.slotUse[in.Slot]++
+			tr.hasMem = tr.hasMem || in.Mem != nil
+		}
+		tr.bundles++
+		t++
+		pc++
+		for len(stack) > 0 && pc == stack[len(stack)-1].l.End {
+			top := &stack[len(stack)-1]
+			if top.rep+1 < top.l.Count {
+				top.rep++
+				pc = top.l.Start
+				break
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	tr.order = make([]int32, len(tr.issue))
+	for i := range tr.order {
+		tr.order[i] = int32(i)
+	}
+	// Program order is seq order; issue order is already close to it, so an insertion
+	// sort moves each instruction only past the few that the schedule hoisted above it.
+	o := tr.order
+	for i := 1; i < len(o); i++ {
+		k := o[i]
+		s := tr.issue[k].seq
+		j := i
+		for j > 0 && tr.issue[o[j-1]].seq > s {
+			o[j] = o[j-1]
+			j--
+		}
+		o[j] = k
+	}
+	// Loop set-up moves (ls, le, lc) have no sequence number (-1) and no register operand:
+	// they are left out of the check, and of pass 2 where they do nothing.
+	for i := 1; i < len(o); i++ {
+		a, b := &tr.issue[o[i]], &tr.issue[o[i-1]]
+		if a.seq == b.seq && !(noop[a.id] && noop[b.id]) {
+			tr.err = fmt.Errorf("two dynamic instructions share sequence number %d", tr.issue[o[i]].seq)
+			return tr
+		}
+	}
+	return tr
+}
+
+// functional executes the trace in program order with immediate register writes (pass 2).
+func (s *sim) functional(tr *trace) error {
+	s.imm = true
+	defer func() { s.imm = false }()
+	for _, k := range tr.order {
+		d := &tr.issue[k]
+		in := s.instrs[d.id]
+		s.cycle = int64(d.t)
+		s.cur = k
+		if err := s.exec(in, d.seq, int64(d.t)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
