@@ -159,6 +159,9 @@ type sim struct {
 	addrs []int32
 	tm    *timer
 	mo    *memOrder
+	fops  []fInstr
+	// ug: every register unit by global index (unitBase)
+	ug [numUnits]*unit
 	// scratch receives a MAC's lanes in pass 2 (large: kept out of the stack frame)
 	scratch pendingWrite
 }
@@ -197,6 +200,7 @@ type progInfo struct {
 	traceOnce sync.Once
 	tr        *trace
 	tops      []tInstr
+	fops      []fInstr
 }
 
 func (pi *progInfo) traced(p *backend.Program) *trace {
@@ -207,9 +211,11 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 		}
 		pi.tr = buildTrace(p, noop)
 		pi.tops = make([]tInstr, len(pi.instrs))
+		pi.fops = make([]fInstr, len(pi.instrs))
 		for id, in := range pi.instrs {
 			if in != nil {
 				pi.tops[id] = timingOps(p, in, pi.kind[id], pi.dec[id])
+				pi.fops[id] = prepareF(in, pi.kind[id], pi.dec[id])
 			}
 		}
 	})
@@ -324,6 +330,12 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.addrs = make([]int32, len(tr.issue))
 		}
 		s.addrs = s.addrs[:len(tr.issue)]
+		s.fops = pi.fops
+		for f := range s.files {
+			for n := range s.files[f] {
+				s.ug[unitBase[f]+int32(n)] = &s.files[f][n]
+			}
+		}
 		if err := s.functional(tr); err != nil {
 			return s.res, err
 		}

@@ -1,8 +1,6 @@
 package cyclesim
 
 import (
-	"fmt"
-
 	"github.com/sumacdev/sumac/aie/backend"
 	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/target/aie1"
@@ -209,75 +207,19 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 		s.tm = tm
 	}
 	tm.reset()
-	fail := func(t int64, id int32, format string, a ...any) error {
-		s.cycle = t
-		return s.fail(s.instrs[id], format, a...)
-	}
-	read := func(t int64, id int32, seq int64, o tOp) error {
-		g := o.g
-		rc := t + int64(o.cyc) - 1
-		want := int64(-1)
-		for _, w := range &tm.top[g] {
-			if w < seq {
-				want = w
-				break
-			}
-		}
-		if tm.vis[g] <= rc {
-			if tm.cur[g] != want {
-				return fail(t, id, "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", unitName(g), rc)
-			}
-			return nil
-		}
-		if tm.prev[g] != want {
-			return fail(t, id, "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", unitName(g), rc, tm.vis[g])
-		}
-		return nil
-	}
-	push := func(t int64, id int32, seq int64, o tOp) {
-		q := &tm.ring[(t+int64(o.cyc))&63]
-		*q = append(*q, tWrite{g: o.g, by: id, seq: seq})
-	}
-	retire := func(t int64) error {
-		q := &tm.ring[t&63]
-		for _, w := range *q {
-			if w.seq < tm.cur[w.g] {
-				return fail(t, w.by, "write to %s lands after a later instruction's write (out-of-order write-back)", unitName(w.g))
-			}
-			tm.prev[w.g], tm.cur[w.g], tm.vis[w.g] = tm.cur[w.g], w.seq, t
-		}
-		*q = (*q)[:0]
-		return nil
-	}
-	late := func(t int64) error {
-		q := &tm.defers[t&63]
-		for _, d := range *q {
-			ti := &ops[d.id]
-			for _, o := range ti.late {
-				if err := read(d.t, d.id, d.seq, o); err != nil {
-					return err
-				}
-			}
-			for _, o := range ti.writes {
-				push(d.t, d.id, d.seq, o)
-			}
-		}
-		*q = (*q)[:0]
-		return nil
-	}
 	iss := tr.issue
 	var t int64
 	for i := 0; i < len(iss); {
 		t = int64(iss[i].t)
-		if err := retire(t); err != nil {
+		if err := tm.retire(s, t); err != nil {
 			return err
 		}
 		for ; i < len(iss) && int64(iss[i].t) == t; i++ {
 			d := &iss[i]
 			ti := &ops[d.id]
 			for _, o := range ti.reads {
-				if err := read(t, d.id, d.seq, o); err != nil {
-					return err
+				if !tm.sees(o.g, d.seq, t+int64(o.cyc)-1) {
+					return tm.violation(s, t, t, d.id, o)
 				}
 			}
 			if len(ti.late) > 0 {
@@ -286,11 +228,17 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 				*q = append(*q, tDefer{id: d.id, seq: d.seq, t: t})
 			} else {
 				for _, o := range ti.writes {
-					push(t, d.id, d.seq, o)
+					q := &tm.ring[(t+int64(o.cyc))&63]
+					*q = append(*q, tWrite{g: o.g, by: d.id, seq: d.seq})
 				}
 			}
 			for _, g := range ti.notes {
 				u := &tm.top[g]
+				if u[0] < d.seq { // the usual case: the latest writer so far
+					copy(u[1:], u[:len(u)-1])
+					u[0] = d.seq
+					continue
+				}
 				k := 0
 				for k < len(u) && u[k] > d.seq {
 					k++
@@ -301,38 +249,97 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 				}
 			}
 		}
-		if err := late(t); err != nil {
+		if err := tm.late(s, t, ops); err != nil {
 			return err
 		}
-		// cycles without an issued bundle (none inside the trace: bundles issue every cycle)
-		if i < len(iss) && int64(iss[i].t) != t+1 {
+		// cycles without an issued instruction (empty bundles)
+		if i < len(iss) {
 			for c := t + 1; c < int64(iss[i].t); c++ {
-				if err := retire(c); err != nil {
+				if err := tm.retire(s, c); err != nil {
 					return err
 				}
-				if err := late(c); err != nil {
+				if err := tm.late(s, c, ops); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	// drain: results still in flight after the last bundle
-	for c := t + 1; ; c++ {
-		busy := false
-		for k := range tm.ring {
-			busy = busy || len(tm.ring[k]) > 0 || len(tm.defers[k]) > 0
-		}
-		if !busy {
-			break
-		}
-		if err := retire(c); err != nil {
+	for c := t + 1; tm.busy(); c++ {
+		if err := tm.retire(s, c); err != nil {
 			return err
 		}
-		if err := late(c); err != nil {
+		if err := tm.late(s, c, ops); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-var _ = fmt.Sprint
+// sees reports whether a read of unit g in cycle rc by the instruction of sequence number seq
+// sees the last write before it in program order.
+func (tm *timer) sees(g int32, seq, rc int64) bool {
+	want := int64(-1)
+	for _, w := range &tm.top[g] {
+		if w < seq {
+			want = w
+			break
+		}
+	}
+	if tm.vis[g] <= rc {
+		return tm.cur[g] == want
+	}
+	return tm.prev[g] == want
+}
+
+// violation reports a failed read of an instruction issued in cycle t, found in cycle now.
+func (tm *timer) violation(s *sim, now, t int64, id int32, o tOp) error {
+	s.cycle = now
+	rc := t + int64(o.cyc) - 1
+	if tm.vis[o.g] <= rc {
+		return s.fail(s.instrs[id], "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", unitName(o.g), rc)
+	}
+	return s.fail(s.instrs[id], "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", unitName(o.g), rc, tm.vis[o.g])
+}
+
+func (tm *timer) retire(s *sim, t int64) error {
+	q := &tm.ring[t&63]
+	for _, w := range *q {
+		if w.seq < tm.cur[w.g] {
+			s.cycle = t
+			return s.fail(s.instrs[w.by], "write to %s lands after a later instruction's write (out-of-order write-back)", unitName(w.g))
+		}
+		tm.prev[w.g], tm.cur[w.g], tm.vis[w.g] = tm.cur[w.g], w.seq, t
+	}
+	*q = (*q)[:0]
+	return nil
+}
+
+// late performs the deferred reads of cycle t (a MAC's accumulator) and then queues the
+// writes of their instructions.
+func (tm *timer) late(s *sim, t int64, ops []tInstr) error {
+	q := &tm.defers[t&63]
+	for _, d := range *q {
+		ti := &ops[d.id]
+		for _, o := range ti.late {
+			if !tm.sees(o.g, d.seq, d.t+int64(o.cyc)-1) {
+				return tm.violation(s, t, d.t, d.id, o)
+			}
+		}
+		for _, o := range ti.writes {
+			w := &tm.ring[(d.t+int64(o.cyc))&63]
+			*w = append(*w, tWrite{g: o.g, by: d.id, seq: d.seq})
+		}
+	}
+	*q = (*q)[:0]
+	return nil
+}
+
+func (tm *timer) busy() bool {
+	for k := range tm.ring {
+		if len(tm.ring[k]) > 0 || len(tm.defers[k]) > 0 {
+			return true
+		}
+	}
+	return false
+}

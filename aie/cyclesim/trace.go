@@ -132,7 +132,7 @@ func (s *sim) functional(tr *trace) error {
 		in := s.instrs[d.id]
 		s.cycle = int64(d.t)
 		s.cur = k
-		if err := s.exec(in, d.seq, int64(d.t)); err != nil {
+		if err := s.fast(&s.fops[d.id], in, k, d.seq, int64(d.t)); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,221 @@
+package cyclesim
+
+import (
+	"github.com/sumacdev/sumac/aie/backend"
+	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1"
+)
+
+// Pass 2's fast forms of the instructions that dominate kernels (vector loads and stores,
+// pointer adds, immediate moves, integer MACs with 48-bit lanes): operands resolved once per
+// program to register units, so executing one is a few array accesses. Every other
+// instruction goes through exec, the value-carrying engine's code in immediate mode. The
+// two give the same results (TestTraceEngineMatchesReference compares the whole runs).
+
+const (
+	fGeneric uint8 = iota // s.exec
+	fNop                  // no register or memory effect
+	fVld                  // vector load: mem -> vector units, optional post-increment
+	fVst                  // vector store: vector units -> mem, optional post-increment
+	fPadd                 // pointer add immediate
+	fMovImm               // scalar immediate move
+	fMAC48                // integer MAC with 48-bit lanes (fastmac.go's table)
+)
+
+// fInstr is an instruction prepared for pass 2.
+type fInstr struct {
+	op        uint8
+	ptr       int32 // global unit of the address register (memory), or the source (padd)
+	dst       int32 // global unit written (padd, mov)
+	inc       bool  // memory: the address register is post-incremented
+	off, size int32 // memory: offset and bytes
+	postInc   int64
+	imm       int64
+	data      []int32 // vector units (vld: written, vst: read)
+	x, z, acc []int32 // MAC operands (acc: nil when the MAC has none)
+	out       []int32
+	lpu       int // MAC: accumulator lanes per unit
+	macs      int64
+	spill     bool
+}
+
+func gunits(r backend.Reg) []int32 {
+	us := make([]int32, len(r.Units))
+	for i, n := range r.Units {
+		us[i] = gunit(r.File, n)
+	}
+	return us
+}
+
+// prepareF decides the pass-2 form of an instruction.
+func prepareF(in *backend.Instr, kind uint8, dec *decoded) fInstr {
+	f := fInstr{op: fGeneric}
+	switch kind {
+	case kNop:
+		f.op = fNop
+	case kMovImm:
+		if len(in.Defs) == 1 {
+			f.op, f.dst, f.imm = fMovImm, gunit(in.Defs[0].Reg.File, in.Defs[0].Reg.Units[0]), in.Imm
+		}
+	case kPadd:
+		if len(in.Defs) == 1 && len(in.Uses) == 1 {
+			f.op, f.dst, f.ptr, f.imm = fPadd, gunit(in.Defs[0].Reg.File, in.Defs[0].Reg.Units[0]), gunit(in.Uses[0].Reg.File, in.Uses[0].Reg.Units[0]), in.Imm
+		}
+	case kMem:
+		m := in.Mem
+		var pu *backend.Operand
+		for i := range in.Uses {
+			if in.Uses[i].Kind == aie1.OpndPtr {
+				pu = &in.Uses[i]
+				break
+			}
+		}
+		if pu == nil || m.Bytes <= 0 {
+			break
+		}
+		f.ptr, f.off, f.size, f.postInc, f.spill = gunit(pu.Reg.File, pu.Reg.Units[0]), int32(m.Offset), int32(m.Bytes), int64(m.PostInc), in.Spill
+		if m.PostInc != 0 {
+			n := 0
+			for _, d := range in.Defs {
+				if d.Reg.File == backend.FilePtr && d.Reg.Units[0] == pu.Reg.Units[0] {
+					n++
+				}
+			}
+			if n != 1 {
+				break // not the usual shape: leave it to exec
+			}
+			f.inc = true
+		}
+		if m.Store {
+			if len(in.Uses) > 0 && in.Uses[0].Reg.File == backend.FileVec && m.Bytes <= 16*len(in.Uses[0].Reg.Units) {
+				f.op, f.data = fVst, gunits(in.Uses[0].Reg)
+			}
+		} else if len(in.Defs) > 0 && in.Defs[0].Reg.File == backend.FileVec && m.Bytes <= 16*len(in.Defs[0].Reg.Units) {
+			f.op, f.data = fVld, gunits(in.Defs[0].Reg)
+		}
+	case kMAC:
+		if dec == nil || !dec.tab.ok || dec.form == kernel.FormFloat || dec.xo < 0 || dec.zo < 0 || len(in.Defs) == 0 {
+			break
+		}
+		out := in.Defs[0].Reg
+		if len(out.Units) == 0 || len(out.Units) > 2 || out.File != backend.FileAcc {
+			break
+		}
+		lpu := dec.accLanes / len(out.Units)
+		if lpu > 8 || in.Uses[dec.xo].Reg.File != backend.FileVec || in.Uses[dec.zo].Reg.File != backend.FileVec ||
+			len(in.Uses[dec.xo].Reg.Units) > 8 || len(in.Uses[dec.zo].Reg.Units) > 8 {
+			break
+		}
+		if dec.acco >= 0 {
+			a := in.Uses[dec.acco].Reg
+			if len(a.Units) != len(out.Units) || a.File != backend.FileAcc {
+				break
+			}
+			f.acc = gunits(a)
+		}
+		f.op, f.x, f.z, f.out, f.lpu, f.macs = fMAC48, gunits(in.Uses[dec.xo].Reg), gunits(in.Uses[dec.zo].Reg), gunits(out), lpu, int64(in.MACs)
+	}
+	return f
+}
+
+// fast executes trace entry k (instruction in, prepared as f) in pass 2.
+func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
+	switch f.op {
+	case fNop:
+		return nil
+	case fMovImm:
+		s.ug[f.dst].val[0].s = f.imm
+		return nil
+	case fPadd:
+		s.ug[f.dst].val[0].s = s.ug[f.ptr].val[0].s + f.imm
+		return nil
+	case fVld, fVst:
+		pv := &s.ug[f.ptr].val[0].s
+		a := int(*pv) + int(f.off)
+		n := int(f.size)
+		if a < 0 || a+n > aie1.ReachBytes {
+			return s.exec(in, seq, t) // the error, worded by the general path
+		}
+		if ri := s.region[in.ID]; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
+			return s.exec(in, seq, t)
+		}
+		s.addrs[k] = int32(a)
+		if f.op == fVld {
+			for i, g := range f.data {
+				v := &s.ug[g].val[0].vec
+				lo := 16 * i
+				if lo >= n {
+					*v = [16]byte{}
+					continue
+				}
+				if lo+16 <= n {
+					*v = [16]byte(s.mem[a+lo : a+lo+16])
+					continue
+				}
+				*v = [16]byte{}
+				copy(v[:], s.mem[a+lo:a+n])
+			}
+		} else {
+			for i, g := range f.data {
+				lo := 16 * i
+				if lo >= n {
+					break
+				}
+				copy(s.mem[a+lo:a+n], s.ug[g].val[0].vec[:])
+			}
+			s.dirty(a, n)
+			if f.spill {
+				s.res.Spills++
+			}
+		}
+		if f.op == fVld && f.spill {
+			s.res.Fills++
+		}
+		if f.inc {
+			*pv += f.postInc
+		}
+		return nil
+	case fMAC48:
+		return s.fastMAC(f, in)
+	}
+	return s.exec(in, seq, t)
+}
+
+// fastMAC is exec's MAC (execMAC48) on prepared operands.
+func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
+	d := s.dec[in.ID]
+	var x, z kernel.Vec
+	for i, g := range f.x {
+		*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
+	}
+	for i, g := range f.z {
+		*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
+	}
+	s.res.MACs += f.macs
+	var sums [16]int64
+	lanes := macSums(&d.tab, &x, &z, &sums)
+	var res [2][8]num.Acc
+	for i := range f.out {
+		var src *[8]num.Acc
+		if f.acc != nil {
+			src = &s.ug[f.acc[i]].val[0].acc
+		}
+		r := &res[i&1]
+		for j := 0; j < f.lpu; j++ {
+			l := i*f.lpu + j
+			if l >= lanes {
+				break
+			}
+			var a int64
+			if src != nil {
+				a = int64(src[j].Lo)
+			}
+			r[j] = macLane(d.kind, a, sums[l&15])
+		}
+	}
+	for i, g := range f.out {
+		s.ug[g].val[0].acc = res[i&1]
+	}
+	return nil
+}
