@@ -1,6 +1,8 @@
 package cyclesim
 
 import (
+	"unsafe"
+
 	"github.com/sumacdev/sumac/aie/backend"
 	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/num"
@@ -185,37 +187,91 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 // fastMAC is exec's MAC (execMAC48) on prepared operands.
 func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 	d := s.dec[in.ID]
-	var x, z kernel.Vec
-	for i, g := range f.x {
-		*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
-	}
-	for i, g := range f.z {
-		*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
-	}
 	s.res.MACs += f.macs
 	var sums [16]int64
-	lanes := macSums(&d.tab, &x, &z, &sums)
+	var lanes int
+	if d.tab.mode == fast16 && littleEndian {
+		// 16-bit elements read in place: X and Z gathered as int16 arrays
+		var x, z [64]int16
+		xb, zb := (*[128]byte)(unsafe.Pointer(&x)), (*[128]byte)(unsafe.Pointer(&z))
+		for i, g := range f.x {
+			*(*[16]byte)(xb[16*i:]) = s.ug[g].val[0].vec
+		}
+		for i, g := range f.z {
+			*(*[16]byte)(zb[16*i:]) = s.ug[g].val[0].vec
+		}
+		lanes = macSums16(&d.tab, &x, &z, &sums)
+	} else {
+		var x, z kernel.Vec
+		for i, g := range f.x {
+			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
+		}
+		for i, g := range f.z {
+			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
+		}
+		lanes = macSums(&d.tab, &x, &z, &sums)
+	}
 	var res [2][8]num.Acc
 	for i := range f.out {
-		var src *[8]num.Acc
-		if f.acc != nil {
-			src = &s.ug[f.acc[i]].val[0].acc
-		}
 		r := &res[i&1]
-		for j := 0; j < f.lpu; j++ {
-			l := i*f.lpu + j
-			if l >= lanes {
-				break
+		n := min(f.lpu, lanes-i*f.lpu, 8)
+		if n <= 0 {
+			continue
+		}
+		ls := sums[i*f.lpu&15:]
+		neg := d.kind == kernel.Msc
+		if f.acc == nil || d.kind == kernel.Mul { // no accumulator input: as kernel.MACInt, zero
+			for j := 0; j < n; j++ {
+				v := ls[j]
+				if neg {
+					v = -v
+				}
+				v = v << 16 >> 16 // wrap to 48 bits
+				r[j] = num.Acc{Hi: v >> 63, Lo: uint64(v)}
 			}
-			var a int64
-			if src != nil {
-				a = int64(src[j].Lo)
+			continue
+		}
+		src := &s.ug[f.acc[i]].val[0].acc
+		for j := 0; j < n; j++ {
+			sm := ls[j]
+			if neg {
+				sm = -sm
 			}
-			r[j] = macLane(d.kind, a, sums[l&15])
+			v := (int64(src[j].Lo) + sm) << 16 >> 16
+			r[j] = num.Acc{Hi: v >> 63, Lo: uint64(v)}
 		}
 	}
 	for i, g := range f.out {
 		s.ug[g].val[0].acc = res[i&1]
 	}
 	return nil
+}
+
+// littleEndian: the host stores an int16's low byte first (amd64, arm64, ...), so a vector
+// register's bytes can be read as int16 elements in place.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// macSums16 is macSums for 16-bit elements read from int16 arrays.
+func macSums16(t *macTable, x, z *[64]int16, sums *[16]int64) int {
+	lanes, cols := min(t.lanes, 16), min(t.cols, 8)
+	if cols == 2 && t.zBcast {
+		z0, z1 := int64(z[t.z[0][0]>>1&63]), int64(z[t.z[0][1]>>1&63])
+		for l := 0; l < lanes; l++ {
+			xi := &t.x[l]
+			sums[l] = int64(x[xi[0]>>1&63])*z0 + int64(x[xi[1]>>1&63])*z1
+		}
+		return lanes
+	}
+	for l := 0; l < lanes; l++ {
+		xi, zi := &t.x[l], &t.z[l]
+		var s int64
+		for c := 0; c < cols; c++ {
+			s += int64(x[xi[c]>>1&63]) * int64(z[zi[c]>>1&63])
+		}
+		sums[l] = s
+	}
+	return lanes
 }

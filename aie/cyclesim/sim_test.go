@@ -332,10 +332,54 @@ func TestFastMACMatchesKernel(t *testing.T) {
 		if got != want {
 			t.Fatalf("form %v kind %v: fast path differs from kernel.MACInt", c.form, d.kind)
 		}
+		// the same through pass 2's prepared MAC (fexec.go), with and without an accumulator
+		// input, from register units
+		withAcc := trial%4 != 1
+		if !withAcc {
+			kernel.MACInt(d.kind, &d.sel, &kernel.AccVal{}, &x, c.xe, c.xLen, &z, c.ze, c.zLen, &want)
+		}
+		if got := fastMACUnits(t, d, withAcc, &acc, &x, &z); got != want {
+			t.Fatalf("form %v kind %v acc %v: pass 2's MAC differs from kernel.MACInt", c.form, d.kind, withAcc)
+		}
 	}
 	if tried < 1000 || bcast < 100 {
 		t.Fatalf("only %d parameter sets decoded (%d with a broadcast Z)", tried, bcast)
 	}
+}
+
+// fastMACUnits runs d through sim.fastMAC with X in vector units 0..7, Z in 8..15, the
+// accumulator input (if any) in accumulator units 0..1 and the result in 2..3.
+func fastMACUnits(t *testing.T, d *decoded, withAcc bool, acc *kernel.AccVal, x, z *kernel.Vec) kernel.AccVal {
+	t.Helper()
+	s := &sim{res: &Result{}, dec: []*decoded{d}}
+	for f := range s.files {
+		s.files[f] = make([]unit, backend.FileUnits[f])
+		for n := range s.files[f] {
+			s.ug[unitBase[f]+int32(n)] = &s.files[f][n]
+		}
+	}
+	lanes := d.sel.Lanes
+	f := fInstr{op: fMAC48, lpu: (lanes + 1) / 2, out: []int32{gunit(backend.FileAcc, 2), gunit(backend.FileAcc, 3)}}
+	for i := 0; i < 8; i++ {
+		f.x = append(f.x, gunit(backend.FileVec, i))
+		f.z = append(f.z, gunit(backend.FileVec, 8+i))
+		s.files[backend.FileVec][i].val[0].vec = [16]byte(x[16*i:])
+		s.files[backend.FileVec][8+i].val[0].vec = [16]byte(z[16*i:])
+	}
+	if withAcc {
+		f.acc = []int32{gunit(backend.FileAcc, 0), gunit(backend.FileAcc, 1)}
+		for l := 0; l < lanes; l++ {
+			s.files[backend.FileAcc][l/f.lpu].val[0].acc[l%f.lpu] = acc[l]
+		}
+	}
+	if err := s.fastMAC(&f, &backend.Instr{}); err != nil {
+		t.Fatal(err)
+	}
+	var got kernel.AccVal
+	for l := 0; l < lanes; l++ {
+		got[l] = s.files[backend.FileAcc][2+l/f.lpu].val[0].acc[l%f.lpu]
+	}
+	return got
 }
 
 // TestConcurrentRuns: the tuner simulates candidates in parallel; runs of one program on
