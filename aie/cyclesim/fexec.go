@@ -38,8 +38,11 @@ type fInstr struct {
 	x, z, acc []int32 // MAC operands (acc: nil when the MAC has none)
 	out       []int32
 	lpu       int // MAC: accumulator lanes per unit
-	macs      int64
-	spill     bool
+	// inPlace: the MAC's result units can be written while its accumulator input is still
+	// being read (each output unit is not an input unit of another output unit)
+	inPlace bool
+	macs    int64
+	spill   bool
 }
 
 func gunits(r backend.Reg) []int32 {
@@ -116,6 +119,14 @@ func prepareF(in *backend.Instr, kind uint8, dec *decoded) fInstr {
 			}
 			f.acc = gunits(a)
 		}
+		f.inPlace = true
+		for i, o := range gunits(out) {
+			for k, a := range f.acc {
+				if k != i && a == o {
+					f.inPlace = false
+				}
+			}
+		}
 		f.op, f.x, f.z, f.out, f.lpu, f.macs = fMAC48, gunits(in.Uses[dec.xo].Reg), gunits(in.Uses[dec.zo].Reg), gunits(out), lpu, int64(in.MACs)
 	}
 	return f
@@ -191,31 +202,36 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 	var sums [16]int64
 	var lanes int
 	if d.tab.mode == fast16 && littleEndian {
-		// 16-bit elements read in place: X and Z gathered as int16 arrays
-		var x, z [64]int16
-		xb, zb := (*[128]byte)(unsafe.Pointer(&x)), (*[128]byte)(unsafe.Pointer(&z))
+		// 16-bit elements read in place: X and Z gathered as int16 arrays (the table reads
+		// only elements inside the operands, so what the buffers held before does not matter)
+		x, z := &s.x16, &s.z16
+		xb, zb := (*[128]byte)(unsafe.Pointer(x)), (*[128]byte)(unsafe.Pointer(z))
 		for i, g := range f.x {
 			*(*[16]byte)(xb[16*i:]) = s.ug[g].val[0].vec
 		}
 		for i, g := range f.z {
 			*(*[16]byte)(zb[16*i:]) = s.ug[g].val[0].vec
 		}
-		lanes = macSums16(&d.tab, &x, &z, &sums)
+		lanes = macSums16(&d.tab, x, z, &sums)
 	} else {
-		var x, z kernel.Vec
+		x, z := &s.x8, &s.z8
 		for i, g := range f.x {
 			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
 		}
 		for i, g := range f.z {
 			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
 		}
-		lanes = macSums(&d.tab, &x, &z, &sums)
+		lanes = macSums(&d.tab, x, z, &sums)
 	}
-	var res [2][8]num.Acc
+	res := &s.macRes
 	for i := range f.out {
 		r := &res[i&1]
-		n := min(f.lpu, lanes-i*f.lpu, 8)
-		if n <= 0 {
+		if f.inPlace {
+			r = &s.ug[f.out[i]].val[0].acc
+		}
+		n := max(min(f.lpu, lanes-i*f.lpu, 8), 0)
+		clear(r[n:]) // lanes past the MAC's (or the unit's share) are zero
+		if n == 0 {
 			continue
 		}
 		ls := sums[i*f.lpu&15:]
@@ -241,8 +257,10 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 			r[j] = num.Acc{Hi: v >> 63, Lo: uint64(v)}
 		}
 	}
-	for i, g := range f.out {
-		s.ug[g].val[0].acc = res[i&1]
+	if !f.inPlace {
+		for i, g := range f.out {
+			s.ug[g].val[0].acc = res[i&1]
+		}
 	}
 	return nil
 }

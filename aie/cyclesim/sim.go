@@ -162,8 +162,12 @@ type sim struct {
 	fops  []fInstr
 	// ug: every register unit by global index (unitBase)
 	ug [numUnits]*unit
-	// scratch receives a MAC's lanes in pass 2 (large: kept out of the stack frame)
-	scratch pendingWrite
+	// scratch receives a MAC's lanes in pass 2 (large: kept out of the stack frame), and so
+	// do fastMAC's operands and results
+	scratch  pendingWrite
+	x16, z16 [64]int16
+	x8, z8   kernel.Vec
+	macRes   [2][8]num.Acc
 }
 
 // useReference makes Run use the single-pass engine (run) that carries values through the
