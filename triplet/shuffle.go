@@ -30,6 +30,7 @@ type Kind string
 const (
 	Sel32 Kind = "lmac8/fpmac" // 8 lanes x 1 column, 32-bit X and Z elements
 	Sel16 Kind = "mac16"       // int16 16 lanes x 2 columns: the 16-bit pair rule and xsquare
+	Sel8  Kind = "mac16/8-bit" // 8-bit 16 lanes x 8 columns: byte pairs of 16-bit units, xsquare, zsquare
 )
 
 // Selection is what a fused operation needs: for every lane and column, the position of its
@@ -44,11 +45,16 @@ type Selection struct {
 type Params struct {
 	XStart, XOffs, XOffsHi, XSquare int64
 	ZStart, ZOffs, ZOffsHi, ZStep   int64
+	XStep, ZSquare                  int64 // 8-bit only (Sel8)
 }
 
 func (p Params) String() string {
-	return fmt.Sprintf("xstart=%d xoffsets=0x%08x xoffsets_hi=0x%08x xsquare=0x%04x zstart=%d zoffsets=0x%08x zoffsets_hi=0x%08x zstep=%d",
+	s := fmt.Sprintf("xstart=%d xoffsets=0x%08x xoffsets_hi=0x%08x xsquare=0x%04x zstart=%d zoffsets=0x%08x zoffsets_hi=0x%08x zstep=%d",
 		p.XStart, p.XOffs, p.XOffsHi, p.XSquare, p.ZStart, p.ZOffs, p.ZOffsHi, p.ZStep)
+	if p.XStep != 0 || p.ZSquare != 0 {
+		s += fmt.Sprintf(" xstep=%d zsquare=0x%04x", p.XStep, p.ZSquare)
+	}
+	return s
 }
 
 func nibble(lo, hi int64, lane int) int {
@@ -68,6 +74,9 @@ func setNibble(lo, hi *int64, lane, v int) {
 
 // Eval applies parameters: the positions every lane and column read ([mac], [m16]).
 func Eval(k Kind, p Params, lanes, cols int) (x, z [][]int) {
+	if k == Sel8 {
+		return eval8(p, lanes, cols)
+	}
 	x = make([][]int, lanes)
 	z = make([][]int, lanes)
 	for i := 0; i < lanes; i++ {
@@ -121,11 +130,23 @@ func Solve(k Kind, sel Selection) (Params, error) {
 		if p, err = solveX16(sel); err != nil {
 			return p, err
 		}
+	case Sel8:
+		if sel.Cols != 8 || sel.Lanes != 16 {
+			return p, fmt.Errorf("%s has 16 lanes and 8 columns, selection has %d x %d", k, sel.Lanes, sel.Cols)
+		}
+		if p, err = solveX8(sel); err != nil {
+			return p, err
+		}
+		if err = solveZ8(&p, sel); err != nil {
+			return p, err
+		}
 	default:
 		return p, fmt.Errorf("unknown selection kind %q", k)
 	}
-	if err := solveZ(&p, sel); err != nil {
-		return p, err
+	if k != Sel8 {
+		if err := solveZ(&p, sel); err != nil {
+			return p, err
+		}
 	}
 	// Check by evaluation: the parameters select exactly what was asked.
 	x, z := Eval(k, p, sel.Lanes, sel.Cols)
