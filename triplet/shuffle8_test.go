@@ -14,8 +14,8 @@ func TestSel8MatchesKernel(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
 	checked := 0
 	for trial := 0; trial < 4000; trial++ {
-		p := Params{XStart: 4 * rng.Int63n(4), XOffs: rng.Int63n(1 << 32), XStep: 4 * rng.Int63n(3), XSquare: rng.Int63n(1 << 16) & 0x3333,
-			ZStart: 2 * rng.Int63n(3), ZOffs: rng.Int63n(1 << 32) & 0x33333333, ZStep: 2 * rng.Int63n(3), ZSquare: rng.Int63n(1 << 16) & 0x3333}
+		p := Params{XStart: 4 * rng.Int63n(4), XOffs: rng.Int63n(1 << 32), XStep: 4 * rng.Int63n(3), XSquare: rng.Int63n(1<<16) & 0x3333,
+			ZStart: 2 * rng.Int63n(3), ZOffs: rng.Int63n(1<<32) & 0x33333333, ZStep: 2 * rng.Int63n(3), ZSquare: rng.Int63n(1<<16) & 0x3333}
 		x, z := Eval(Sel8, p, 16, 8)
 		inside := true
 		for l := range x {
