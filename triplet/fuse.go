@@ -58,6 +58,9 @@ func Fuse(p *Plan, kind Kind) (*Result, error) {
 	vt, st := vecs[0].Tensor, scls[0].Tensor
 	r.XGraph = NewGraph(p, vt, vecs)
 	r.ZGraph = NewGraph(p, st, scls)
+	if kind == Sel8 {
+		r.XGraph.JoinAdjacent()
+	}
 	loadElems := 256 / sh.ElemBits // one 256-bit load (target/aie1 LoadBits)
 	align := 128 / sh.ElemBits     // 128-bit alignment (target/aie1 AccessAlignBytes)
 	xParts := 1024 / 256           // the 1024-bit register view (aie.md Registers)

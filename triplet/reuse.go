@@ -97,6 +97,23 @@ func NewGraph(p *Plan, tensor string, accs []Access) *Graph {
 	return g
 }
 
+// JoinAdjacent adds an edge between vector loads that touch end to end, so that adjacent
+// vectors become one larger load. The 8-bit datapath needs it: its X operand gathers eight
+// 16-element vectors (a channel each) that do not overlap.
+func (g *Graph) JoinAdjacent() {
+	if g.Scalar {
+		return
+	}
+	for i := range g.Nodes {
+		for j := i + 1; j < len(g.Nodes); j++ {
+			a, b := g.Nodes[i], g.Nodes[j]
+			if a.Hi+1 == b.Lo || b.Hi+1 == a.Lo {
+				g.Edges = append(g.Edges, [2]int{i, j})
+			}
+		}
+	}
+}
+
 // Buffer is a register operand built from aligned vector loads: Parts loads of LoadElems
 // elements each, from element offset Start (relative to the tensor's iteration address),
 // covering the accesses in Nodes. A composite buffer (two components, e.g. two input rows in

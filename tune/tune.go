@@ -232,7 +232,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		r := &results[i]
 		b := best[i]
 		if b == nil {
-			return results, fmt.Errorf("%s: no legal schedule fits %s (%d candidates, all pruned)", ws[i].Name, ws[i].Spec, r.Candidates)
+			return results, fmt.Errorf("%s: no legal schedule fits %s (%d candidates, all pruned%s)", ws[i].Name, ws[i].Spec, r.Candidates, commonReason(jobs, i))
 		}
 		r.Sched, r.Schedule = b.s, b.s.Key()
 		r.Cycles = b.ev.Cycles * int64(r.Calls)
@@ -337,4 +337,30 @@ func Generate(w Workload, r Result) (*vyasa.Program, error) {
 		sub = subSpec(w.Spec, r.Calls)
 	}
 	return vyasa.Generate(sub, r.Sched)
+}
+
+// commonReason names the most frequent reason the candidates of workload w were refused
+// (the rule part of the error, after the schedule's name), for the no-legal-schedule error.
+func commonReason(jobs []*job, w int) string {
+	count := map[string]int{}
+	best := ""
+	for _, j := range jobs {
+		if j.w != w || j.err == nil {
+			continue
+		}
+		msg := j.err.Error()
+		if i := strings.Index(msg, "fusing "); i >= 0 {
+			if k := strings.Index(msg[i:], ": "); k >= 0 {
+				msg = msg[i+k+2:] // the shuffle-network rule, without the operation's text
+			}
+		}
+		count[msg]++
+		if count[msg] > count[best] || count[msg] == count[best] && msg < best {
+			best = msg
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; most often: %s", best)
 }

@@ -2,6 +2,7 @@ package tune
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sumacdev/sumac/aie/vyasa"
@@ -83,6 +84,11 @@ func TestNoLegalSchedule(t *testing.T) {
 	ws := []Workload{{Name: "s2", Spec: op.MustParse("conv2d x=16 y=2 r=3 s=3 stride=2 dtype=int16")}}
 	if _, err := Run(ws, Options{Eval: &countEval{}}); err == nil {
 		t.Error("stride 2 tuned without error")
+	}
+	// int8 2D: every candidate breaks the 8-bit byte-pair rule, and the error says so.
+	ws = []Workload{{Name: "i8", Spec: op.MustParse("conv2d x=32 y=2 r=3 s=3 dtype=int8")}}
+	if _, err := Run(ws, Options{Eval: &countEval{}}); err == nil || !strings.Contains(err.Error(), "byte pairs") {
+		t.Errorf("int8 2D: %v, want the byte-pair rule named", err)
 	}
 }
 

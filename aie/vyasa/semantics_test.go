@@ -18,6 +18,8 @@ func TestSolverMatchesKernelSemantics(t *testing.T) {
 		"conv2d x=16 y=2 k=16 c=4 r=3 s=3 dtype=int16",
 		"conv2d x=16 y=4 r=11 s=2 dtype=int32",
 		"conv2d x=8 y=2 k=8 c=8 r=3 s=3 dtype=fp32",
+		"conv2d x=4 y=2 k=32 c=16 r=1 s=1 dtype=int8",
+		"conv2d x=4 y=2 k=16 c=8 r=3 s=2 dtype=int8",
 	} {
 		spec := op.MustParse(text)
 		n := 0
@@ -27,8 +29,11 @@ func TestSolverMatchesKernelSemantics(t *testing.T) {
 				continue
 			}
 			form := kernel.Form16x16
-			if p.Datapath.Sel == triplet.Sel32 {
+			switch p.Datapath.Sel {
+			case triplet.Sel32:
 				form = kernel.Form32x32
+			case triplet.Sel8:
+				form = kernel.Form8x8
 			}
 			for _, o := range p.Fused.Ops {
 				xLen := o.X.Elems()
@@ -40,7 +45,8 @@ func TestSolverMatchesKernelSemantics(t *testing.T) {
 				}
 				var sel kernel.MACSel
 				prm := kernel.MACParams{XStart: o.Params.XStart, XOffs: o.Params.XOffs, XOffsHi: o.Params.XOffsHi, XSquare: o.Params.XSquare,
-					ZStart: o.Params.ZStart, ZOffs: o.Params.ZOffs, ZOffsHi: o.Params.ZOffsHi, ZStep: o.Params.ZStep}
+					ZStart: o.Params.ZStart, ZOffs: o.Params.ZOffs, ZOffsHi: o.Params.ZOffsHi, ZStep: o.Params.ZStep,
+					XStep: o.Params.XStep, ZSquare: o.Params.ZSquare}
 				if err := kernel.DecodeMAC(form, xLen, o.Z.Elems(), prm, &sel); err != nil {
 					t.Fatalf("%s: DecodeMAC(%v): %v", text, o.Params, err)
 				}

@@ -43,6 +43,14 @@ func DatapathFor(t op.Types) (Datapath, error) {
 		if t.Acc != op.Acc48 {
 			return d, fmt.Errorf("aie1 int16 MACs accumulate in acc48, spec asks for %v", t.Acc)
 		}
+	case op.Int8:
+		// 8-bit mac16, 16 lanes x 8 columns, acc48 (UG1079 "MAC on 8x8 bits"); the result is
+		// narrowed with bsrs (v16acc48 -> v16int8)
+		d = Datapath{DType: t.A, Elem: kernel.Int8, Sel: triplet.Sel8, Mul: kernel.OpMul16, Mac: kernel.OpMac16, Acc: kernel.AccOf(kernel.Acc48, 16)}
+		shapeX = "int8"
+		if t.Acc != op.Acc48 {
+			return d, fmt.Errorf("aie1 8-bit MACs accumulate in acc48, spec asks for %v", t.Acc)
+		}
 	case op.Int32:
 		d = Datapath{DType: t.A, Elem: kernel.Int32, Sel: triplet.Sel32, Mul: kernel.OpLMul8, Mac: kernel.OpLMac8, Acc: kernel.AccOf(kernel.Acc80, 8)}
 		shapeX = "int32"
@@ -56,7 +64,7 @@ func DatapathFor(t op.Types) (Datapath, error) {
 			return d, fmt.Errorf("aie1 fpmac accumulates and stores fp32, spec asks for acc=%v out=%v", t.Acc, t.Out)
 		}
 	default:
-		return d, fmt.Errorf("aie1 conv2d: %v operands are not supported (int16, int32, fp32)", t.A)
+		return d, fmt.Errorf("aie1 conv2d: %v operands are not supported (int8, int16, int32, fp32)", t.A)
 	}
 	if t.A.IsInt() && t.Out != t.A {
 		return d, fmt.Errorf("aie1 conv2d: the output is narrowed back to the operand type %v (srs), spec asks for %v", t.A, t.Out)
@@ -412,6 +420,9 @@ func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error
 			ZStart:  kernel.Imm(o.Params.ZStart), ZOffs: kernel.Imm(o.Params.ZOffs), ZOffsHi: kernel.Imm(o.Params.ZOffsHi),
 			ZStep: kernel.Imm(o.Params.ZStep),
 		}
+		if d.Sel == triplet.Sel8 {
+			args.XStep, args.ZSquare = kernel.Imm(o.Params.XStep), kernel.Imm(o.Params.ZSquare)
+		}
 		a, started := acc[o.U]
 		if !started {
 			a = g.k.NewTemp(d.Acc)
@@ -431,7 +442,11 @@ func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error
 				}
 			}
 			vec := a
-			if d.Elem != kernel.Float32 {
+			switch d.Elem {
+			case kernel.Float32:
+			case kernel.Int8:
+				vec = b.Op(kernel.OpBSRS, kernel.V(a), kernel.Imm(int64(p.Spec.Types.Shift)))
+			default:
 				vec = b.Op(kernel.OpSRS, kernel.V(a), kernel.Imm(int64(p.Spec.Types.Shift)))
 			}
 			b.Emit(kernel.OpStore, nil, kernel.V(g.cur[triplet.Out]), kernel.Imm(int64(offs[0])), kernel.V(vec))
