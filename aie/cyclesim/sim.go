@@ -155,11 +155,12 @@ type sim struct {
 	// imm: pass 2 (trace.go) is running: registers are read and written at once (val[0]).
 	imm bool
 	// cur is pass 2's current trace index; addrs the address of each traced memory access.
-	cur   int32
-	addrs []int32
-	tm    *timer
-	mo    *memOrder
-	fops  []fInstr
+	cur    int32
+	addrs  []int32
+	tm     *timer
+	steady steady
+	mo     *memOrder
+	fops   []fInstr
 	// ug: every register unit by global index (unitBase)
 	ug [numUnits]*unit
 	// scratch receives a MAC's lanes in pass 2 (large: kept out of the stack frame), and so
@@ -222,6 +223,7 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 				pi.fops[id] = prepareF(in, pi.kind[id], pi.dec[id])
 			}
 		}
+		pi.tr.setUnits(pi.tops)
 	})
 	return pi.tr
 }
@@ -277,7 +279,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	dirtyLo, dirtyHi := s.dirtyLo, s.dirtyHi
 	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region, locks: map[int]bool{},
 		accMem: map[int][8]num.Acc{}, regions: s.regions[:0], mem: s.mem, ring: s.ring, defers: s.defers, files: s.files,
-		addrs: s.addrs, tm: s.tm, mo: s.mo}
+		addrs: s.addrs, tm: s.tm, mo: s.mo, steady: steady{prev: s.steady.prev[:0], cur: s.steady.cur[:0]}}
 	for i := range s.ring {
 		s.ring[i] = s.ring[i][:0]
 		s.defers[i] = s.defers[i][:0]

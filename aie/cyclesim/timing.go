@@ -209,8 +209,16 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 	tm.reset()
 	iss := tr.issue
 	var t int64
+	st := &s.steady
+	st.next, st.run, st.skipped = 0, -1, 0
 	for i := 0; i < len(iss); {
 		t = int64(iss[i].t)
+		if st.next < len(tr.marks) {
+			if i = tm.boundary(tr, st, i, t); int64(iss[i].t) != t {
+				// skipped to the last iteration: the cycles in between were the same
+				t = int64(iss[i].t)
+			}
+		}
 		if err := tm.retire(s, t); err != nil {
 			return err
 		}

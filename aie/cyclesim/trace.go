@@ -40,6 +40,10 @@ type trace struct {
 	slotUse [aie1.NumSlots]int64
 	hasMem  bool
 	err     error
+	// runs are the activations of innermost hardware loops and marks their iterations'
+	// first trace entries (sorted), for pass 1's steady-state skip (steady.go)
+	runs  []loopRun
+	marks []iterMark
 }
 
 // maxTraceInstrs bounds the trace kept per program (24 bytes an instruction); longer runs use
@@ -53,6 +57,16 @@ func buildTrace(p *backend.Program, noop []bool) *trace {
 		rep int
 	}
 	var stack []active
+	innermost := make([]bool, len(p.Loops))
+	for i, l := range p.Loops {
+		innermost[i] = true
+		for j, l2 := range p.Loops {
+			if j != i && l.Start <= l2.Start && l2.End <= l.End {
+				innermost[i] = false
+			}
+		}
+	}
+	run := make([]int32, len(p.Loops)) // current run of each loop
 	pc, t := 0, int64(0)
 	for pc < len(p.Bundles) {
 		for i := range p.Loops {
@@ -61,11 +75,21 @@ func buildTrace(p *backend.Program, noop []bool) *trace {
 				continue
 			}
 			entered := false
+			rep := 0
 			for _, a := range stack {
-				entered = entered || a.l == l
+				if a.l == l {
+					entered, rep = true, a.rep
+				}
 			}
 			if !entered {
 				stack = append(stack, active{l: l})
+			}
+			if innermost[i] {
+				if !entered {
+					run[i] = int32(len(tr.runs))
+					tr.runs = append(tr.runs, loopRun{n: int32(l.Count), l: int32(l.End - l.Start), stride: l.SeqStride, first: int32(len(tr.issue))})
+				}
+				tr.marks = append(tr.marks, iterMark{idx: int32(len(tr.issue)), run: run[i], j: int32(rep)})
 			}
 		}
 		var seqOff int64
@@ -94,6 +118,7 @@ func buildTrace(p *backend.Program, noop []bool) *trace {
 			stack = stack[:len(stack)-1]
 		}
 	}
+	tr.finishRuns()
 	tr.order = make([]int32, len(tr.issue))
 	for i := range tr.order {
 		tr.order[i] = int32(i)
