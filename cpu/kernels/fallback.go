@@ -77,16 +77,27 @@ func goF32P(mr, nr, kg int, a, b, c *float32, ldc int, alpha, beta float32, tile
 	goFloatP(mr, nr, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
-func goF32S(mr, nr, kg int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
-	goFloatS(mr, nr, kg, a, lda, b, c, ldc, alpha, beta)
+// tilesS runs a single-tile strided kernel over tiles tiles stacked down A and C: tile t
+// reads A from row t*mr (a[t*mr*lda:]) and writes C from row t*mr. reach is the number of
+// A elements a row's k groups span.
+func tilesS[A, C any](mr, lda, ldc, reach, tiles int, a *A, c *C, one func(a *A, c *C)) {
+	as := unsafe.Slice(a, (tiles*mr-1)*lda+max(reach, 1))
+	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+1)
+	for t := 0; t < tiles; t++ {
+		one(&as[t*mr*lda], &cs[t*mr*ldc])
+	}
+}
+
+func goF32S(mr, nr, kg int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, tiles int) {
+	tilesS(mr, lda, ldc, kg, tiles, a, c, func(a, c *float32) { goFloatS(mr, nr, kg, a, lda, b, c, ldc, alpha, beta) })
 }
 
 func goF64P(mr, nr, kg int, a, b, c *float64, ldc int, alpha, beta float64, tiles int) {
 	goFloatP(mr, nr, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
-func goF64S(mr, nr, kg int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64) {
-	goFloatS(mr, nr, kg, a, lda, b, c, ldc, alpha, beta)
+func goF64S(mr, nr, kg int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, tiles int) {
+	tilesS(mr, lda, ldc, kg, tiles, a, c, func(a, c *float64) { goFloatS(mr, nr, kg, a, lda, b, c, ldc, alpha, beta) })
 }
 
 // goIntTile finishes an integer tile: C = alpha*acc + beta*C with int32 wrap-around.
@@ -151,9 +162,11 @@ func goI16P(mr, nr, kg int, a, b *int16, c *int32, ldc int, alpha, beta int32, t
 	})
 }
 
-func goI16S(mr, nr, kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha, beta int32) {
-	as := unsafe.Slice(a, (mr-1)*lda+2*kg)
-	goI16(mr, nr, kg, func(i, p int) (int16, int16) { return as[i*lda+2*p], as[i*lda+2*p+1] }, b, c, ldc, alpha, beta)
+func goI16S(mr, nr, kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha, beta int32, tiles int) {
+	tilesS(mr, lda, ldc, 2*kg, tiles, a, c, func(a *int16, c *int32) {
+		as := unsafe.Slice(a, (mr-1)*lda+2*kg)
+		goI16(mr, nr, kg, func(i, p int) (int16, int16) { return as[i*lda+2*p], as[i*lda+2*p+1] }, b, c, ldc, alpha, beta)
+	})
 }
 
 // quad is one int32 lane of VPMADDUBSW followed by VPMADDWD by ones.
@@ -181,7 +194,11 @@ func goU8S8Tile(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, bet
 	goIntTile(mr, nr, acc, c, ldc, alpha, beta)
 }
 
-func goU8S8S(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32) {
+func goU8S8S(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	tilesS(mr, lda, ldc, 4*kg, tiles, a, c, func(a *uint8, c *int32) { goU8S8STile(mr, nr, kg, a, lda, b, c, ldc, alpha, beta) })
+}
+
+func goU8S8STile(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, (mr-1)*lda+4*kg)
 	bs := unsafe.Slice(b, kg*nr*4)
 	var buf [maxTile]int32

@@ -137,19 +137,23 @@ func F32Tiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alp
 
 // F32Strided updates a 6x16 float32 tile from A read in place (row i at a[i*lda:], k
 // contiguous) and packed B (k*16 values).
-func F32Strided(k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) {
+func F32Strided(k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	F32StridedTiles(1, k, a, lda, b, c, ldc, alpha, beta)
+}
+
+// F32StridedTiles runs F32Strided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*F32MR*lda:] and updates C rows from c[t*F32MR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func F32StridedTiles(tiles, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	const g = 1
+	checkTiles(tiles)
 	checkArgs(k, ldc, F32NR, lda)
-	check("A", len(a), (F32MR-1)*lda+k)
-	check("B", len(b), k*F32NR)
-	check("C", len(c), (F32MR-1)*ldc+F32NR)
-	for g0, n := 0, k; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kF32S6x16(n, at(a, g0), lda, at(b, g0*F32NR), &c[0], ldc, alpha, beta)
-			return
-		}
-		kF32S6x16(maxChunk, at(a, g0), lda, at(b, g0*F32NR), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("A", len(a), (tiles*F32MR-1)*lda+k*g)
+	check("B", len(b), k*F32NR*g)
+	check("C", len(c), (tiles*F32MR-1)*ldc+F32NR)
+	tiled(tiles, k, beta, 1, func(t0, nt, g0, n int, beta float32) {
+		kF32S6x16(n, at(a, t0*F32MR*lda+g0*g), lda, at(b, g0*F32NR*g), &c[t0*F32MR*ldc], ldc, alpha, beta, nt)
+	})
 }
 
 // F64 updates one 6x8 float64 tile from packed A (kg*6 values) and packed B (kg*8 values).
@@ -173,19 +177,23 @@ func F64Tiles(tiles, kg int, a []float64, b []float64, c []float64, ldc int, alp
 }
 
 // F64Strided updates a 6x8 float64 tile from A read in place and packed B.
-func F64Strided(k int, a []float64, lda int, b, c []float64, ldc int, alpha, beta float64) {
+func F64Strided(k int, a []float64, lda int, b []float64, c []float64, ldc int, alpha, beta float64) {
+	F64StridedTiles(1, k, a, lda, b, c, ldc, alpha, beta)
+}
+
+// F64StridedTiles runs F64Strided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*F64MR*lda:] and updates C rows from c[t*F64MR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func F64StridedTiles(tiles, k int, a []float64, lda int, b []float64, c []float64, ldc int, alpha, beta float64) {
+	const g = 1
+	checkTiles(tiles)
 	checkArgs(k, ldc, F64NR, lda)
-	check("A", len(a), (F64MR-1)*lda+k)
-	check("B", len(b), k*F64NR)
-	check("C", len(c), (F64MR-1)*ldc+F64NR)
-	for g0, n := 0, k; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kF64S6x8(n, at(a, g0), lda, at(b, g0*F64NR), &c[0], ldc, alpha, beta)
-			return
-		}
-		kF64S6x8(maxChunk, at(a, g0), lda, at(b, g0*F64NR), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("A", len(a), (tiles*F64MR-1)*lda+k*g)
+	check("B", len(b), k*F64NR*g)
+	check("C", len(c), (tiles*F64MR-1)*ldc+F64NR)
+	tiled(tiles, k, beta, 1, func(t0, nt, g0, n int, beta float64) {
+		kF64S6x8(n, at(a, t0*F64MR*lda+g0*g), lda, at(b, g0*F64NR*g), &c[t0*F64MR*ldc], ldc, alpha, beta, nt)
+	})
 }
 
 // I16 updates one 6x16 int32 tile from int16 operands, kg pairs of k: packed A (kg*6*2
@@ -212,19 +220,22 @@ func I16Tiles(tiles, kg int, a []int16, b []int16, c []int32, ldc int, alpha, be
 // I16Strided updates a 6x16 int32 tile from int16 A read in place (row i at a[i*lda:], 2*kg
 // values) and packed B.
 func I16Strided(kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	I16StridedTiles(1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// I16StridedTiles runs I16Strided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*I16MR*lda:] and updates C rows from c[t*I16MR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func I16StridedTiles(tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
 	const g = I16KGroup
+	checkTiles(tiles)
 	checkArgs(kg, ldc, I16NR, lda)
-	check("A", len(a), (I16MR-1)*lda+kg*g)
+	check("A", len(a), (tiles*I16MR-1)*lda+kg*g)
 	check("B", len(b), kg*I16NR*g)
-	check("C", len(c), (I16MR-1)*ldc+I16NR)
-	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kI16S6x16(n, at(a, g0*g), lda, at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
-			return
-		}
-		kI16S6x16(maxChunk, at(a, g0*g), lda, at(b, g0*I16NR*g), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("C", len(c), (tiles*I16MR-1)*ldc+I16NR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta int32) {
+		kI16S6x16(n, at(a, t0*I16MR*lda+g0*g), lda, at(b, g0*I16NR*g), &c[t0*I16MR*ldc], ldc, alpha, beta, nt)
+	})
 }
 
 // U8S8 updates one 6x16 int32 tile from uint8 A and int8 B, kg quads of k: packed A (kg*6*4
@@ -251,19 +262,22 @@ func U8S8Tiles(tiles, kg int, a []uint8, b []int8, c []int32, ldc int, alpha, be
 
 // U8S8Strided is U8S8 with A read in place (row i at a[i*lda:], 4*kg values).
 func U8S8Strided(kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	U8S8StridedTiles(1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// U8S8StridedTiles runs U8S8Strided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*U8MR*lda:] and updates C rows from c[t*U8MR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func U8S8StridedTiles(tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
 	const g = U8KGroup
+	checkTiles(tiles)
 	checkArgs(kg, ldc, U8NR, lda)
-	check("A", len(a), (U8MR-1)*lda+kg*g)
+	check("A", len(a), (tiles*U8MR-1)*lda+kg*g)
 	check("B", len(b), kg*U8NR*g)
-	check("C", len(c), (U8MR-1)*ldc+U8NR)
-	for g0, n := 0, kg; ; g0, n = g0+maxChunk, n-maxChunk {
-		if n <= maxChunk {
-			kU8S8S6x16(n, at(a, g0*g), lda, at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-			return
-		}
-		kU8S8S6x16(maxChunk, at(a, g0*g), lda, at(b, g0*U8NR*g), &c[0], ldc, alpha, beta)
-		beta = 1 // later chunks accumulate
-	}
+	check("C", len(c), (tiles*U8MR-1)*ldc+U8NR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta int32) {
+		kU8S8S6x16(n, at(a, t0*U8MR*lda+g0*g), lda, at(b, g0*U8NR*g), &c[t0*U8MR*ldc], ldc, alpha, beta, nt)
+	})
 }
 
 // S8U8 updates one 6x16 int32 tile like U8S8 with the signedness swapped: int8 packed A and

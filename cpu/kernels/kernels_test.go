@@ -672,3 +672,103 @@ func TestPackTransF32(t *testing.T) {
 		restore()
 	}
 }
+
+// TestStridedTiles: a StridedTiles call over several tiles (A rows lda apart, the next tile
+// MR rows further in A and C) equals one Strided call per tile, for every strided kernel, in
+// the assembly and the Go fallback, with k chunked (maxChunk + 5) or not.
+func TestStridedTiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, kg := range []int{0, 1, 7, 64, maxChunk + 5} {
+			for _, tiles := range []int{1, 2, 5, 13} {
+				ldc := 16 + r.IntN(20)
+				lda := 4*kg + r.IntN(9) // elements per A row, room for every kernel's k groups
+				rows := tiles * 6
+				nA := (rows-1)*lda + 4*kg + 1
+				cLen := (rows-1)*ldc + 16
+				af := make([]float32, nA)
+				bf := make([]float32, kg*16)
+				for i := range af {
+					af[i] = float32(r.NormFloat64())
+				}
+				for i := range bf {
+					bf[i] = float32(r.NormFloat64())
+				}
+				c0 := make([]float32, cLen)
+				for i := range c0 {
+					c0[i] = float32(r.NormFloat64())
+				}
+				got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+				F32StridedTiles(tiles, kg, af, lda, bf, got, ldc, 1.5, 0.5)
+				for tt := 0; tt < tiles; tt++ {
+					F32Strided(kg, af[tt*6*lda:], lda, bf, want[tt*6*ldc:], ldc, 1.5, 0.5)
+				}
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%s F32 kg=%d tiles=%d: C[%d] = %v, per-tile %v", impl, kg, tiles, i, got[i], want[i])
+					}
+				}
+				ad := make([]float64, nA)
+				bd := make([]float64, kg*8)
+				for i := range ad {
+					ad[i] = r.NormFloat64()
+				}
+				for i := range bd {
+					bd[i] = r.NormFloat64()
+				}
+				gd, wd := make([]float64, cLen), make([]float64, cLen)
+				F64StridedTiles(tiles, kg, ad, lda, bd, gd, ldc, 2, 0)
+				for tt := 0; tt < tiles; tt++ {
+					F64Strided(kg, ad[tt*6*lda:], lda, bd, wd[tt*6*ldc:], ldc, 2, 0)
+				}
+				for i := range gd {
+					if gd[i] != wd[i] {
+						t.Fatalf("%s F64 kg=%d tiles=%d: C[%d] = %v, per-tile %v", impl, kg, tiles, i, gd[i], wd[i])
+					}
+				}
+				a16 := make([]int16, nA)
+				b16 := make([]int16, kg*16*2)
+				for i := range a16 {
+					a16[i] = int16(r.Uint32())
+				}
+				for i := range b16 {
+					b16[i] = int16(r.Uint32())
+				}
+				g32, w32 := make([]int32, cLen), make([]int32, cLen)
+				for i := range g32 {
+					g32[i] = int32(r.Uint32())
+					w32[i] = g32[i]
+				}
+				I16StridedTiles(tiles, kg, a16, lda, b16, g32, ldc, 3, 1)
+				for tt := 0; tt < tiles; tt++ {
+					I16Strided(kg, a16[tt*6*lda:], lda, b16, w32[tt*6*ldc:], ldc, 3, 1)
+				}
+				for i := range g32 {
+					if g32[i] != w32[i] {
+						t.Fatalf("%s I16 kg=%d tiles=%d: C[%d] = %d, per-tile %d", impl, kg, tiles, i, g32[i], w32[i])
+					}
+				}
+				a8 := make([]uint8, nA)
+				b8 := make([]int8, kg*16*4)
+				for i := range a8 {
+					a8[i] = uint8(r.IntN(128))
+				}
+				for i := range b8 {
+					b8[i] = int8(r.Uint32())
+				}
+				g8, w8 := make([]int32, cLen), make([]int32, cLen)
+				U8S8StridedTiles(tiles, kg, a8, lda, b8, g8, ldc, 1, 0)
+				for tt := 0; tt < tiles; tt++ {
+					U8S8Strided(kg, a8[tt*6*lda:], lda, b8, w8[tt*6*ldc:], ldc, 1, 0)
+				}
+				for i := range g8 {
+					if g8[i] != w8[i] {
+						t.Fatalf("%s U8S8 kg=%d tiles=%d: C[%d] = %d, per-tile %d", impl, kg, tiles, i, g8[i], w8[i])
+					}
+				}
+			}
+		}
+		restore()
+	}
+}

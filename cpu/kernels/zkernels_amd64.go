@@ -55,52 +55,52 @@ func kU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta 
 func asmU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
 // kF32S6x16 runs asmF32S6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32) {
+func kF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	if useAsm {
-		asmF32S6x16(kg, a, lda, b, c, ldc, alpha, beta)
+		asmF32S6x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goF32S(6, 16, kg, a, lda, b, c, ldc, alpha, beta)
+	goF32S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+func asmF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 
 // kF64S6x8 runs asmF64S6x8 when the CPU has AVX2 and FMA, else its Go fallback.
-func kF64S6x8(kg int, a *float64, lda int, b *float64, c *float64, ldc int, alpha float64, beta float64) {
+func kF64S6x8(kg int, a *float64, lda int, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int) {
 	if useAsm {
-		asmF64S6x8(kg, a, lda, b, c, ldc, alpha, beta)
+		asmF64S6x8(kg, a, lda, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goF64S(6, 8, kg, a, lda, b, c, ldc, alpha, beta)
+	goF64S(6, 8, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmF64S6x8(kg int, a *float64, lda int, b *float64, c *float64, ldc int, alpha float64, beta float64)
+func asmF64S6x8(kg int, a *float64, lda int, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int)
 
 // kI16S6x16 runs asmI16S6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kI16S6x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32) {
+func kI16S6x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
 	if useAsm {
-		asmI16S6x16(kg, a, lda, b, c, ldc, alpha, beta)
+		asmI16S6x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goI16S(6, 16, kg, a, lda, b, c, ldc, alpha, beta)
+	goI16S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmI16S6x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32)
+func asmI16S6x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
 // kU8S8S6x16 runs asmU8S8S6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32) {
+func kU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
 	if useAsm {
-		asmU8S8S6x16(kg, a, lda, b, c, ldc, alpha, beta)
+		asmU8S8S6x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
 		return
 	}
-	goU8S8S(6, 16, kg, a, lda, b, c, ldc, alpha, beta)
+	goU8S8S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
 //go:noescape
-func asmU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32)
+func asmU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
 // kS8U8P6x16 runs asmS8U8P6x16 when the CPU has AVX2 and FMA, else its Go fallback.
 func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {

@@ -1332,18 +1332,20 @@ next:
 	VZEROUPPER
 	RET
 
-// func asmF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
-TEXT ·asmF32S6x16(SB), NOSPLIT, $0-56
+// func asmF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+TEXT ·asmF32S6x16(SB), NOSPLIT, $0-64
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
 	SHLQ $2, R8
-	LEAQ (AX)(R8*2), R9
-	ADDQ R8, R9
 	MOVQ b+24(FP), SI
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	LEAQ (AX)(R8*2), R9
+	ADDQ R8, R9
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -1588,21 +1590,39 @@ beta0:
 	VMULPS Y12, Y11, Y11
 	VMOVUPS Y11, 32(DI)
 next:
+	MOVQ a+8(FP), AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	MOVQ AX, a+8(FP)
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+56(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 
-// func asmF64S6x8(kg int, a *float64, lda int, b *float64, c *float64, ldc int, alpha float64, beta float64)
-TEXT ·asmF64S6x8(SB), NOSPLIT, $0-64
+// func asmF64S6x8(kg int, a *float64, lda int, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int)
+TEXT ·asmF64S6x8(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
 	SHLQ $3, R8
-	LEAQ (AX)(R8*2), R9
-	ADDQ R8, R9
 	MOVQ b+24(FP), SI
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $3, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	LEAQ (AX)(R8*2), R9
+	ADDQ R8, R9
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -1847,21 +1867,39 @@ beta0:
 	VMULPD Y12, Y11, Y11
 	VMOVUPD Y11, 32(DI)
 next:
+	MOVQ a+8(FP), AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	MOVQ AX, a+8(FP)
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+64(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 
-// func asmI16S6x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32)
-TEXT ·asmI16S6x16(SB), NOSPLIT, $0-56
+// func asmI16S6x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+TEXT ·asmI16S6x16(SB), NOSPLIT, $0-64
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
 	SHLQ $1, R8
-	LEAQ (AX)(R8*2), R9
-	ADDQ R8, R9
 	MOVQ b+24(FP), SI
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	LEAQ (AX)(R8*2), R9
+	ADDQ R8, R9
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -2206,20 +2244,38 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
+	MOVQ a+8(FP), AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	MOVQ AX, a+8(FP)
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+56(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 
-// func asmU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32)
-TEXT ·asmU8S8S6x16(SB), NOSPLIT, $0-56
+// func asmU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+TEXT ·asmU8S8S6x16(SB), NOSPLIT, $0-64
 	MOVQ kg+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
-	LEAQ (AX)(R8*2), R9
-	ADDQ R8, R9
 	MOVQ b+24(FP), SI
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+tileloop:
+	MOVQ kg+0(FP), CX
+	LEAQ (AX)(R8*2), R9
+	ADDQ R8, R9
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -2624,6 +2680,22 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
+	MOVQ a+8(FP), AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	ADDQ R8, AX
+	MOVQ AX, a+8(FP)
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	ADDQ DX, R13
+	DECQ tiles+56(FP)
+	JNZ tileloop
 	VZEROUPPER
 	RET
 

@@ -22,20 +22,20 @@ func kU8S8P6x16(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta 
 	goU8S8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
-func kF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32) {
-	goF32S(6, 16, kg, a, lda, b, c, ldc, alpha, beta)
+func kF32S6x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
-func kF64S6x8(kg int, a *float64, lda int, b *float64, c *float64, ldc int, alpha float64, beta float64) {
-	goF64S(6, 8, kg, a, lda, b, c, ldc, alpha, beta)
+func kF64S6x8(kg int, a *float64, lda int, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int) {
+	goF64S(6, 8, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
-func kI16S6x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32) {
-	goI16S(6, 16, kg, a, lda, b, c, ldc, alpha, beta)
+func kI16S6x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
-func kU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32) {
-	goU8S8S(6, 16, kg, a, lda, b, c, ldc, alpha, beta)
+func kU8S8S6x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
 func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {

@@ -141,9 +141,7 @@ func (k Kernel) args() (args []arg, frame int) {
 		arg{name: "ldc", typ: "int", size: 8},
 		arg{name: "alpha", typ: e.goC, size: cSize},
 		arg{name: "beta", typ: e.goC, size: cSize})
-	if !k.Strided {
-		list = append(list, arg{name: "tiles", typ: "int", size: 8})
-	}
+	list = append(list, arg{name: "tiles", typ: "int", size: 8})
 	off := 0
 	for i := range list {
 		off = (off + list[i].size - 1) / list[i].size * list[i].size
@@ -190,9 +188,9 @@ func (k Kernel) goArgNames() string {
 //	BX  B pointer                      DI  C row pointer    DX  C row stride in bytes
 //	R10 C prefetch walker              SI  B micro-panel start   R13 C tile start
 //
-// Packed kernels run `tiles` tiles down C: the A micro-panels are consecutive (AX simply
-// runs on), B is the same micro-panel for every tile, and C moves MR rows per tile; the
-// tile count lives in its argument slot.
+// Kernels run `tiles` tiles down C: B is the same micro-panel for every tile and C moves MR
+// rows per tile; packed A micro-panels are consecutive (AX simply runs on), strided A moves
+// MR rows (MR*lda elements) per tile. The tile count lives in its argument slot.
 //
 // Vector registers: accumulators Y0 .. Y(MR*nv-1) (row-major over the tile), then nv B
 // registers, then broadcast registers, then (integers) one product temporary.
@@ -340,6 +338,15 @@ func (k Kernel) emit(a *asm) {
 		if e.aElem > 1 {
 			a.ins("SHLQ", imm(log2(e.aElem)), "R8")
 		}
+	}
+	a.ins("MOVQ", k.argOff("b"), "SI")
+	a.ins("MOVQ", k.argOff("c"), "R13")
+	a.ins("MOVQ", k.argOff("ldc"), "DX")
+	a.ins("SHLQ", imm(log2(e.cElem)), "DX")
+	a.label("tileloop")
+	a.ins("MOVQ", k.argOff("kg"), "CX")
+	if k.Strided {
+		// AX is the tile's first A row; rows 3 and 6 get their own pointers.
 		if k.MR > 3 {
 			a.ins("LEAQ", memIdx(0, "AX", "R8", 2), "R9")
 			a.ins("ADDQ", "R8", "R9")
@@ -348,14 +355,6 @@ func (k Kernel) emit(a *asm) {
 			a.ins("LEAQ", memIdx(0, "R9", "R8", 2), "R12")
 			a.ins("ADDQ", "R8", "R12")
 		}
-	}
-	a.ins("MOVQ", k.argOff("b"), "SI")
-	a.ins("MOVQ", k.argOff("c"), "R13")
-	a.ins("MOVQ", k.argOff("ldc"), "DX")
-	a.ins("SHLQ", imm(log2(e.cElem)), "DX")
-	if !k.Strided {
-		a.label("tileloop")
-		a.ins("MOVQ", k.argOff("kg"), "CX")
 	}
 	a.ins("MOVQ", "SI", "BX")
 
@@ -415,13 +414,20 @@ func (k Kernel) emit(a *asm) {
 		k.intEpilogue(a, r)
 	}
 	a.label("next")
-	if !k.Strided {
+	if k.Strided {
+		// The next tile's A rows start MR rows further (the k loop moved AX along the row,
+		// so it is recomputed from the argument slot, which keeps the current tile's start).
+		a.ins("MOVQ", k.argOff("a"), "AX")
 		for i := 0; i < k.MR; i++ {
-			a.ins("ADDQ", "DX", "R13")
+			a.ins("ADDQ", "R8", "AX")
 		}
-		a.ins("DECQ", k.argOff("tiles"))
-		a.ins("JNZ", "tileloop")
+		a.ins("MOVQ", "AX", k.argOff("a"))
 	}
+	for i := 0; i < k.MR; i++ {
+		a.ins("ADDQ", "DX", "R13")
+	}
+	a.ins("DECQ", k.argOff("tiles"))
+	a.ins("JNZ", "tileloop")
 	a.ins("VZEROUPPER")
 	a.ins("RET")
 	a.blank()
