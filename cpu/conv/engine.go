@@ -13,12 +13,13 @@ type elem interface {
 	~float32 | ~int16 | ~uint8 | ~int8 | ~int32
 }
 
-// kernel is one micro-kernel family of cpu/kernels: an MR x NR tile of C updated from A read
-// in place (row i at a[i*lda:], kgroup*kg values) and a packed B micro-panel.
+// kernel is one micro-kernel family of cpu/kernels: tiles MR x NR tiles stacked down C
+// updated from A read in place (row i at a[i*lda:], kgroup*kg values; the next tile MR rows
+// further) and a packed B micro-panel.
 type kernel[A, B, C elem] struct {
 	mr, nr, kgroup int
 	kc             int // largest k of one block, a multiple of kgroup
-	run            func(kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
+	run            func(tiles, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
 }
 
 // tap is one filter position: filter row kh (along y) and column kw (along x).
@@ -317,9 +318,22 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		}
 		for jr := j0; jr < j1; jr++ {
 			wp := wBlock[jr*panelLen:]
-			for _, d := range direct {
+			// Consecutive tiles whose A rows continue lda apart (a 1x1 layer's pixels, or
+			// the pixels of one output row) run in one kernel call: their C tiles are MR
+			// rows of ldc apart too, in place or in the scratch slots.
+			for i := 0; i < len(direct); {
+				d := direct[i]
+				n := 1
+				for i+n < len(direct) {
+					e2 := direct[i+n]
+					if e2.t != d.t+n || e2.lda != d.lda || len(d.a)-len(e2.a) != n*mr*d.lda {
+						break
+					}
+					n++
+				}
 				cs, ldc := cTile(d.t, jr)
-				e.k.run(b.kgp, d.a, d.lda, wp, cs, ldc, beta)
+				e.k.run(n, b.kgp, d.a, d.lda, wp, cs, ldc, beta)
+				i += n
 			}
 		}
 		s.direct = direct[:0]
@@ -330,7 +344,7 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 			}
 			for jr := j0; jr < j1; jr++ {
 				cs, ldc := cTile(t, jr)
-				e.k.run(b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+				e.k.run(1, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
 			}
 		}
 		s.gathered = gathered[:0]

@@ -23,20 +23,20 @@ const minPanelFill = 8
 var (
 	f32Kernel = kernel[float32, float32, float32]{
 		mr: kernels.F32MR, nr: kernels.F32NR, kgroup: 1, kc: kcF32,
-		run: func(kg int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
-			kernels.F32Strided(kg, a, lda, b, c, ldc, 1, beta)
+		run: func(tiles, kg int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
+			kernels.F32StridedTiles(tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
 	}
 	i16Kernel = kernel[int16, int16, int32]{
 		mr: kernels.I16MR, nr: kernels.I16NR, kgroup: kernels.I16KGroup, kc: kcI16,
-		run: func(kg int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
-			kernels.I16Strided(kg, a, lda, b, c, ldc, 1, beta)
+		run: func(tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
+			kernels.I16StridedTiles(tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
 	}
 	u8Kernel = kernel[uint8, int8, int32]{
 		mr: kernels.U8MR, nr: kernels.U8NR, kgroup: kernels.U8KGroup, kc: kcU8,
-		run: func(kg int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
-			kernels.U8S8Strided(kg, a, lda, b, c, ldc, 1, beta)
+		run: func(tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
+			kernels.U8S8StridedTiles(tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
 	}
 )
