@@ -8,6 +8,8 @@ package cyclesim
 //     loop's first iteration) as v - j*stride, and every older one as itself (a constant: all
 //     of the loop's readers and writers come after it in program order, so every comparison
 //     with it comes out the same in every iteration);
+//   - of each unit's issued writers, those down to the first one older than every read still
+//     to come (the search for a read's writer stops there at the latest);
 //   - every landing cycle as its distance from the boundary, clamped at -2 (no read of the
 //     iteration happens before cycle T-1, so any older landing compares the same);
 //   - the writes and deferred reads still pending, by distance from the boundary.
@@ -126,14 +128,23 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
 		}
 		return v
 	}
+	// r: no read from here on comes from an instruction before sequence number r (the
+	// iteration's own instructions, later ones, or the deferred reads still pending)
+	r := lr.b + shift
+	for c := range tm.defers {
+		for _, d := range tm.defers[c] {
+			r = min(r, d.seq)
+		}
+	}
 	buf = buf[:0]
 	for _, g := range lr.units {
 		buf = append(buf, enc(tm.cur[g]), enc(tm.prev[g]), max(tm.vis[g]-t, -2))
-		// the writers down to the first one from before the loop: every reader of the loop
-		// comes after that one, so the search for its writer stops there
+		// the writers down to the first one before r: a read's search for its writer (the
+		// first writer before the reader) stops there at the latest, so the older ones can
+		// never be seen again
 		for _, w := range &tm.top[g] {
 			buf = append(buf, enc(w))
-			if w < lr.b {
+			if w < r {
 				break
 			}
 		}
