@@ -199,6 +199,11 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 	d := s.dec[in.ID]
 	s.res.MACs += f.macs
+	if t := &d.tab; t.mode == fast16 && littleEndian && t.zBcast && t.cols == 2 && t.lanes == 16 && f.lpu == 8 &&
+		len(f.out) == 2 && f.inPlace && f.acc != nil && d.kind == kernel.Mac {
+		s.mac16x2(f, t)
+		return nil
+	}
 	var sums [16]int64
 	var lanes int
 	if d.tab.mode == fast16 && littleEndian {
@@ -263,6 +268,32 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 		}
 	}
 	return nil
+}
+
+// mac16x2 is fastMAC for the GEMM-style int16 mac16 (16 lanes, 2 columns, a broadcast Z,
+// accumulating into two 8-lane units written in place): products, accumulation and the
+// 48-bit wrap in one pass per lane.
+func (s *sim) mac16x2(f *fInstr, t *macTable) {
+	x, z := &s.x16, &s.z16
+	xb, zb := (*[128]byte)(unsafe.Pointer(x)), (*[128]byte)(unsafe.Pointer(z))
+	for i, g := range f.x {
+		*(*[16]byte)(xb[16*i:]) = s.ug[g].val[0].vec
+	}
+	for i, g := range f.z {
+		*(*[16]byte)(zb[16*i:]) = s.ug[g].val[0].vec
+	}
+	z0, z1 := int64(z[t.z[0][0]>>1&63]), int64(z[t.z[0][1]>>1&63])
+	for i := 0; i < 2; i++ {
+		src := &s.ug[f.acc[i]].val[0].acc
+		dst := &s.ug[f.out[i]].val[0].acc
+		xs := (*[8][8]uint8)(t.x[8*i:])
+		for j := 0; j < 8; j++ {
+			xi := &xs[j]
+			v := int64(src[j].Lo) + int64(x[xi[0]>>1&63])*z0 + int64(x[xi[1]>>1&63])*z1
+			v = v << 16 >> 16 // wrap to 48 bits
+			dst[j] = num.Acc{Hi: v >> 63, Lo: uint64(v)}
+		}
+	}
 }
 
 // littleEndian: the host stores an int16's low byte first (amd64, arm64, ...), so a vector

@@ -378,13 +378,18 @@ func fastMACUnits(t *testing.T, d *decoded, withAcc bool, acc *kernel.AccVal, x,
 		for l := 0; l < lanes; l++ {
 			s.files[backend.FileAcc][l/f.lpu].val[0].acc[l%f.lpu] = acc[l]
 		}
+		if d.kind == kernel.Mac {
+			// in place, into the accumulator units themselves (the GEMM kernels' case,
+			// which has its own loop when Z is broadcast)
+			f.out, f.inPlace = f.acc, true
+		}
 	}
 	if err := s.fastMAC(&f, &backend.Instr{}); err != nil {
 		t.Fatal(err)
 	}
 	var got kernel.AccVal
 	for l := 0; l < lanes; l++ {
-		got[l] = s.files[backend.FileAcc][2+l/f.lpu].val[0].acc[l%f.lpu]
+		got[l] = s.ug[f.out[l/f.lpu]].val[0].acc[l%f.lpu]
 	}
 	return got
 }
