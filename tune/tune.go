@@ -6,6 +6,7 @@
 package tune
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -24,6 +25,9 @@ type Eval struct {
 	Cycles int64 `json:"cycles"`
 	Spills int   `json:"spills"`
 	Stalls int64 `json:"stalls"`
+	// Err: the model refused the candidate (too large for the program memory, a loop nest the
+	// back end cannot compile, ...); kept too, so a second run does not compile it again.
+	Err string `json:"err,omitempty"`
 }
 
 // Evaluator runs a generated program on a cycle model.
@@ -239,39 +243,73 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		r.Spills = b.ev.Spills
 		r.MACsPerCycle = float64(r.MACs) / float64(r.Cycles)
 		r.PctPeak = 100 * r.MACsPerCycle / float64(r.Peak)
-		if opt.Verify {
-			p, err := vyasa.Generate(subs[i], b.s)
-			if err != nil {
-				return results, fmt.Errorf("%s: regenerating the chosen kernel: %v", ws[i].Name, err)
+	}
+	if !opt.Verify {
+		return results, nil
+	}
+	// Verify the winners, in parallel like the evaluations (each result is its own).
+	errs := make([]error, len(ws))
+	next := make(chan int)
+	var vwg sync.WaitGroup
+	for k := 0; k < opt.Workers; k++ {
+		vwg.Add(1)
+		go func() {
+			defer vwg.Done()
+			for i := range next {
+				errs[i] = verifyWinner(&results[i], subs[i], best[i].s, uint64(i+1))
 			}
-			if len(p.Loops) > 0 {
-				r.SWLoop = p.Loops[len(p.Loops)-1]
-			}
-			ck, err := vyasa.Verify(p, uint64(i+1))
-			switch {
-			case err != nil:
-				r.VerifyNote = err.Error()
-			case !ck.OK():
-				r.VerifyNote = ck.First
-			case !ck.Interpreted:
-				r.VerifyNote = "kernel IR not interpreted"
-			default:
-				r.Verified = true
-			}
-			r.Saturated = ck.Saturated
+		}()
+	}
+	for i := range ws {
+		next <- i
+	}
+	close(next)
+	vwg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return results, fmt.Errorf("%s: regenerating the chosen kernel: %v", ws[i].Name, err)
 		}
 	}
 	return results, nil
+}
+
+// verifyWinner regenerates the chosen kernel and checks it bit for bit (vyasa.Verify),
+// recording the outcome in r.
+func verifyWinner(r *Result, spec *op.Spec, s sched.Schedule, seed uint64) error {
+	p, err := vyasa.Generate(spec, s)
+	if err != nil {
+		return err
+	}
+	if len(p.Loops) > 0 {
+		r.SWLoop = p.Loops[len(p.Loops)-1]
+	}
+	ck, err := vyasa.Verify(p, seed)
+	switch {
+	case err != nil:
+		r.VerifyNote = err.Error()
+	case !ck.OK():
+		r.VerifyNote = ck.First
+	case !ck.Interpreted:
+		r.VerifyNote = "kernel IR not interpreted"
+	default:
+		r.Verified = true
+	}
+	r.Saturated = ck.Saturated
+	return nil
 }
 
 // evaluate returns a candidate's cost from the store or the model.
 func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p *vyasa.Program) (Eval, bool, error) {
 	key := Key(spec, s, opt.Eval.Version())
 	if ev, ok := opt.Store.Get(key); ok {
+		if ev.Err != "" {
+			return Eval{}, true, errors.New(ev.Err)
+		}
 		return ev, true, nil
 	}
 	ev, err := opt.Eval.Evaluate(p)
 	if err != nil {
+		opt.Store.Put(key, Eval{Err: err.Error()})
 		return ev, false, err
 	}
 	opt.Store.Put(key, ev)

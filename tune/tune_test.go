@@ -1,8 +1,10 @@
 package tune
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sumacdev/sumac/aie/vyasa"
@@ -119,5 +121,62 @@ func TestGenerateWinner(t *testing.T) {
 	}
 	if rs[0].Calls != 2 || p.Spec.Conv.K != 2048 || rs[0].CallNote == "" {
 		t.Errorf("calls %d, k per call %d, note %q", rs[0].Calls, p.Spec.Conv.K, rs[0].CallNote)
+	}
+}
+
+// failEval refuses every other candidate, as the model does for kernels too large for the
+// program memory; it counts its calls.
+type failEval struct {
+	mu           sync.Mutex
+	calls, fails int
+}
+
+func (f *failEval) Version() string { return "fail-1" }
+func (f *failEval) Evaluate(p *vyasa.Program) (Eval, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	if f.calls%2 == 0 {
+		f.fails++
+		return Eval{}, fmt.Errorf("%d instructions exceed the program memory", f.calls)
+	}
+	return Eval{Cycles: p.VectorMACs}, nil
+}
+
+// TestRefusalsCached: a candidate the model refused is remembered too, so a second run with
+// the same store evaluates nothing and chooses the same schedules.
+func TestRefusalsCached(t *testing.T) {
+	s, _ := suite.Get("vyasa36")
+	var ws []Workload
+	for _, name := range []string{"2d-3x3-int16", "pw-1x1-int32"} {
+		w, _ := s.Find(name)
+		ws = append(ws, Workload{Name: w.Name, Spec: w.Spec})
+	}
+	path := filepath.Join(t.TempDir(), "tune.json")
+	st, _ := OpenStore(path)
+	ev := &failEval{}
+	r1, err := Run(ws, Options{Eval: ev, Workers: 2, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.fails == 0 {
+		t.Fatal("no candidate was refused: the test checks nothing")
+	}
+	if err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	st2, _ := OpenStore(path)
+	ev2 := &failEval{}
+	r2, err := Run(ws, Options{Eval: ev2, Workers: 2, Store: st2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev2.calls != 0 {
+		t.Errorf("second run evaluated %d candidates, want 0", ev2.calls)
+	}
+	for i := range r1 {
+		if r1[i].Schedule != r2[i].Schedule || r1[i].Cycles != r2[i].Cycles || r1[i].Legal != r2[i].Legal {
+			t.Errorf("%s: %s %d cycles (%d legal), then %s %d (%d legal)", r1[i].Name, r1[i].Schedule, r1[i].Cycles, r1[i].Legal, r2[i].Schedule, r2[i].Cycles, r2[i].Legal)
+		}
 	}
 }
