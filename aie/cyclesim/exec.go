@@ -320,7 +320,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			}
 			v := &vVal
 			copy(s.mem[a:a+m.Bytes], v[:m.Bytes])
-			s.dirty(a, m.Bytes)
+			s.markDirty(a, m.Bytes)
 		case backend.FileAcc:
 			// one 32-byte half of a 384-bit unit (four lanes) per instruction
 			var accVal kernel.AccVal
@@ -340,7 +340,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			var buf [8]byte
 			binary.LittleEndian.PutUint64(buf[:], uint64(v))
 			copy(s.mem[a:a+m.Bytes], buf[:m.Bytes])
-			s.dirty(a, m.Bytes)
+			s.markDirty(a, m.Bytes)
 		}
 		if in.Spill {
 			s.res.Spills++
@@ -497,7 +497,7 @@ func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
 		acc = a
 	}
 	var res kernel.AccVal
-	if !fastMACInt(d, acc, x, z, &res) {
+	if !fastMACInt(d, acc, x, z, &s.msc, &res) {
 		kernel.MACInt(d.kind, &d.sel, acc, x, d.xe, d.xLen, z, d.ze, d.zLen, &res)
 	}
 	s.writeAcc(in, out, seq, t, &res, lpu)
@@ -510,7 +510,7 @@ func (s *sim) execMAC(in *backend.Instr, seq, t int64, x, z *kernel.Vec) error {
 // (macSums, macLane), which TestFastMACMatchesKernel checks against kernel.MACInt.
 func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, out backend.Operand, lpu int, seq, t int64, x, z *kernel.Vec) error {
 	var sums [16]int64
-	lanes := macSums(&d.tab, x, z, &sums)
+	lanes := macSumsAny(&d.tab, x, z, &s.msc, &sums)
 	vis := t + int64(out.Cycle)
 	var rc int64
 	if acco != nil {

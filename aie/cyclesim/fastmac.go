@@ -16,6 +16,7 @@ type macTable struct {
 	// in a GEMM's B element), so Z is decoded once per column instead of once per lane.
 	zBcast bool
 	x, z   [16][8]uint8 // byte offsets (16-bit: of the low byte) into the X and Z buffers
+	simd   *macSIMD     // the same selection as byte gathers (gather.go)
 }
 
 const (
@@ -67,6 +68,7 @@ func buildMACTable(d *decoded) {
 		}
 	}
 	t.ok = true
+	t.simd = buildMACSIMD(d, t)
 }
 
 func ld16(v *kernel.Vec, o uint8) int64 {
@@ -79,13 +81,13 @@ func ld16(v *kernel.Vec, o uint8) int64 {
 // kernel.MACInt. Its results equal kernel.MACInt's bit for bit (TestFastMACMatchesKernel): a
 // 48-bit lane is exact in an int64 and wrapping is modular, so adding in int64 and wrapping
 // once per lane is the same as num.Acc's 128-bit arithmetic.
-func fastMACInt(d *decoded, acc *kernel.AccVal, x, z *kernel.Vec, out *kernel.AccVal) bool {
+func fastMACInt(d *decoded, acc *kernel.AccVal, x, z *kernel.Vec, sc *macScratch, out *kernel.AccVal) bool {
 	t := &d.tab
 	if !t.ok {
 		return false
 	}
 	var sums [16]int64
-	lanes := macSums(t, x, z, &sums)
+	lanes := macSumsAny(t, x, z, sc, &sums)
 	for l := 0; l < lanes; l++ {
 		out[l] = macLane(d.kind, int64(acc[l].Lo), sums[l])
 	}

@@ -177,7 +177,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 				}
 				copy(s.mem[a+lo:a+n], s.ug[g].val[0].vec[:])
 			}
-			s.dirty(a, n)
+			s.markDirty(a, n)
 			if f.spill {
 				s.res.Spills++
 			}
@@ -206,7 +206,17 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 	}
 	var sums [16]int64
 	var lanes int
-	if d.tab.mode == fast16 && littleEndian {
+	switch {
+	case useSIMD && d.tab.simd != nil:
+		x, z := &s.x8, &s.z8
+		for i, g := range f.x {
+			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
+		}
+		for i, g := range f.z {
+			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
+		}
+		lanes = macSumsSIMD(&d.tab, x, z, &s.msc, &sums)
+	case d.tab.mode == fast16 && littleEndian:
 		// 16-bit elements read in place: X and Z gathered as int16 arrays (the table reads
 		// only elements inside the operands, so what the buffers held before does not matter)
 		x, z := &s.x16, &s.z16
@@ -218,7 +228,7 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 			*(*[16]byte)(zb[16*i:]) = s.ug[g].val[0].vec
 		}
 		lanes = macSums16(&d.tab, x, z, &sums)
-	} else {
+	default:
 		x, z := &s.x8, &s.z8
 		for i, g := range f.x {
 			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec

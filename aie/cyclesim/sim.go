@@ -13,6 +13,7 @@ package cyclesim
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -149,8 +150,9 @@ type sim struct {
 	locks   map[int]bool
 	accMem  map[int][8]num.Acc // spilled accumulator units by address
 	regions [][2]int           // [base, size] by parameter index (size -1: not a region)
-	// dirtyLo, dirtyHi bound the bytes of mem written by this run (cleared by the next).
-	dirtyLo, dirtyHi int
+	// dirty marks the 256-byte pages of mem written by this run (cleared by the next, so
+	// that a run clears what the previous one wrote rather than the whole 128 KB).
+	dirty [aie1.ReachBytes / 256 / 64]uint64
 
 	// imm: pass 2 (trace.go) is running: registers are read and written at once (val[0]).
 	imm bool
@@ -169,6 +171,7 @@ type sim struct {
 	x16, z16 [64]int16
 	x8, z8   kernel.Vec
 	macRes   [2][8]num.Acc
+	msc      macScratch
 }
 
 // useReference makes Run use the single-pass engine (run) that carries values through the
@@ -276,7 +279,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	}
 	s := simPool.Get().(*sim)
 	defer simPool.Put(s)
-	dirtyLo, dirtyHi := s.dirtyLo, s.dirtyHi
+	dirty := s.dirty
 	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region, locks: map[int]bool{},
 		accMem: map[int][8]num.Acc{}, regions: s.regions[:0], mem: s.mem, ring: s.ring, defers: s.defers, files: s.files,
 		addrs: s.addrs, tm: s.tm, mo: s.mo, steady: steady{prev: s.steady.prev[:0], cur: s.steady.cur[:0]}}
@@ -298,10 +301,15 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	}
 	if len(s.mem) != aie1.ReachBytes {
 		s.mem = make([]byte, aie1.ReachBytes)
-	} else if dirtyLo < dirtyHi {
-		clear(s.mem[dirtyLo:dirtyHi]) // the rest is still zero from the previous run
+	} else {
+		for w, m := range dirty { // the rest is still zero from the previous run
+			for m != 0 {
+				pg := 64*w + bits.TrailingZeros64(m)
+				m &= m - 1
+				clear(s.mem[256*pg : 256*pg+256])
+			}
+		}
 	}
-	s.dirtyLo, s.dirtyHi = len(s.mem), 0
 	lay := p.Layout
 	for _, prm := range p.Kernel.Params {
 		s.regions = append(s.regions, [2]int{0, -1})
@@ -317,7 +325,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			return nil, fmt.Errorf("region %s (%d bytes at %#x) outside the 128 KB data memory", prm.Name, size, base)
 		}
 		copy(s.mem[base:base+size], cfg.Data[prm.Name])
-		s.dirty(base, size)
+		s.markDirty(base, size)
 		s.regions[len(s.regions)-1] = [2]int{base, size}
 		if prm.Type.IsWindow() {
 			d := lay.Desc[prm.Name]
@@ -325,7 +333,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 				return nil, fmt.Errorf("window descriptor of %s at %#x outside the data memory", prm.Name, d)
 			}
 			binary.LittleEndian.PutUint32(s.mem[d+4:], uint32(base))
-			s.dirty(d+4, 4)
+			s.markDirty(d+4, 4)
 		}
 	}
 	if tr := pi.traced(p); tr.err == nil && !useReference {
@@ -366,9 +374,14 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 }
 
 // dirty records that mem[a:a+n] was written.
-func (s *sim) dirty(a, n int) {
-	s.dirtyLo = min(s.dirtyLo, a)
-	s.dirtyHi = max(s.dirtyHi, a+n)
+// markDirty notes that bytes [a, a+n) of mem were written (a, n inside mem, n > 0).
+func (s *sim) markDirty(a, n int) {
+	if n <= 0 {
+		return
+	}
+	for pg := a >> 8; pg <= (a+n-1)>>8; pg++ {
+		s.dirty[pg>>6] |= 1 << (pg & 63)
+	}
 }
 
 func (s *sim) fail(in *backend.Instr, format string, a ...any) error {

@@ -292,6 +292,18 @@ func TestCalibrationSeed001(t *testing.T) {
 // operand selections of random parameters, every 48-bit form and element type, and random
 // operands and accumulators.
 func TestFastMACMatchesKernel(t *testing.T) {
+	// both arithmetic paths: the SIMD gathers (when this build has them) and the Go loops
+	defer func(v bool) { useSIMD = v }(useSIMD)
+	for _, simd := range []bool{true, false} {
+		if simd && !useSIMD {
+			continue
+		}
+		useSIMD = simd
+		t.Run(fmt.Sprintf("simd=%v", simd), testFastMAC)
+	}
+}
+
+func testFastMAC(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	type cfg struct {
 		form       kernel.MACForm
@@ -327,13 +339,21 @@ func TestFastMACMatchesKernel(t *testing.T) {
 		var x, z kernel.Vec
 		rng.Read(x[:])
 		rng.Read(z[:])
+		if trial%5 == 0 {
+			// the extremes of 16-bit and 8-bit elements (-2^15, -128 or 128, -1 or 255)
+			ext := []uint16{0x8000, 0x8000, 0x8000, 0x7fff, 0xffff, 0x8080}
+			for i := 0; i < len(x); i += 2 {
+				w, v := ext[rng.Intn(len(ext))], ext[rng.Intn(len(ext))]
+				x[i], x[i+1], z[i], z[i+1] = byte(w), byte(w>>8), byte(v), byte(v>>8)
+			}
+		}
 		var acc kernel.AccVal
 		for i := range acc {
 			acc[i] = num.AccFrom(rng.Int63n(1<<47) - 1<<46)
 		}
 		var want, got kernel.AccVal
 		kernel.MACInt(d.kind, &d.sel, &acc, &x, c.xe, c.xLen, &z, c.ze, c.zLen, &want)
-		if !fastMACInt(d, &acc, &x, &z, &got) {
+		if !fastMACInt(d, &acc, &x, &z, &macScratch{}, &got) {
 			t.Fatalf("fast path refused form %v", c.form)
 		}
 		if got != want {
@@ -452,9 +472,53 @@ func BenchmarkMACSums(b *testing.B) {
 			var x, z kernel.Vec
 			rand.New(rand.NewSource(1)).Read(x[:])
 			var sums [16]int64
-			for i := 0; i < b.N; i++ {
-				macSums(&d.tab, &x, &z, &sums)
+			b.Run("go", func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					macSums(&d.tab, &x, &z, &sums)
+				}
+			})
+			if useSIMD {
+				var sc macScratch
+				b.Run("simd", func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						macSumsSIMD(&d.tab, &x, &z, &sc, &sums)
+					}
+				})
 			}
 		})
+	}
+}
+
+// TestRunStartsFromZeroMemory: a run reuses a pooled simulator whose memory the previous run
+// wrote; what that run wrote must read as zero in the next (bytes a region's data does not
+// cover are zero).
+func TestRunStartsFromZeroMemory(t *testing.T) {
+	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	data, sizes := randomData(t, k, 9)
+	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := map[string][]byte{}
+	for name := range data {
+		empty[name] = nil
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := Run(p, Config{Data: data, Sizes: sizes}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(p, Config{Data: empty, Sizes: sizes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, b := range r.Data {
+			for j, v := range b {
+				if v != 0 {
+					// the kernel writes only its output; every input region stays zero, and
+					// the output is the product of zero inputs: zero
+					t.Fatalf("run %d: %s byte %d is %#x after a run on zero inputs", i, name, j, v)
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,154 @@
+package cyclesim
+
+import "github.com/sumacdev/sumac/aie/kernel"
+
+// A MAC's operand selection is, per program, a fixed byte gather: output byte i of the
+// gathered operand is byte idx[i] of the register (or zero). gatherTab holds it in the form
+// the SIMD path runs (one byte-shuffle mask per 32-byte output chunk and 16-byte source
+// chunk: VPSHUFB selects within 16 bytes, so each source chunk is broadcast and its bytes
+// picked where they belong) and in the plain form the Go fallback and the tests read.
+//
+// The gathered layout puts the two columns of a column pair next to each other for each lane,
+// which is what a pairwise multiply-add (VPMADDWD, after widening the bytes to 16 bits) sums:
+// column pair p, lane l = 8h+i, column 2p+c sits at byte 32p + 16h + 2i + c. So 16 lanes x 2
+// columns fill one 32-byte chunk.
+//
+// Only the 8-bit forms take this path: for 16-bit operands the Go loops (macSums16, mac16x2)
+// were faster than gathering words (BenchmarkMACSums, 28 vs 44 ns for the int16 16x2 form).
+type gatherTab struct {
+	nOut int // 32-byte output chunks written, 2, 4 or 8 (the rest of the output is not touched)
+	nSrc int // 16-byte source chunks read
+	// m[o][s]: VPSHUFB mask producing the bytes of output chunk o taken from source chunk s
+	// (0x80: not from this chunk, gives zero so the chunks' results can be ORed)
+	m   [8][8][32]byte
+	idx [256]int16 // source byte of each output byte (-1: zero)
+}
+
+// build fills g from idx (-1 marks a zero byte); at least nOut chunks are written, rounded
+// up to 2, 4 or 8 (the unrolled forms of gatherBytes).
+func (g *gatherTab) build(idx *[256]int16, nOut int) {
+	g.idx = *idx
+	g.nOut, g.nSrc = nOut, 0
+	for i, s := range idx {
+		if s < 0 {
+			continue
+		}
+		g.nOut = max(g.nOut, i/32+1)
+		g.nSrc = max(g.nSrc, int(s)/16+1)
+	}
+	switch {
+	case g.nOut <= 2:
+		g.nOut = 2
+	case g.nOut <= 4:
+		g.nOut = 4
+	default:
+		g.nOut = 8
+	}
+	for o := range g.m {
+		for s := range g.m[o] {
+			for b := range g.m[o][s] {
+				g.m[o][s][b] = 0x80
+				if i := idx[32*o+b]; i >= 0 && int(i)/16 == s {
+					g.m[o][s][b] = byte(i % 16)
+				}
+			}
+		}
+	}
+}
+
+// gatherGo is gatherBytes in Go: the fallback, and the reference the tests compare with.
+func gatherGo(g *gatherTab, src *kernel.Vec, dst *[256]byte) {
+	for i, s := range g.idx[:32*g.nOut] {
+		if s < 0 {
+			dst[i] = 0
+		} else {
+			dst[i] = src[s&127]
+		}
+	}
+}
+
+// madd8Go is madd8 in Go: each lane's sum over npairs column pairs of the products of the
+// gathered 8-bit operands, extended as signed (xs, zs) or unsigned. Exact in an int32: at
+// most 8 products of magnitude 2^16.
+func madd8Go(gx, gz *[256]byte, npairs int, xs, zs bool, out *[16]int32) {
+	ext := func(b byte, signed bool) int32 {
+		if signed {
+			return int32(int8(b))
+		}
+		return int32(b)
+	}
+	for l := 0; l < 16; l++ {
+		var s int32
+		for p := 0; p < npairs; p++ {
+			for c := 0; c < 2; c++ {
+				i := 32*p + 16*(l/8) + 2*(l%8) + c
+				s += ext(gx[i], xs) * ext(gz[i], zs)
+			}
+		}
+		out[l] = s
+	}
+}
+
+// macSIMD is an 8-bit MAC's operand selection as two gathers into the column-pair layout.
+type macSIMD struct {
+	gx, gz gatherTab
+	npairs int
+	mode   int // bit 0 X signed, bit 1 Z signed
+}
+
+// macScratch receives the gathered operands and the pair sums (kept out of stack frames,
+// one per simulation so that concurrent runs of one program do not share it).
+type macScratch struct {
+	gx, gz [256]byte
+	o8     [16]int32
+}
+
+// buildMACSIMD returns the SIMD form of t (built by buildMACTable from d), nil for the
+// 16-bit forms.
+func buildMACSIMD(d *decoded, t *macTable) *macSIMD {
+	if t.mode == fast16 {
+		return nil
+	}
+	m := &macSIMD{npairs: (t.cols + 1) / 2}
+	var ix, iz [256]int16
+	for i := range ix {
+		ix[i], iz[i] = -1, -1
+	}
+	for l := 0; l < t.lanes; l++ {
+		for c := 0; c < t.cols; c++ {
+			e := 32*(c/2) + 16*(l/8) + 2*(l%8) + c%2 // element in the gathered layout
+			ix[e], iz[e] = int16(t.x[l][c]), int16(t.z[l][c])
+		}
+	}
+	m.gx.build(&ix, m.npairs)
+	m.gz.build(&iz, m.npairs)
+	if d.xe.Signed() {
+		m.mode |= 1
+	}
+	if d.ze.Signed() {
+		m.mode |= 2
+	}
+	return m
+}
+
+// macSumsSIMD is macSums through the gathers and pairwise products.
+func macSumsSIMD(t *macTable, x, z *kernel.Vec, sc *macScratch, sums *[16]int64) int {
+	m := t.simd
+	gatherBytes(&m.gx, x, &sc.gx)
+	gatherBytes(&m.gz, z, &sc.gz)
+	lanes := min(t.lanes, 16)
+	madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
+	for l := 0; l < lanes; l++ {
+		sums[l] = int64(sc.o8[l])
+	}
+	return lanes
+}
+
+// macSumsAny computes a MAC's lane sums on the SIMD path when this build and machine have
+// it, else with macSums's Go loops.
+func macSumsAny(t *macTable, x, z *kernel.Vec, sc *macScratch, sums *[16]int64) int {
+	if useSIMD && t.simd != nil {
+		return macSumsSIMD(t, x, z, sc, sums)
+	}
+	return macSums(t, x, z, sums)
+}

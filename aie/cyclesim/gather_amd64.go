@@ -1,0 +1,23 @@
+//go:build amd64 && !noasm
+
+package cyclesim
+
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/sumacdev/sumac/aie/kernel"
+)
+
+// useSIMD selects gather_amd64.s for the MAC operand gathers and products. x/sys/cpu
+// reports AVX2 only when the OS saves the ymm state. Tests clear it to run the Go paths.
+var useSIMD = cpu.X86.HasAVX2
+
+// gatherBytes writes the first 32*tab.nOut bytes of dst from src as tab says (gatherGo).
+//
+//go:noescape
+func gatherBytes(tab *gatherTab, src *kernel.Vec, dst *[256]byte)
+
+// madd8 is madd8Go; mode bit 0: X signed, bit 1: Z signed. npairs is at most 4.
+//
+//go:noescape
+func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32)

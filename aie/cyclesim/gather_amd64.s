@@ -1,0 +1,138 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// Hand-written (not generated): the SIMD forms of gather.go's gatherGo and madd8Go, AVX2
+// only. gatherTab's layout: nOut at 0, nSrc at 8, m at 16
+// (TestGatherTabLayout).
+
+// OR1 adds output chunk o's bytes from the broadcast source chunk in Y8 (mask m[o][s] at
+// R10 + 256*o) to the accumulator Yacc.
+#define OR1(o, acc) VPSHUFB (256*o)(R10), Y8, Y9; VPOR Y9, acc, acc
+
+// func gatherBytes(tab *gatherTab, src *kernel.Vec, dst *[256]byte)
+//
+// Sources outer, outputs inner: each 16-byte source chunk is broadcast once and shuffled
+// into every output chunk's accumulator register (Y0..Y7). nOut is 2, 4 or 8 (build).
+TEXT ·gatherBytes(SB), NOSPLIT, $0-24
+	MOVQ  tab+0(FP), AX
+	MOVQ  src+8(FP), SI
+	MOVQ  dst+16(FP), DI
+	MOVQ  0(AX), CX
+	MOVQ  8(AX), DX
+	LEAQ  16(AX), R10
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	TESTQ DX, DX
+	JZ    g2store
+	CMPQ  CX, $2
+	JLE   g2loop
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	CMPQ  CX, $4
+	JLE   g4loop
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+
+g8loop:
+	VBROADCASTI128 (SI), Y8
+	OR1(0, Y0)
+	OR1(1, Y1)
+	OR1(2, Y2)
+	OR1(3, Y3)
+	OR1(4, Y4)
+	OR1(5, Y5)
+	OR1(6, Y6)
+	OR1(7, Y7)
+	ADDQ           $16, SI
+	ADDQ           $32, R10
+	DECQ           DX
+	JNZ            g8loop
+	VMOVDQU        Y4, 128(DI)
+	VMOVDQU        Y5, 160(DI)
+	VMOVDQU        Y6, 192(DI)
+	VMOVDQU        Y7, 224(DI)
+	JMP            g4store
+
+g4loop:
+	VBROADCASTI128 (SI), Y8
+	OR1(0, Y0)
+	OR1(1, Y1)
+	OR1(2, Y2)
+	OR1(3, Y3)
+	ADDQ           $16, SI
+	ADDQ           $32, R10
+	DECQ           DX
+	JNZ            g4loop
+
+g4store:
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	JMP     g2store
+
+g2loop:
+	VBROADCASTI128 (SI), Y8
+	OR1(0, Y0)
+	OR1(1, Y1)
+	ADDQ           $16, SI
+	ADDQ           $32, R10
+	DECQ           DX
+	JNZ            g2loop
+
+g2store:
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32)
+TEXT ·madd8(SB), NOSPLIT, $0-40
+	MOVQ  gx+0(FP), SI
+	MOVQ  gz+8(FP), DI
+	MOVQ  npairs+16(FP), CX
+	MOVQ  mode+24(FP), DX
+	MOVQ  out+32(FP), R8
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	TESTQ CX, CX
+	JZ    m8store
+
+m8loop:
+	TESTQ     $1, DX
+	JZ        m8xu
+	VPMOVSXBW (SI), Y2
+	VPMOVSXBW 16(SI), Y3
+	JMP       m8z
+
+m8xu:
+	VPMOVZXBW (SI), Y2
+	VPMOVZXBW 16(SI), Y3
+
+m8z:
+	TESTQ     $2, DX
+	JZ        m8zu
+	VPMOVSXBW (DI), Y4
+	VPMOVSXBW 16(DI), Y5
+	JMP       m8mul
+
+m8zu:
+	VPMOVZXBW (DI), Y4
+	VPMOVZXBW 16(DI), Y5
+
+m8mul:
+	VPMADDWD Y4, Y2, Y2
+	VPMADDWD Y5, Y3, Y3
+	VPADDD   Y2, Y0, Y0
+	VPADDD   Y3, Y1, Y1
+	ADDQ     $32, SI
+	ADDQ     $32, DI
+	DECQ     CX
+	JNZ      m8loop
+
+m8store:
+	VMOVDQU Y0, (R8)
+	VMOVDQU Y1, 32(R8)
+	VZEROUPPER
+	RET

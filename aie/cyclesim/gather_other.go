@@ -1,0 +1,14 @@
+//go:build !amd64 || noasm
+
+package cyclesim
+
+import "github.com/sumacdev/sumac/aie/kernel"
+
+// useSIMD: this build has no assembly; the MACs run macSums's Go loops.
+var useSIMD = false
+
+func gatherBytes(g *gatherTab, src *kernel.Vec, dst *[256]byte) { gatherGo(g, src, dst) }
+
+func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32) {
+	madd8Go(gx, gz, npairs, mode&1 != 0, mode&2 != 0, out)
+}
