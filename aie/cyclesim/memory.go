@@ -10,13 +10,13 @@ import (
 // memGranule is the unit of the memory-order check: the smallest access (a 32-bit scalar).
 const memGranule = 4
 
-// memOrder remembers, per granule of the data memory, the largest sequence numbers of the
-// loads and stores issued so far in this run (valid where stamp equals the run's epoch, so
-// nothing is cleared between runs).
-type memOrder struct {
-	epoch     uint32
-	stamp     [aie1.ReachBytes / memGranule]uint32
-	load, sto [aie1.ReachBytes / memGranule]int64
+// memAcc is one data-memory access in issue order: its program-order sequence number and
+// the granules [g0, g1) it touches.
+type memAcc struct {
+	seq    int64
+	g0, g1 int32
+	k      int32 // trace index
+	store  bool
 }
 
 // memoryPass adds bank-conflict stall cycles and checks that no access is issued out of
@@ -25,19 +25,8 @@ func (s *sim) memoryPass(tr *trace) error {
 	if !tr.hasMem {
 		return nil
 	}
-	mo := s.mo
-	if mo == nil {
-		mo = new(memOrder)
-		s.mo = mo
-	}
-	mo.epoch++
-	if mo.epoch == 0 { // wrapped: forget everything once
-		mo.stamp = [len(mo.stamp)]uint32{}
-		mo.epoch = 1
-	}
-	ep := mo.epoch
 	iss := tr.issue
-	ordered := s.storesInOrder(tr)
+	accs := s.memAccs[:0]
 	var banks [3]uint32
 	nb, t := 0, int32(-1)
 	for k := range iss {
@@ -62,53 +51,86 @@ func (s *sim) memoryPass(tr *trace) error {
 			banks[nb] = m
 			nb++
 		}
-		if ordered {
-			continue // no store changes places with any access: nothing can be out of order
+		accs = append(accs, memAcc{seq: d.seq, g0: int32(a / memGranule), g1: int32((a + n + memGranule - 1) / memGranule), k: int32(k), store: in.Mem.Store})
+	}
+	s.memAccs = accs
+	if v := s.memOrder.first(accs); v >= 0 {
+		d := &iss[accs[v].k]
+		in := s.instrs[d.id]
+		s.cycle = int64(d.t)
+		what := "load"
+		if in.Mem.Store {
+			what = "store"
 		}
-		store := in.Mem.Store
-		for g := a / memGranule; g < (a+n+memGranule-1)/memGranule && g < len(mo.stamp); g++ {
-			if mo.stamp[g] != ep {
-				mo.stamp[g], mo.load[g], mo.sto[g] = ep, -1, -1
-			}
-			if mo.sto[g] > d.seq || store && mo.load[g] > d.seq {
-				s.cycle = int64(d.t)
-				what := "load"
-				if store {
-					what = "store"
-				}
-				return s.fail(in, "memory-order violation: %s of %d bytes at %#x issued after an access later in program order to the same bytes (a store or, for a store, a load)", what, n, a)
-			}
-			if store {
-				mo.sto[g] = max(mo.sto[g], d.seq)
-			} else {
-				mo.load[g] = max(mo.load[g], d.seq)
-			}
-		}
+		return s.fail(in, "memory-order violation: %s of %d bytes at %#x issued after an access later in program order to the same bytes (a store or, for a store, a load)", what, in.Mem.Bytes, s.addrs[accs[v].k])
 	}
 	return nil
 }
 
-// storesInOrder reports whether the memory accesses are issued in program order wherever a
-// store is involved: every store after every access that precedes it in program order and
-// before every access that follows it. Then no access can see memory out of program order
-// and the per-byte check has nothing to find.
-func (s *sim) storesInOrder(tr *trace) bool {
-	maxAll, maxStore := int64(-1<<62), int64(-1<<62)
-	for k := range tr.issue {
-		d := &tr.issue[k]
-		m := s.instrs[d.id].Mem
-		if m == nil {
-			continue
-		}
-		if m.Store {
-			if d.seq < maxAll {
-				return false
-			}
-			maxStore = max(maxStore, d.seq)
-		} else if d.seq < maxStore {
-			return false
-		}
-		maxAll = max(maxAll, d.seq)
+// memOrder finds accesses issued out of program order with respect to a store to the same
+// bytes: an access Y preceded in issue order by an access X later in program order
+// (X.seq > Y.seq) where X or Y is a store and the two share a granule. Such an X must
+// stay "open" only while an access of smaller seq may still come: after the issue position
+// where every later access has a larger seq (suffix minima), it can no longer invert with
+// anything, so the open lists stay as short as the schedule's reordering window.
+type memOrder struct {
+	sufAll, sufSto []int64 // least seq of all accesses / stores after each position
+	stores, loads  []int32 // open accesses (indices into accs)
+}
+
+// first returns the index of the first access (in issue order) that is out of order, or -1.
+func (mo *memOrder) first(accs []memAcc) int {
+	n := len(accs)
+	if cap(mo.sufAll) < n {
+		mo.sufAll, mo.sufSto = make([]int64, n), make([]int64, n)
 	}
-	return true
+	sufAll, sufSto := mo.sufAll[:n], mo.sufSto[:n]
+	const none = int64(1) << 62
+	ma, ms := none, none
+	for i := n - 1; i >= 0; i-- {
+		sufAll[i], sufSto[i] = ma, ms
+		ma = min(ma, accs[i].seq)
+		if accs[i].store {
+			ms = min(ms, accs[i].seq)
+		}
+	}
+	stores, loads := mo.stores[:0], mo.loads[:0]
+	defer func() { mo.stores, mo.loads = stores[:0], loads[:0] }()
+	overlap := func(a, b *memAcc) bool { return a.g0 < b.g1 && b.g0 < a.g1 }
+	for i := range accs {
+		y := &accs[i]
+		// open stores: any access may invert with them; drop those no later access can
+		j := 0
+		for _, xi := range stores {
+			x := &accs[xi]
+			if x.seq > y.seq && overlap(x, y) {
+				return i
+			}
+			if x.seq > sufAll[i] {
+				stores[j] = xi
+				j++
+			}
+		}
+		stores = stores[:j]
+		if y.store {
+			j = 0
+			for _, xi := range loads {
+				x := &accs[xi]
+				if x.seq > y.seq && overlap(x, y) {
+					return i
+				}
+				if x.seq > sufSto[i] {
+					loads[j] = xi
+					j++
+				}
+			}
+			loads = loads[:j]
+		}
+		if y.store && y.seq > sufAll[i] {
+			stores = append(stores, int32(i))
+		} else if !y.store && y.seq > sufSto[i] {
+			loads = append(loads, int32(i))
+		}
+	}
+	return -1
 }

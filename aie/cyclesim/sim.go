@@ -161,8 +161,10 @@ type sim struct {
 	addrs  []int32
 	tm     *timer
 	steady steady
-	mo     *memOrder
-	fops   []fInstr
+	// memAccs and memOrder are pass 3's scratch
+	memAccs  []memAcc
+	memOrder memOrder
+	fops     []fInstr
 	// ug: every register unit by global index (unitBase)
 	ug [numUnits]*unit
 	// scratch receives a MAC's lanes in pass 2 (large: kept out of the stack frame), and so
@@ -282,7 +284,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	dirty := s.dirty
 	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region, locks: map[int]bool{},
 		accMem: map[int][8]num.Acc{}, regions: s.regions[:0], mem: s.mem, ring: s.ring, defers: s.defers, files: s.files,
-		addrs: s.addrs, tm: s.tm, mo: s.mo, steady: steady{prev: s.steady.prev[:0], cur: s.steady.cur[:0]}}
+		addrs: s.addrs, tm: s.tm, memAccs: s.memAccs, memOrder: s.memOrder, steady: steady{prev: s.steady.prev[:0], cur: s.steady.cur[:0]}}
 	for i := range s.ring {
 		s.ring[i] = s.ring[i][:0]
 		s.defers[i] = s.defers[i][:0]
