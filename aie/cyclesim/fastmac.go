@@ -17,6 +17,7 @@ type macTable struct {
 	zBcast bool
 	x, z   [16][8]uint8 // byte offsets (16-bit: of the low byte) into the X and Z buffers
 	simd   *macSIMD     // the same selection as byte gathers (gather.go)
+	x16    *gatherTab   // int16, 16 lanes, 2 columns, broadcast Z: X as word pairs (mac16x2)
 }
 
 const (
@@ -69,6 +70,9 @@ func buildMACTable(d *decoded) {
 	}
 	t.ok = true
 	t.simd = buildMACSIMD(d, t)
+	if t.mode == fast16 && t.zBcast && t.cols == 2 && t.lanes == 16 {
+		t.x16 = x16PairTab(t)
+	}
 }
 
 func ld16(v *kernel.Vec, o uint8) int64 {

@@ -284,6 +284,19 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 // accumulating into two 8-lane units written in place): products, accumulation and the
 // 48-bit wrap in one pass per lane.
 func (s *sim) mac16x2(f *fInstr, t *macTable) {
+	if useSIMD && t.x16 != nil {
+		x, z := &s.x8, &s.z8
+		for i, g := range f.x {
+			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
+		}
+		for i, g := range f.z {
+			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
+		}
+		o0, o1 := t.z[0][0]&126, t.z[0][1]&126
+		zpair := uint32(z[o0]) | uint32(z[o0+1])<<8 | uint32(z[o1])<<16 | uint32(z[o1+1])<<24
+		mac16x2Acc(t.x16, x, zpair, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+		return
+	}
 	x, z := &s.x16, &s.z16
 	xb, zb := (*[128]byte)(unsafe.Pointer(x)), (*[128]byte)(unsafe.Pointer(z))
 	for i, g := range f.x {

@@ -1,6 +1,9 @@
 package cyclesim
 
-import "github.com/sumacdev/sumac/aie/kernel"
+import (
+	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
+)
 
 // A MAC's operand selection is, per program, a fixed byte gather: output byte i of the
 // gathered operand is byte idx[i] of the register (or zero). gatherTab holds it in the form
@@ -13,8 +16,10 @@ import "github.com/sumacdev/sumac/aie/kernel"
 // column pair p, lane l = 8h+i, column 2p+c sits at byte 32p + 16h + 2i + c. So 16 lanes x 2
 // columns fill one 32-byte chunk.
 //
-// Only the 8-bit forms take this path: for 16-bit operands the Go loops (macSums16, mac16x2)
-// were faster than gathering words (BenchmarkMACSums, 28 vs 44 ns for the int16 16x2 form).
+// The 8-bit forms take this path. For 16-bit operands only the GEMM-style mac16 (mac16x2:
+// 16 lanes, 2 columns, broadcast Z, in place) does, gathering X's words and adding to the
+// accumulator lanes in one assembly function; for the other 16-bit forms the Go loops
+// (macSums16) were faster than gathering words and summing in Go (BenchmarkMACSums).
 type gatherTab struct {
 	nOut int // 32-byte output chunks written, 2, 4 or 8 (the rest of the output is not touched)
 	nSrc int // 16-byte source chunks read
@@ -151,4 +156,42 @@ func macSumsAny(t *macTable, x, z *kernel.Vec, sc *macScratch, sums *[16]int64) 
 		return macSumsSIMD(t, x, z, sc, sums)
 	}
 	return macSums(t, x, z, sums)
+}
+
+// x16PairTab returns the gather of an int16 16-lane 2-column MAC's X operand (t.x) into
+// word pairs: lane l = 8h+i, column c at word 16h + 2i + c (chunk h holds lanes 8h..8h+7).
+func x16PairTab(t *macTable) *gatherTab {
+	var ix [256]int16
+	for i := range ix {
+		ix[i] = -1
+	}
+	for l := 0; l < 16; l++ {
+		for c := 0; c < 2; c++ {
+			w := 16*(l/8) + 2*(l%8) + c
+			ix[2*w], ix[2*w+1] = int16(t.x[l][c]), int16(t.x[l][c])+1
+		}
+	}
+	g := &gatherTab{}
+	g.build(&ix, 2)
+	return g
+}
+
+// mac16x2AccGo is mac16x2Acc in Go: lane l's X pair gathered by tab, times (z0, z1) from
+// zpair's low and high halves, added to lane l%8 of src0 (l < 8) or src1, wrapped to 48
+// bits and stored in dst0 or dst1. src and dst may be the same unit.
+func mac16x2AccGo(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc) {
+	var g [256]byte
+	gatherGo(tab, x, &g)
+	z0, z1 := int64(int16(zpair)), int64(int16(zpair>>16))
+	for l := 0; l < 16; l++ {
+		src, dst := src0, dst0
+		if l >= 8 {
+			src, dst = src1, dst1
+		}
+		w := 16*(l/8) + 2*(l%8)
+		x0 := int64(int16(uint16(g[2*w]) | uint16(g[2*w+1])<<8))
+		x1 := int64(int16(uint16(g[2*w+2]) | uint16(g[2*w+3])<<8))
+		v := (int64(src[l%8].Lo) + x0*z0 + x1*z1) << 16 >> 16
+		dst[l%8] = num.Acc{Hi: v >> 63, Lo: uint64(v)}
+	}
 }

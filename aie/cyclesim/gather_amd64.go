@@ -6,6 +6,7 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
 )
 
 // useSIMD selects gather_amd64.s for the MAC operand gathers and products. x/sys/cpu
@@ -21,3 +22,8 @@ func gatherBytes(tab *gatherTab, src *kernel.Vec, dst *[256]byte)
 //
 //go:noescape
 func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32)
+
+// mac16x2Acc is mac16x2AccGo.
+//
+//go:noescape
+func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)

@@ -136,3 +136,84 @@ m8store:
 	VMOVDQU Y1, 32(R8)
 	VZEROUPPER
 	RET
+
+// ACC2 adds the int64 sums of two lanes, broadcast to both halves of each lane's num.Acc
+// (Hi, Lo) in Ysum, to the accumulator lanes at src+off, wraps the low half to 48 bits,
+// sets Hi to its sign and stores both lanes at dst+off. Y12 is zero.
+#define ACC2(ysum, src, dst, off) \
+	VPADDQ   off(src), ysum, Y7; \
+	VPSLLQ   $16, Y7, Y7; \
+	VPCMPGTQ Y7, Y12, Y8; \
+	VPSHUFD  $0xEE, Y8, Y8; \
+	VPSRLQ   $16, Y7, Y7; \
+	VPSLLQ   $48, Y8, Y9; \
+	VPOR     Y9, Y7, Y7; \
+	VPBLENDD $0xCC, Y7, Y8, Y7; \
+	VMOVDQU  Y7, off(dst)
+
+// UNIT8 adds the eight int32 pair sums in Ysums (VPMADDWD results: -2^31 stands for 2^31)
+// to the eight 48-bit accumulator lanes at src and stores them at dst.
+#define UNIT8(ysums, xsums, src, dst) \
+	VPCMPEQD       Y13, ysums, Y6; \
+	VPMOVSXDQ      xsums, Y4; \
+	VPMOVZXDQ      X6, Y10; \
+	VPSRLQ         $31, Y10, Y10; \
+	VPSLLQ         $32, Y10, Y10; \
+	VPADDQ         Y10, Y4, Y4; \
+	VEXTRACTI128   $1, ysums, X5; \
+	VEXTRACTI128   $1, Y6, X6; \
+	VPMOVSXDQ      X5, Y5; \
+	VPMOVZXDQ      X6, Y10; \
+	VPSRLQ         $31, Y10, Y10; \
+	VPSLLQ         $32, Y10, Y10; \
+	VPADDQ         Y10, Y5, Y5; \
+	VPERMQ         $0x50, Y4, Y11; \
+	ACC2(Y11, src, dst, 0); \
+	VPERMQ         $0xFA, Y4, Y11; \
+	ACC2(Y11, src, dst, 32); \
+	VPERMQ         $0x50, Y5, Y11; \
+	ACC2(Y11, src, dst, 64); \
+	VPERMQ         $0xFA, Y5, Y11; \
+	ACC2(Y11, src, dst, 96)
+
+// func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
+//
+// The int16 mac16 with a broadcast Z pair (mac16x2): X gathered into word pairs per lane
+// (tab: lanes 0-7 in chunk 0, 8-15 in chunk 1), VPMADDWD with (z0, z1), and the sums added
+// to two units of 48-bit accumulator lanes.
+TEXT ·mac16x2Acc(SB), NOSPLIT, $0-56
+	MOVQ  tab+0(FP), AX
+	MOVQ  x+8(FP), SI
+	MOVQ  8(AX), DX
+	LEAQ  16(AX), R10
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	TESTQ DX, DX
+	JZ    xdone
+
+xsrc:
+	VBROADCASTI128 (SI), Y8
+	OR1(0, Y0)
+	OR1(1, Y1)
+	ADDQ           $16, SI
+	ADDQ           $32, R10
+	DECQ           DX
+	JNZ            xsrc
+
+xdone:
+	MOVL         zpair+16(FP), BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPMADDWD     Y2, Y0, Y0
+	VPMADDWD     Y2, Y1, Y1
+	VPXOR        Y12, Y12, Y12
+	VPCMPEQD     Y13, Y13, Y13
+	VPSLLD       $31, Y13, Y13
+	MOVQ         src0+24(FP), SI
+	MOVQ         dst0+32(FP), DI
+	UNIT8(Y0, X0, SI, DI)
+	MOVQ         src1+40(FP), SI
+	MOVQ         dst1+48(FP), DI
+	UNIT8(Y1, X1, SI, DI)
+	VZEROUPPER
+	RET

@@ -2,7 +2,10 @@
 
 package cyclesim
 
-import "github.com/sumacdev/sumac/aie/kernel"
+import (
+	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
+)
 
 // useSIMD: this build has no assembly; the MACs run macSums's Go loops.
 var useSIMD = false
@@ -11,4 +14,8 @@ func gatherBytes(g *gatherTab, src *kernel.Vec, dst *[256]byte) { gatherGo(g, sr
 
 func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32) {
 	madd8Go(gx, gz, npairs, mode&1 != 0, mode&2 != 0, out)
+}
+
+func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc) {
+	mac16x2AccGo(tab, x, zpair, src0, dst0, src1, dst1)
 }

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/sumacdev/sumac/aie/kernel"
+	"github.com/sumacdev/sumac/num"
 )
 
 // TestGatherTabLayout: gather_amd64.s reads nOut, nSrc and m at fixed offsets.
@@ -57,6 +58,49 @@ func TestGatherAndMadd(t *testing.T) {
 		madd8Go(&gx, &gz, np, mode&1 != 0, mode&2 != 0, &w8)
 		if o8 != w8 {
 			t.Fatalf("trial %d: madd8 differs from madd8Go (mode %d, %d pairs)", trial, mode, np)
+		}
+	}
+}
+
+// TestMac16x2Acc compares the build's mac16x2Acc with mac16x2AccGo: random X selections and
+// operands (extremes included: -2^15 x -2^15 twice, the pair sum VPMADDWD wraps), random
+// 48-bit accumulators, separate and shared source and destination units.
+func TestMac16x2Acc(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for trial := 0; trial < 3000; trial++ {
+		var mt macTable
+		for l := range 16 {
+			for c := range 2 {
+				mt.x[l][c] = uint8(2 * rng.Intn(32))
+			}
+		}
+		tab := x16PairTab(&mt)
+		var x kernel.Vec
+		rng.Read(x[:])
+		zpair := rng.Uint32()
+		if trial%3 == 0 {
+			for i := 0; i < len(x); i += 2 {
+				x[i], x[i+1] = 0, 0x80
+			}
+			zpair = 0x80008000
+		}
+		var a0, a1 [8]num.Acc
+		for i := range a0 {
+			a0[i] = num.AccFrom((rng.Int63n(1<<48) - 1<<47))
+			a1[i] = num.AccFrom((rng.Int63n(1<<48) - 1<<47))
+		}
+		g0, g1, w0, w1 := a0, a1, a0, a1
+		if trial%2 == 0 { // in place
+			mac16x2Acc(tab, &x, zpair, &g0, &g0, &g1, &g1)
+			mac16x2AccGo(tab, &x, zpair, &w0, &w0, &w1, &w1)
+		} else {
+			var d0, d1, e0, e1 [8]num.Acc
+			mac16x2Acc(tab, &x, zpair, &g0, &d0, &g1, &d1)
+			mac16x2AccGo(tab, &x, zpair, &w0, &e0, &w1, &e1)
+			g0, g1, w0, w1 = d0, d1, e0, e1
+		}
+		if g0 != w0 || g1 != w1 {
+			t.Fatalf("trial %d: mac16x2Acc differs from mac16x2AccGo\n%v %v\n%v %v", trial, g0, g1, w0, w1)
 		}
 	}
 }
