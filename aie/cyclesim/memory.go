@@ -29,6 +29,11 @@ func (s *sim) memoryPass(tr *trace) error {
 	accs := s.memAccs[:0]
 	var banks [3]uint32
 	nb, t := 0, int32(-1)
+	// ordered: every store issued after every access before it in program order and before
+	// every access after it; then nothing can be out of order (the usual case, checked in
+	// passing)
+	ordered := true
+	maxAll, maxStore := int64(-1<<62), int64(-1<<62)
 	for k := range iss {
 		d := &iss[k]
 		in := s.instrs[d.id]
@@ -52,8 +57,18 @@ func (s *sim) memoryPass(tr *trace) error {
 			nb++
 		}
 		accs = append(accs, memAcc{seq: d.seq, g0: int32(a / memGranule), g1: int32((a + n + memGranule - 1) / memGranule), k: int32(k), store: in.Mem.Store})
+		if in.Mem.Store {
+			ordered = ordered && d.seq > maxAll
+			maxStore = max(maxStore, d.seq)
+		} else {
+			ordered = ordered && d.seq > maxStore
+		}
+		maxAll = max(maxAll, d.seq)
 	}
 	s.memAccs = accs
+	if ordered {
+		return nil
+	}
 	if v := s.memOrder.first(accs); v >= 0 {
 		d := &iss[accs[v].k]
 		in := s.instrs[d.id]
