@@ -215,6 +215,15 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 		for i, g := range f.z {
 			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
 		}
+		if d.kind == kernel.Mac && d.tab.lanes == 16 && f.lpu == 8 && len(f.out) == 2 && f.inPlace && f.acc != nil {
+			// the usual 8-bit mac16: sums and accumulation in vector lanes
+			m, sc := d.tab.simd, &s.msc
+			gatherBytes(&m.gx, x, &sc.gx)
+			gatherBytes(&m.gz, z, &sc.gz)
+			madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
+			acc48Add16(&sc.o8, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+			return nil
+		}
 		lanes = macSumsSIMD(&d.tab, x, z, &s.msc, &sums)
 	case d.tab.mode == fast16 && littleEndian:
 		// 16-bit elements read in place: X and Z gathered as int16 arrays (the table reads

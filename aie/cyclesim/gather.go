@@ -195,3 +195,27 @@ func mac16x2AccGo(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1,
 		dst[l%8] = num.Acc{Hi: v >> 63, Lo: uint64(v)}
 	}
 }
+
+// acc48Add16Go adds sums[l] (l < 8) to lane l of src0, and sums[8+l] to lane l of src1,
+// wrapping to 48 bits, into dst0 and dst1 (which may be the sources). As VPMADDWD results,
+// -2^31 stands for 2^31 (pairSum); 8-bit sums never reach it.
+func acc48Add16Go(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc) {
+	for l := 0; l < 16; l++ {
+		src, dst := src0, dst0
+		if l >= 8 {
+			src, dst = src1, dst1
+		}
+		v := (int64(src[l%8].Lo) + pairSum(sums[l])) << 16 >> 16
+		dst[l%8] = num.Acc{Hi: v >> 63, Lo: uint64(v)}
+	}
+}
+
+// pairSum reads a VPMADDWD result: its only overflow, 2 x (-2^15)^2 = 2^31, arrives as
+// -2^31, a value the sum of two int16 products cannot otherwise take (the least is
+// -2^31 + 2^16).
+func pairSum(v int32) int64 {
+	if v == -1<<31 {
+		return 1 << 31
+	}
+	return int64(v)
+}

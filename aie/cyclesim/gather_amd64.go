@@ -27,3 +27,8 @@ func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32)
 //
 //go:noescape
 func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
+
+// acc48Add16 is acc48Add16Go.
+//
+//go:noescape
+func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc)

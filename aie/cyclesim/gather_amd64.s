@@ -217,3 +217,23 @@ xdone:
 	UNIT8(Y1, X1, SI, DI)
 	VZEROUPPER
 	RET
+
+// func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc)
+//
+// Lanes 0-7 of sums added to src0's 48-bit accumulator lanes into dst0, lanes 8-15 from
+// src1 into dst1 (acc48Add16Go).
+TEXT ·acc48Add16(SB), NOSPLIT, $0-40
+	MOVQ     sums+0(FP), AX
+	VMOVDQU  (AX), Y0
+	VMOVDQU  32(AX), Y1
+	VPXOR    Y12, Y12, Y12
+	VPCMPEQD Y13, Y13, Y13
+	VPSLLD   $31, Y13, Y13
+	MOVQ     src0+8(FP), SI
+	MOVQ     dst0+16(FP), DI
+	UNIT8(Y0, X0, SI, DI)
+	MOVQ     src1+24(FP), SI
+	MOVQ     dst1+32(FP), DI
+	UNIT8(Y1, X1, SI, DI)
+	VZEROUPPER
+	RET

@@ -19,3 +19,7 @@ func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32) {
 func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc) {
 	mac16x2AccGo(tab, x, zpair, src0, dst0, src1, dst1)
 }
+
+func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc) {
+	acc48Add16Go(sums, src0, dst0, src1, dst1)
+}

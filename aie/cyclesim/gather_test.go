@@ -104,3 +104,29 @@ func TestMac16x2Acc(t *testing.T) {
 		}
 	}
 }
+
+// TestAcc48Add16 compares the build's acc48Add16 with acc48Add16Go, the wrap at 48 bits and
+// the VPMADDWD overflow value included.
+func TestAcc48Add16(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	for trial := 0; trial < 3000; trial++ {
+		var sums [16]int32
+		for i := range sums {
+			sums[i] = int32(rng.Uint32())
+			if rng.Intn(8) == 0 {
+				sums[i] = -1 << 31
+			}
+		}
+		var a0, a1 [8]num.Acc
+		for i := range a0 {
+			a0[i] = num.AccFrom((rng.Int63n(1<<48) - 1<<47))
+			a1[i] = num.AccFrom((rng.Int63n(1<<48) - 1<<47))
+		}
+		var g0, g1, w0, w1 [8]num.Acc
+		acc48Add16(&sums, &a0, &g0, &a1, &g1)
+		acc48Add16Go(&sums, &a0, &w0, &a1, &w1)
+		if g0 != w0 || g1 != w1 {
+			t.Fatalf("trial %d: acc48Add16 differs from acc48Add16Go", trial)
+		}
+	}
+}
