@@ -477,7 +477,7 @@ func BenchmarkMACSums(b *testing.B) {
 					macSums(&d.tab, &x, &z, &sums)
 				}
 			})
-			if useSIMD {
+			if useSIMD && d.tab.simd != nil {
 				var sc macScratch
 				b.Run("simd", func(b *testing.B) {
 					for i := 0; i < b.N; i++ {
