@@ -340,3 +340,29 @@ func goPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel in
 		}
 	}
 }
+
+// Window kernels run as one strided call per segment: the first with beta, the others adding
+// to C (beta 1), so C = alpha*(sum of the segments' products) + beta*C. Segment s reads A
+// from a + s*segStride elements and B from b + s*kg*NR*group elements. Integers give the
+// assembly's results exactly; floats round once per segment instead of once per tile.
+
+func goF32W(mr, nr, kg int, a *float32, lda, segs, segStride int, b, c *float32, ldc int, alpha, beta float32, tiles int) {
+	for s := 0; s < segs; s++ {
+		goF32S(mr, nr, kg, (*float32)(unsafe.Add(unsafe.Pointer(a), 4*s*segStride)), lda, (*float32)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
+		beta = 1
+	}
+}
+
+func goI16W(mr, nr, kg int, a *int16, lda, segs, segStride int, b *int16, c *int32, ldc int, alpha, beta int32, tiles int) {
+	for s := 0; s < segs; s++ {
+		goI16S(mr, nr, kg, (*int16)(unsafe.Add(unsafe.Pointer(a), 2*s*segStride)), lda, (*int16)(unsafe.Add(unsafe.Pointer(b), 2*2*s*kg*nr)), c, ldc, alpha, beta, tiles)
+		beta = 1
+	}
+}
+
+func goU8S8W(mr, nr, kg int, a *uint8, lda, segs, segStride int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	for s := 0; s < segs; s++ {
+		goU8S8S(mr, nr, kg, (*uint8)(unsafe.Add(unsafe.Pointer(a), s*segStride)), lda, (*int8)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
+		beta = 1
+	}
+}

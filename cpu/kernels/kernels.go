@@ -503,3 +503,96 @@ func PackB16TransF32(k, np int, src []float32, ldb int, dst []float32, panel int
 		}
 	}
 }
+
+// Window kernels: the strided kernels with k split into segs segments of kg groups, segment
+// s of each A row read segStride elements after segment s-1's start, and B continuing across
+// the segments (segs*kg groups per panel). A direct convolution's filter rows are such
+// segments (one contiguous run of input per row, XIn*C elements apart), so a tile sums all
+// of its filter rows in registers instead of being copied into a buffer first.
+
+func checkSegs(segs, segStride int) {
+	if segs < 1 || segStride < 0 {
+		panic(fmt.Sprintf("kernels: window of %d segments %d apart", segs, segStride))
+	}
+}
+
+// windowed splits tiles x segs segments of kg groups into assembly calls f(t0, nt, s0, ns,
+// beta) no longer than maxChunk groups (several tiles when short); a segment longer than
+// that alone goes through seg(t, s, beta), the strided kernel's chunked path.
+func windowed[T any](tiles, kg, segs int, beta, one T, f func(t0, nt, s0, ns int, beta T), seg func(t, s int, beta T)) {
+	if kg > maxChunk {
+		for t := 0; t < tiles; t++ {
+			b := beta
+			for s := 0; s < segs; s++ {
+				seg(t, s, b)
+				b = one
+			}
+		}
+		return
+	}
+	if work := segs * kg; work <= maxChunk {
+		step := max(1, maxCall/max(work, 1))
+		for t0 := 0; t0 < tiles; t0 += step {
+			f(t0, min(step, tiles-t0), 0, segs, beta)
+		}
+		return
+	}
+	per := max(1, maxChunk/max(kg, 1))
+	for t := 0; t < tiles; t++ {
+		b := beta
+		for s0 := 0; s0 < segs; s0 += per {
+			f(t, 1, s0, min(per, segs-s0), b)
+			b = one
+		}
+	}
+}
+
+// F32WindowTiles is F32StridedTiles over segs segments of k values: C = alpha*A*B + beta*C
+// where row i of tile t reads a[(t*F32MR+i)*lda + s*segStride:][:k] for segment s and B
+// holds segs*k packed rows.
+func F32WindowTiles(tiles, k, segs, segStride int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	const g = 1
+	checkTiles(tiles)
+	checkArgs(k, ldc, F32NR, lda)
+	checkSegs(segs, segStride)
+	check("A", len(a), (tiles*F32MR-1)*lda+(segs-1)*segStride+k*g)
+	check("B", len(b), segs*k*F32NR*g)
+	check("C", len(c), (tiles*F32MR-1)*ldc+F32NR)
+	windowed(tiles, k, segs, beta, 1, func(t0, nt, s0, ns int, beta float32) {
+		kF32W6x16(k, at(a, t0*F32MR*lda+s0*segStride), lda, ns, segStride, at(b, s0*k*F32NR*g), &c[t0*F32MR*ldc], ldc, alpha, beta, nt)
+	}, func(t, s int, beta float32) {
+		F32StridedTiles(1, k, a[t*F32MR*lda+s*segStride:], lda, b[s*k*F32NR*g:], c[t*F32MR*ldc:], ldc, alpha, beta)
+	})
+}
+
+// I16WindowTiles is I16StridedTiles over segs segments of kg pairs (F32WindowTiles).
+func I16WindowTiles(tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	const g = I16KGroup
+	checkTiles(tiles)
+	checkArgs(kg, ldc, I16NR, lda)
+	checkSegs(segs, segStride)
+	check("A", len(a), (tiles*I16MR-1)*lda+(segs-1)*segStride+kg*g)
+	check("B", len(b), segs*kg*I16NR*g)
+	check("C", len(c), (tiles*I16MR-1)*ldc+I16NR)
+	windowed(tiles, kg, segs, beta, 1, func(t0, nt, s0, ns int, beta int32) {
+		kI16W6x16(kg, at(a, t0*I16MR*lda+s0*segStride), lda, ns, segStride, at(b, s0*kg*I16NR*g), &c[t0*I16MR*ldc], ldc, alpha, beta, nt)
+	}, func(t, s int, beta int32) {
+		I16StridedTiles(1, kg, a[t*I16MR*lda+s*segStride:], lda, b[s*kg*I16NR*g:], c[t*I16MR*ldc:], ldc, alpha, beta)
+	})
+}
+
+// U8S8WindowTiles is U8S8StridedTiles over segs segments of kg quads (F32WindowTiles).
+func U8S8WindowTiles(tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	const g = U8KGroup
+	checkTiles(tiles)
+	checkArgs(kg, ldc, U8NR, lda)
+	checkSegs(segs, segStride)
+	check("A", len(a), (tiles*U8MR-1)*lda+(segs-1)*segStride+kg*g)
+	check("B", len(b), segs*kg*U8NR*g)
+	check("C", len(c), (tiles*U8MR-1)*ldc+U8NR)
+	windowed(tiles, kg, segs, beta, 1, func(t0, nt, s0, ns int, beta int32) {
+		kU8S8W6x16(kg, at(a, t0*U8MR*lda+s0*segStride), lda, ns, segStride, at(b, s0*kg*U8NR*g), &c[t0*U8MR*ldc], ldc, alpha, beta, nt)
+	}, func(t, s int, beta int32) {
+		U8S8StridedTiles(1, kg, a[t*U8MR*lda+s*segStride:], lda, b[s*kg*U8NR*g:], c[t*U8MR*ldc:], ldc, alpha, beta)
+	})
+}

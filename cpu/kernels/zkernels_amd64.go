@@ -114,6 +114,42 @@ func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta 
 //go:noescape
 func asmS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
+// kF32W6x16 runs asmF32W6x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32W6x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32W6x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W6x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kI16W6x16 runs asmI16W6x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16W6x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16W6x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W6x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W6x16 runs asmU8S8W6x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8W6x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
 // peakF32 runs n iterations of the F32 kernel's arithmetic (96 MACs each) on registers.
 //
 //go:noescape

@@ -42,6 +42,18 @@ func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta 
 	goS8U8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
+func kF32W6x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W6x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
 func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
 
 func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, src, lda, dst) }

@@ -35,6 +35,10 @@ func Catalog() []Kernel {
 		)
 	}
 	ks = append(ks, Kernel{Elem: S8U8, MR: 6, NR: 16, Unroll: 4, PrefetchA: 512})
+	// Window kernels: a convolution's filter rows in one call (cpu/conv, short rows).
+	for _, e := range []Elem{F32, I16, U8S8} {
+		ks = append(ks, Kernel{Elem: e, MR: 6, NR: 16, Unroll: 4, Strided: true, Window: true})
+	}
 	return ks
 }
 

@@ -56,6 +56,11 @@ type Kernel struct {
 	// Strided kernels read A in place (MR rows, row stride lda elements, k contiguous in a row);
 	// packed kernels read A as [kg][MR] groups, the BLIS packed micro-panel.
 	Strided bool
+	// Window kernels are strided kernels whose k runs over segs segments of kg groups each,
+	// segment s reading A at a + s*segStride elements (a convolution's filter rows: one
+	// contiguous run of input per row, the rows XIn*C apart), B continuing across segments;
+	// the tile stays in registers for all of them.
+	Window bool
 	// PrefetchA is the distance in bytes of PREFETCHT0 hints on the packed A stream (0: none).
 	PrefetchA int
 	// Tag tells apart variants of one shape (tuning experiments); it suffixes the symbol.
@@ -64,10 +69,7 @@ type Kernel struct {
 
 // Symbol is the Go name of the assembly function (the dispatcher adds a "k" prefix).
 func (k Kernel) Symbol() string {
-	form := "P"
-	if k.Strided {
-		form = "S"
-	}
+	form := k.form()
 	return fmt.Sprintf("asm%s%s%dx%d%s", elems[k.Elem].tag, form, k.MR, k.NR, k.Tag)
 }
 
@@ -75,12 +77,17 @@ func (k Kernel) Symbol() string {
 func (k Kernel) Dispatcher() string { return "k" + strings.TrimPrefix(k.Symbol(), "asm") }
 
 // fallback is the pure-Go implementation of the same contract (cpu/kernels/fallback.go).
-func (k Kernel) fallback() string {
-	form := "P"
-	if k.Strided {
-		form = "S"
+func (k Kernel) fallback() string { return "go" + elems[k.Elem].tag + k.form() }
+
+// form is the symbol letter of the A access: P packed, S strided, W window.
+func (k Kernel) form() string {
+	switch {
+	case k.Window:
+		return "W"
+	case k.Strided:
+		return "S"
 	}
-	return "go" + elems[k.Elem].tag + form
+	return "P"
 }
 
 func (k Kernel) lanes() int { return 32 / elems[k.Elem].laneBytes }
@@ -113,6 +120,9 @@ func (k Kernel) Validate() error {
 	if need > 16 || k.MR*k.nv() > 13 {
 		return fmt.Errorf("x86gen: %s %dx%d needs %d ymm registers, AVX2 has 16", e.tag, k.MR, k.NR, need)
 	}
+	if k.Window && !k.Strided {
+		return fmt.Errorf("x86gen: %s: a window kernel reads A in place (Strided)", e.tag)
+	}
 	if k.PrefetchA < 0 || k.PrefetchA%64 != 0 {
 		return fmt.Errorf("x86gen: PrefetchA=%d is not a non-negative multiple of 64", k.PrefetchA)
 	}
@@ -134,6 +144,9 @@ func (k Kernel) args() (args []arg, frame int) {
 	list := []arg{{name: "kg", typ: "int", size: 8}, {name: "a", typ: "*" + e.goA, size: 8}}
 	if k.Strided {
 		list = append(list, arg{name: "lda", typ: "int", size: 8})
+	}
+	if k.Window {
+		list = append(list, arg{name: "segs", typ: "int", size: 8}, arg{name: "segStride", typ: "int", size: 8})
 	}
 	list = append(list,
 		arg{name: "b", typ: "*" + e.goB, size: 8},
@@ -186,7 +199,8 @@ func (k Kernel) goArgNames() string {
 //	AX  A pointer (row 0 when strided) R8 A row stride in bytes (strided)
 //	R9, R12 A pointers of rows 3 and 6 (strided)
 //	BX  B pointer                      DI  C row pointer    DX  C row stride in bytes
-//	R10 C prefetch walker              SI  B micro-panel start   R13 C tile start
+//	R10 C prefetch walker; segments left (window kernels)
+//	SI  B micro-panel start            R13 C tile start
 //
 // Kernels run `tiles` tiles down C: B is the same micro-panel for every tile and C moves MR
 // rows per tile; packed A micro-panels are consecutive (AX simply runs on), strided A moves
@@ -343,18 +357,24 @@ func (k Kernel) emit(a *asm) {
 	a.ins("MOVQ", k.argOff("c"), "R13")
 	a.ins("MOVQ", k.argOff("ldc"), "DX")
 	a.ins("SHLQ", imm(log2(e.cElem)), "DX")
+	if k.Window {
+		// The segment stride's slot becomes the bytes from the end of one segment's k
+		// groups to the start of the next: segStride*aElem - kg*laneBytes.
+		a.ins("MOVQ", k.argOff("segStride"), "R10")
+		if e.aElem > 1 {
+			a.ins("SHLQ", imm(log2(e.aElem)), "R10")
+		}
+		a.ins("MOVQ", "CX", "R11")
+		if e.laneBytes > 1 {
+			a.ins("SHLQ", imm(log2(e.laneBytes)), "R11")
+		}
+		a.ins("SUBQ", "R11", "R10")
+		a.ins("MOVQ", "R10", k.argOff("segStride"))
+	}
 	a.label("tileloop")
 	a.ins("MOVQ", k.argOff("kg"), "CX")
 	if k.Strided {
-		// AX is the tile's first A row; rows 3 and 6 get their own pointers.
-		if k.MR > 3 {
-			a.ins("LEAQ", memIdx(0, "AX", "R8", 2), "R9")
-			a.ins("ADDQ", "R8", "R9")
-		}
-		if k.MR > 6 {
-			a.ins("LEAQ", memIdx(0, "R9", "R8", 2), "R12")
-			a.ins("ADDQ", "R8", "R12")
-		}
+		k.rowPointers(a)
 	}
 	a.ins("MOVQ", "SI", "BX")
 
@@ -380,6 +400,14 @@ func (k Kernel) emit(a *asm) {
 	}
 
 	bc := 0
+	done := "epilogue" // where the k loop ends
+	if k.Window {
+		// R10 counts the segments left (the C prefetch above is its only other use).
+		done = "segnext"
+		a.ins("MOVQ", k.argOff("segs"), "R10")
+		a.label("segloop")
+		a.ins("MOVQ", k.argOff("kg"), "CX")
+	}
 	a.ins("MOVQ", "CX", "R11")
 	a.ins("SHRQ", imm(log2(k.Unroll)), "R11")
 	a.ins("JZ", "tail")
@@ -400,12 +428,20 @@ func (k Kernel) emit(a *asm) {
 	a.label("tail")
 	if k.Unroll > 1 {
 		a.ins("ANDQ", imm(k.Unroll-1), "CX")
-		a.ins("JZ", "epilogue")
+		a.ins("JZ", done)
 		a.label("tailloop")
 		k.step(a, r, 0, &bc)
 		k.advance(a, 1)
 		a.ins("DECQ", "CX")
 		a.ins("JNZ", "tailloop")
+	}
+	if k.Window {
+		a.label("segnext")
+		a.ins("DECQ", "R10")
+		a.ins("JZ", "epilogue")
+		a.ins("ADDQ", k.argOff("segStride"), "AX")
+		k.rowPointers(a)
+		a.ins("JMP", "segloop")
 	}
 	a.label("epilogue")
 	if e.isFloat {
@@ -431,6 +467,18 @@ func (k Kernel) emit(a *asm) {
 	a.ins("VZEROUPPER")
 	a.ins("RET")
 	a.blank()
+}
+
+// rowPointers sets R9 and R12 to A rows 3 and 6 from AX (row 0) and R8 (the row stride).
+func (k Kernel) rowPointers(a *asm) {
+	if k.MR > 3 {
+		a.ins("LEAQ", memIdx(0, "AX", "R8", 2), "R9")
+		a.ins("ADDQ", "R8", "R9")
+	}
+	if k.MR > 6 {
+		a.ins("LEAQ", memIdx(0, "R9", "R8", 2), "R12")
+		a.ins("ADDQ", "R8", "R12")
+	}
 }
 
 // Epilogue registers: the B, broadcast and temporary registers are dead after the loop.
