@@ -20,7 +20,7 @@ func TestWindowTiles(t *testing.T) {
 		for _, sh := range shapes {
 			kg, segs, tiles := sh.kg, sh.segs, sh.tiles
 			rows := tiles * 6
-			lda := 3 + r.IntN(7)            // rows overlap, as a strided convolution's do
+			lda := 3 + r.IntN(7)           // rows overlap, as a strided convolution's do
 			segStride := 4*kg + r.IntN(40) // elements between a row's segments
 			nA := (rows-1)*lda + (segs-1)*segStride + 4*kg + 1
 			ldc := 16 + r.IntN(9)
