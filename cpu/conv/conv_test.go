@@ -11,13 +11,17 @@ import (
 )
 
 // fixedShapes cover the paths by name: the 1x1 GEMM path, fused filter rows with padding on
-// every side, the gathered short-row path (3 input channels, as ResNet-50's C1), dilation,
+// every side, the window path for short filter rows (3 input channels, as ResNet-50's C1;
+// 1 channel as MNIST's conv1) with its gathered border tiles, dilation,
 // groups, depth-wise, batches, channel counts that are not multiples of the panel width,
 // and pixel counts that are not multiples of the tile height.
 var fixedShapes = []string{
 	"conv2d x=13 y=5 k=40 c=24 r=1 s=1",                     // 1x1 fast path, tails in pixels and channels
 	"conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1",                // ResNet-like 3x3
-	"conv2d x=8 y=8 k=16 c=3 r=7 s=7 stride=2 pad=3",        // C1-like: gathered short rows
+	"conv2d x=8 y=8 k=16 c=3 r=7 s=7 stride=2 pad=3",        // C1-like short rows, all tiles gathered
+	"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3",       // C1-like: window tiles in place, borders gathered
+	"conv2d x=16 y=4 k=16 c=1 r=3 s=3",                      // MNIST-like: 1 channel, rows padded to kgroup
+	"conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1",            // windows over a batch
 	"conv2d x=7 y=6 k=17 c=5 r=3 s=3 stride=2 pad=2",        // stride, wide padding, odd channels
 	"conv2d x=6 y=7 k=24 c=8 r=3 s=3 pad=2 dilation=2",      // dilation: one tap per block
 	"conv2d x=5 y=5 k=32 c=16 r=3 s=3 pad=1 groups=2",       // groups
@@ -292,4 +296,58 @@ func testWiden(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWindowPathUsed: the short-row shapes of fixedShapes take the window layout for every
+// type and run some tiles in place (so the reference tests above cover the window kernels),
+// and shapes whose row taps are not adjacent keep the gather layout.
+func TestWindowPathUsed(t *testing.T) {
+	for _, spec := range []string{"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3", "conv2d x=16 y=4 k=16 c=1 r=3 s=3", "conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1"} {
+		c := parse(t, spec)
+		f, err := NewF32(c, make([]float32, c.WLen()), Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i, err := NewI16(c, make([]int16, c.WLen()), Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := NewU8S8(c, make([]int8, c.WLen()), Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, n := range map[string][2]int{
+			"float32": windowTiles(f.e, make([]float32, c.InLen())),
+			"int16":   windowTiles(i.e, make([]int16, c.InLen())),
+			"u8s8":    windowTiles(u.fast, make([]uint8, c.InLen())),
+		} {
+			if n[0] == 0 || n[1] == 0 {
+				t.Errorf("%s %s: %d window tiles in place, %d gathered; want some of each", spec, name, n[0], n[1])
+			}
+		}
+	}
+	c := parse(t, "conv2d x=6 y=7 k=24 c=2 r=3 s=3 pad=2 dilation=2")
+	f, err := NewF32(c, make([]float32, c.WLen()), Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.e.segs[0].window {
+		t.Errorf("dilated short rows took the window layout")
+	}
+}
+
+// windowTiles counts the tiles of e's window block read in place and gathered (zero, zero
+// when e has no window block).
+func windowTiles[A, B, C elem](e *engine[A, B, C], in []A) (direct [2]int) {
+	if len(e.segs) != 1 || !e.segs[0].window {
+		return
+	}
+	for t := 0; t < e.tiles; t++ {
+		if a, _, _ := e.direct(in, 0, &e.blocks[0], t*e.k.mr); a != nil {
+			direct[0]++
+		} else {
+			direct[1]++
+		}
+	}
+	return
 }

@@ -20,6 +20,9 @@ type kernel[A, B, C elem] struct {
 	mr, nr, kgroup int
 	kc             int // largest k of one block, a multiple of kgroup
 	run            func(tiles, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
+	// window is run with k in segs segments of kg groups, segStride elements apart in A
+	// (cpu/kernels' window kernels)
+	window func(tiles, kg, segs, segStride int, a []A, lda int, b []B, c []C, ldc int, beta C)
 }
 
 // tap is one filter position: filter row kh (along y) and column kw (along x).
@@ -28,12 +31,18 @@ type tap struct{ kh, kw int }
 // segment is a list of taps whose reduction index is kk = tapIndex*Cg + channel. A fused
 // segment holds consecutive columns of one filter row with all C channels (one group, no
 // dilation), so for an output pixel its k values are one contiguous run of the input.
-// A gather segment (gatherOnly) holds every tap; it is used when a filter row is too short
-// for a micro-kernel call to pay off, and is always copied into the tile buffer.
+// A window segment holds every tap of a filter too short per row for a call of its own
+// (ResNet-50's C1: 21 values a row): filter row kh is the reduction's part
+// [kh*segLen, kh*segLen + R*Cg), padded with zero weights to segLen (a multiple of kgroup),
+// and a tile reads all S rows in place in one window-kernel call. A gather segment
+// (gatherOnly) holds every tap too, for the same short rows when groups or dilation keep the
+// taps of a row from being adjacent in the input; it is always copied into the tile buffer.
 type segment struct {
 	taps       []tap
 	fused      bool
 	gatherOnly bool
+	window     bool
+	segLen     int // window: values per filter row in the reduction
 }
 
 // block is a range [kOff, kOff+kLen) of one segment's reduction, padded to kgp groups.
@@ -117,10 +126,32 @@ func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int
 func (e *engine[A, B, C]) layout() {
 	c := &e.c
 	switch {
-	case c.S*c.R*e.cg <= e.k.kc && c.R*e.cg < gatherBelow*e.k.kgroup && c.R*c.S > 1:
+	case e.contig && e.k.window != nil && c.S*roundUp(c.R*e.cg, e.k.kgroup) <= e.k.kc && c.R*e.cg < gatherBelow*e.k.kgroup && c.R*c.S > 1:
 		// A filter row is shorter than gatherBelow kernel iterations (ResNet-50's C1: 21
-		// values, MNIST conv1: 3): one k block of every tap, copied per tile, beats S short
-		// micro-kernel calls.
+		// values, MNIST conv1: 3): all S rows in one window-kernel call beat S short calls
+		// and a copy of the tile.
+		var taps []tap
+		for kh := 0; kh < c.S; kh++ {
+			for kw := 0; kw < c.R; kw++ {
+				taps = append(taps, tap{kh, kw})
+			}
+		}
+		segLen := roundUp(c.R*e.cg, e.k.kgroup)
+		e.segs = []segment{{taps: taps, window: true, segLen: segLen}}
+		b := block{kLen: c.S * segLen, kgp: c.S * segLen / e.k.kgroup, khMax: c.S - 1, kwMax: c.R - 1}
+		// A gathered border tile leaves a row's padding (integers only: kgroup > 1) as it
+		// was; like the values a tile read in place finds there, it meets zero weights.
+		for kh := 0; kh < c.S; kh++ {
+			lo := kh * segLen
+			b.runs = append(b.runs, run{kh: kh, taps: c.R, first: lo, lo: lo, hi: lo + c.R*e.cg, delta: kh * c.XIn * c.C})
+		}
+		e.blocks = []block{b}
+		e.wGroup = e.panels * b.kgp * e.k.nr * e.k.kgroup
+		e.ldgMax = b.kgp * e.k.kgroup
+		return
+	case c.S*c.R*e.cg <= e.k.kc && c.R*e.cg < gatherBelow*e.k.kgroup && c.R*c.S > 1:
+		// The same short rows without adjacent taps (groups, dilation): one k block of every
+		// tap, copied per tile.
 		var taps []tap
 		for kh := 0; kh < c.S; kh++ {
 			for kw := 0; kw < c.R; kw++ {
@@ -188,8 +219,16 @@ func (e *engine[A, B, C]) pack(w []B) {
 								break
 							}
 							kk += b.kOff
-							t := taps[kk/e.cg]
-							dst[(p*nr+j)*g+q] = w[((k*c.S+t.kh)*c.R+t.kw)*e.cg+kk%e.cg]
+							ti, ch := kk/e.cg, kk%e.cg
+							if sg := &e.segs[b.seg]; sg.window {
+								row, j := kk/sg.segLen, kk%sg.segLen
+								if j >= c.R*e.cg {
+									continue // the row's padding: zero weight
+								}
+								ti, ch = row*c.R+j/e.cg, j%e.cg
+							}
+							t := taps[ti]
+							dst[(p*nr+j)*g+q] = w[((k*c.S+t.kh)*c.R+t.kw)*e.cg+ch]
 						}
 					}
 				}
@@ -332,7 +371,11 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 					n++
 				}
 				cs, ldc := cTile(d.t, jr)
-				e.k.run(n, b.kgp, d.a, d.lda, wp, cs, ldc, beta)
+				if sg := &e.segs[b.seg]; sg.window {
+					e.k.window(n, sg.segLen/g, c.S, c.XIn*c.C, d.a, d.lda, wp, cs, ldc, beta)
+				} else {
+					e.k.run(n, b.kgp, d.a, d.lda, wp, cs, ldc, beta)
+				}
 				i += n
 			}
 		}
@@ -380,6 +423,9 @@ func (e *engine[A, B, C]) direct(in []A, grp int, b *block, p0 int) ([]A, int, b
 	if p0+mr > e.pixels || seg.gatherOnly {
 		return nil, 0, false
 	}
+	if seg.window {
+		return e.directWindow(in, seg, p0)
+	}
 	reach := b.kgp * e.k.kgroup // values read per row
 	if e.linear {
 		base := p0*c.C + grp*e.cg + b.kOff
@@ -410,6 +456,30 @@ func (e *engine[A, B, C]) direct(in []A, grp int, b *block, p0 int) ([]A, int, b
 	base := ((n*c.YIn+iy)*c.XIn+ix0)*c.C + grp*e.cg + b.kOff - tf*e.cg
 	lda := c.Stride * c.C
 	if base+(mr-1)*lda+reach > len(in) {
+		return nil, 0, false
+	}
+	return in[base:], lda, true
+}
+
+// directWindow is direct for a window segment: every filter row of every pixel of the tile
+// inside the input, and the rows' padding (segLen past each row start) inside the tensor.
+func (e *engine[A, B, C]) directWindow(in []A, seg *segment, p0 int) ([]A, int, bool) {
+	c := &e.c
+	mr := e.k.mr
+	x0 := p0 % c.X
+	if x0+mr > c.X {
+		return nil, 0, false
+	}
+	row := p0 / c.X
+	y, n := row%c.Y, row/c.Y
+	iy := y*c.Stride - c.Pad
+	ix0 := x0*c.Stride - c.Pad
+	if iy < 0 || iy+c.S-1 >= c.YIn || ix0 < 0 || (x0+mr-1)*c.Stride-c.Pad+c.R-1 >= c.XIn {
+		return nil, 0, false
+	}
+	base := ((n*c.YIn+iy)*c.XIn + ix0) * c.C
+	lda := c.Stride * c.C
+	if base+(mr-1)*lda+(c.S-1)*c.XIn*c.C+seg.segLen > len(in) {
 		return nil, 0, false
 	}
 	return in[base:], lda, true

@@ -26,17 +26,26 @@ var (
 		run: func(tiles, kg int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
 			kernels.F32StridedTiles(tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
+		window: func(tiles, kg, segs, segStride int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
+			kernels.F32WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
+		},
 	}
 	i16Kernel = kernel[int16, int16, int32]{
 		mr: kernels.I16MR, nr: kernels.I16NR, kgroup: kernels.I16KGroup, kc: kcI16,
 		run: func(tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
 			kernels.I16StridedTiles(tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
+		window: func(tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
+			kernels.I16WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
+		},
 	}
 	u8Kernel = kernel[uint8, int8, int32]{
 		mr: kernels.U8MR, nr: kernels.U8NR, kgroup: kernels.U8KGroup, kc: kcU8,
 		run: func(tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
 			kernels.U8S8StridedTiles(tiles, kg, a, lda, b, c, ldc, 1, beta)
+		},
+		window: func(tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
+			kernels.U8S8WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
 	}
 )
