@@ -9,9 +9,13 @@ package cyclesim
 //     of the loop's readers and writers come after it in program order, so every comparison
 //     with it comes out the same in every iteration);
 //   - of each unit's issued writers, those down to the first one older than every read still
-//     to come (the search for a read's writer stops there at the latest);
+//     to come (the search for a read's writer stops there at the latest), that last one only
+//     when it equals the visible write, the one before it or a write in flight (it is only
+//     ever compared with those for equality, and every later write is newer);
 //   - every landing cycle as its distance from the boundary, clamped at -2 (no read of the
-//     iteration happens before cycle T-1, so any older landing compares the same);
+//     iteration happens before cycle T-1, so any older landing compares the same), and the
+//     write before the visible one only when the visible one landed after that (otherwise no
+//     read to come can see it);
 //   - the writes and deferred reads still pending, by distance from the boundary.
 //
 // Pass 1 is a deterministic function of this normalized state and of the iteration's
@@ -136,17 +140,44 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
 			r = min(r, d.seq)
 		}
 	}
+	// pending: the writes in flight; a writer older than r matters only as a value that the
+	// visible write, the one before it or a write in flight can hold
+	pending := tm.pend[:0]
+	for c := range tm.ring {
+		pending = append(pending, tm.ring[c]...)
+	}
+	tm.pend = pending
 	buf = buf[:0]
 	for _, g := range lr.units {
-		buf = append(buf, enc(tm.cur[g]), enc(tm.prev[g]), max(tm.vis[g]-t, -2))
+		// the write before the visible one is seen only by a read before the visible one
+		// landed; when that was before cycle T-1, no read to come can see it (and it is
+		// never the visible one again), so its value is left out
+		prev := enc(tm.prev[g])
+		prevSeen := tm.vis[g]-t > -2
+		if !prevSeen {
+			prev = -3
+		}
+		buf = append(buf, enc(tm.cur[g]), prev, max(tm.vis[g]-t, -2))
 		// the writers down to the first one before r: a read's search for its writer (the
 		// first writer before the reader) stops there at the latest, so the older ones can
 		// never be seen again
 		for _, w := range &tm.top[g] {
-			buf = append(buf, enc(w))
 			if w < r {
+				// the first writer older than every read to come: a read's search stops
+				// here, and what it finds is then compared with the visible write or the
+				// one before; later writers are all newer, so only equality with those (or
+				// with a write in flight, which will become the visible one) can matter
+				seen := w == tm.cur[g] || prevSeen && w == tm.prev[g]
+				for _, p := range pending {
+					seen = seen || p.g == g && p.seq == w
+				}
+				if !seen {
+					w = -4
+				}
+				buf = append(buf, enc(w))
 				break
 			}
+			buf = append(buf, enc(w))
 		}
 	}
 	for c := int64(0); c < 64; c++ {

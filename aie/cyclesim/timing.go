@@ -186,6 +186,7 @@ type timer struct {
 	top       [numUnits][8]int64
 	ring      [64][]tWrite
 	defers    [64][]tDefer
+	pend      []tWrite // snapshot's scratch
 }
 
 func (tm *timer) reset() {
