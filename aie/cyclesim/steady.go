@@ -143,8 +143,12 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
 	// pending: the writes in flight; a writer older than r matters only as a value that the
 	// visible write, the one before it or a write in flight can hold
 	pending := tm.pend[:0]
+	var inFlight [numUnits / 64]uint64 // units with a write in flight
 	for c := range tm.ring {
-		pending = append(pending, tm.ring[c]...)
+		for _, w := range tm.ring[c] {
+			pending = append(pending, w)
+			inFlight[w.g>>6] |= 1 << (w.g & 63)
+		}
 	}
 	tm.pend = pending
 	buf = buf[:0]
@@ -168,8 +172,10 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
 				// one before; later writers are all newer, so only equality with those (or
 				// with a write in flight, which will become the visible one) can matter
 				seen := w == tm.cur[g] || prevSeen && w == tm.prev[g]
-				for _, p := range pending {
-					seen = seen || p.g == g && p.seq == w
+				if !seen && inFlight[g>>6]&(1<<(g&63)) != 0 {
+					for _, p := range pending {
+						seen = seen || p.g == g && p.seq == w
+					}
 				}
 				if !seen {
 					w = -4
@@ -213,24 +219,20 @@ func (tm *timer) advance(lr *loopRun, m int64, t int64) {
 			tm.top[g][k] = sh(tm.top[g][k])
 		}
 	}
-	var ring [64][]tWrite
-	var defers [64][]tDefer
-	for c := int64(0); c < 64; c++ {
-		ring[c] = append(ring[c], tm.ring[(t+c)&63]...)
-		defers[c] = append(defers[c], tm.defers[(t+c)&63]...)
+	// Every pending entry is due in a cycle t+c, c < 64, kept in slot (t+c)&63; m iterations
+	// later it is due dt cycles later: the ring rotates by dt, entries shifted in place.
+	ring, defers := tm.ring, tm.defers
+	for k := range ring {
+		tm.ring[(int64(k)+dt)&63] = ring[k]
+		tm.defers[(int64(k)+dt)&63] = defers[k]
 	}
 	for k := range tm.ring {
-		tm.ring[k] = tm.ring[k][:0]
-		tm.defers[k] = tm.defers[k][:0]
-	}
-	for c := int64(0); c < 64; c++ {
-		for _, w := range ring[c] {
-			w.seq = sh(w.seq)
-			tm.ring[(t+dt+c)&63] = append(tm.ring[(t+dt+c)&63], w)
+		for i := range tm.ring[k] {
+			tm.ring[k][i].seq = sh(tm.ring[k][i].seq)
 		}
-		for _, d := range defers[c] {
+		for i := range tm.defers[k] {
+			d := &tm.defers[k][i]
 			d.seq, d.t = sh(d.seq), d.t+dt
-			tm.defers[(t+dt+c)&63] = append(tm.defers[(t+dt+c)&63], d)
 		}
 	}
 }
