@@ -596,3 +596,61 @@ func U8S8WindowTiles(tiles, kg, segs, segStride int, a []uint8, lda int, b []int
 		U8S8StridedTiles(1, kg, a[t*U8MR*lda+s*segStride:], lda, b[s*kg*U8NR*g:], c[t*U8MR*ldc:], ldc, alpha, beta)
 	})
 }
+
+// Tail kernels: the strided kernels for a tile of 1 to MR rows, the last and partial pixel
+// tile of a convolution, so that the rows past the end are not computed.
+
+func checkRows(rows, mr int) {
+	if rows < 1 || rows > mr {
+		panic(fmt.Sprintf("kernels: %d rows, a tile has 1 to %d", rows, mr))
+	}
+}
+
+var (
+	f32Rows  = [F32MR]func(int, *float32, int, *float32, *float32, int, float32, float32, int){kF32S1x16, kF32S2x16, kF32S3x16, kF32S4x16, kF32S5x16, kF32S6x16}
+	i16Rows  = [I16MR]func(int, *int16, int, *int16, *int32, int, int32, int32, int){kI16S1x16, kI16S2x16, kI16S3x16, kI16S4x16, kI16S5x16, kI16S6x16}
+	u8s8Rows = [U8MR]func(int, *uint8, int, *int8, *int32, int, int32, int32, int){kU8S8S1x16, kU8S8S2x16, kU8S8S3x16, kU8S8S4x16, kU8S8S5x16, kU8S8S6x16}
+)
+
+// F32StridedRows is F32Strided for a tile of rows rows (1 to F32MR): row i of A at
+// a[i*lda:], of C at c[i*ldc:]; nothing past row rows-1 is read or written.
+func F32StridedRows(rows, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	const g = 1
+	checkRows(rows, F32MR)
+	checkArgs(k, ldc, F32NR, lda)
+	check("A", len(a), (rows-1)*lda+k*g)
+	check("B", len(b), k*F32NR*g)
+	check("C", len(c), (rows-1)*ldc+F32NR)
+	f := f32Rows[rows-1]
+	tiled(1, k, beta, 1, func(_, _, g0, n int, beta float32) {
+		f(n, at(a, g0*g), lda, at(b, g0*F32NR*g), &c[0], ldc, alpha, beta, 1)
+	})
+}
+
+// I16StridedRows is I16Strided for a tile of rows rows (F32StridedRows).
+func I16StridedRows(rows, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	const g = I16KGroup
+	checkRows(rows, I16MR)
+	checkArgs(kg, ldc, I16NR, lda)
+	check("A", len(a), (rows-1)*lda+kg*g)
+	check("B", len(b), kg*I16NR*g)
+	check("C", len(c), (rows-1)*ldc+I16NR)
+	f := i16Rows[rows-1]
+	tiled(1, kg, beta, 1, func(_, _, g0, n int, beta int32) {
+		f(n, at(a, g0*g), lda, at(b, g0*I16NR*g), &c[0], ldc, alpha, beta, 1)
+	})
+}
+
+// U8S8StridedRows is U8S8Strided for a tile of rows rows (F32StridedRows).
+func U8S8StridedRows(rows, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	const g = U8KGroup
+	checkRows(rows, U8MR)
+	checkArgs(kg, ldc, U8NR, lda)
+	check("A", len(a), (rows-1)*lda+kg*g)
+	check("B", len(b), kg*U8NR*g)
+	check("C", len(c), (rows-1)*ldc+U8NR)
+	f := u8s8Rows[rows-1]
+	tiled(1, kg, beta, 1, func(_, _, g0, n int, beta int32) {
+		f(n, at(a, g0*g), lda, at(b, g0*U8NR*g), &c[0], ldc, alpha, beta, 1)
+	})
+}

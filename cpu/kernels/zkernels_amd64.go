@@ -114,6 +114,186 @@ func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta 
 //go:noescape
 func asmS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
+// kF32S1x16 runs asmF32S1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32S1x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32S1x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S1x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S2x16 runs asmF32S2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32S2x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32S2x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S2x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S3x16 runs asmF32S3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32S3x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32S3x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S3x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S4x16 runs asmF32S4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32S4x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32S4x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S4x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S5x16 runs asmF32S5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32S5x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32S5x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S5x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kI16S1x16 runs asmI16S1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16S1x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16S1x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S1x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S2x16 runs asmI16S2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16S2x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16S2x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S2x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S3x16 runs asmI16S3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16S3x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16S3x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S3x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S4x16 runs asmI16S4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16S4x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16S4x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S4x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S5x16 runs asmI16S5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16S5x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16S5x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S5x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S1x16 runs asmU8S8S1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8S1x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8S1x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S1x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S2x16 runs asmU8S8S2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8S2x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8S2x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S2x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S3x16 runs asmU8S8S3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8S3x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8S3x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S3x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S4x16 runs asmU8S8S4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8S4x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8S4x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S4x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S5x16 runs asmU8S8S5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8S5x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8S5x16(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S5x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
 // kF32W6x16 runs asmF32W6x16 when the CPU has AVX2 and FMA, else its Go fallback.
 func kF32W6x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	if useAsm {

@@ -42,6 +42,66 @@ func kS8U8P6x16(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta 
 	goS8U8P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
+func kF32S1x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S2x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S3x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S4x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S5x16(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S1x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S2x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S3x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S4x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S5x16(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S1x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S2x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S3x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S4x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S5x16(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
 func kF32W6x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	goF32W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
 }

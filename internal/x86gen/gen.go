@@ -35,6 +35,13 @@ func Catalog() []Kernel {
 		)
 	}
 	ks = append(ks, Kernel{Elem: S8U8, MR: 6, NR: 16, Unroll: 4, PrefetchA: 512})
+	// Tail kernels: strided kernels of 1 to 5 rows for the last, partial pixel tile of a
+	// convolution (ResNet-50's 7x7 layers have 49 pixels: eight tiles of 6 and one of 1).
+	for _, e := range []Elem{F32, I16, U8S8} {
+		for mr := 1; mr < 6; mr++ {
+			ks = append(ks, Kernel{Elem: e, MR: mr, NR: 16, Unroll: 4, Strided: true})
+		}
+	}
 	// Window kernels: a convolution's filter rows in one call (cpu/conv, short rows).
 	for _, e := range []Elem{F32, I16, U8S8} {
 		ks = append(ks, Kernel{Elem: e, MR: 6, NR: 16, Unroll: 4, Strided: true, Window: true})
