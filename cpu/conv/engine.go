@@ -23,6 +23,8 @@ type kernel[A, B, C elem] struct {
 	// window is run with k in segs segments of kg groups, segStride elements apart in A
 	// (cpu/kernels' window kernels)
 	window func(tiles, kg, segs, segStride int, a []A, lda int, b []B, c []C, ldc int, beta C)
+	// rows is run for one tile of 1 to mr rows (cpu/kernels' tail kernels)
+	rows func(rows, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
 }
 
 // tap is one filter position: filter row kh (along y) and column kw (along x).
@@ -348,7 +350,12 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		// against every panel (L5 outside L4, as in Fig. 3).
 		gathered := s.gathered[:0]
 		direct := s.direct[:0]
+		tail := -1 // the last tile of the pixels when it is partial
 		for t := t0; t < t1; t++ {
+			if t*mr+mr > e.pixels && e.k.rows != nil {
+				tail = t
+				continue
+			}
 			if a, lda, _ := e.direct(in, grp, b, t*mr); a != nil {
 				direct = append(direct, directTile[A]{t, a, lda})
 			} else {
@@ -391,6 +398,25 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 			}
 		}
 		s.gathered = gathered[:0]
+		if tail >= 0 {
+			// The partial last tile: only its n rows are computed (the tail kernels), read in
+			// place when possible, written in place into full panels.
+			p0 := tail * mr
+			n := e.pixels - p0
+			a, lda, inside := e.directRows(in, grp, b, p0, n)
+			if a == nil {
+				a, lda, inside = e.gather(in, s.g, grp, b, p0)
+			}
+			if inside || first {
+				for jr := j0; jr < j1; jr++ {
+					cs, ldc := cTile(tail, jr)
+					if (jr+1)*nr <= e.kg {
+						cs, ldc = out[p0*c.K+grp*e.kg+jr*nr:], c.K
+					}
+					e.k.rows(n, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+				}
+			}
+		}
 	}
 	// Copy the tiles computed aside into the valid part of the output.
 	for t := t0; t < t1; t++ {
@@ -398,6 +424,8 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		for jr := j0; jr < j1; jr++ {
 			var src []C
 			switch {
+			case p0+mr > e.pixels && e.k.rows != nil && (jr+1)*nr <= e.kg:
+				continue // the tail tile, written in place
 			case p0+mr > e.pixels:
 				src = s.slots[(jr-j0)*mr*nr:]
 			case (jr+1)*nr > e.kg:
@@ -417,13 +445,21 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 // its pixels span two output rows, a tap falls into the padding, or the kgroup padding of
 // k would read past the input.
 func (e *engine[A, B, C]) direct(in []A, grp int, b *block, p0 int) ([]A, int, bool) {
+	return e.directRows(in, grp, b, p0, e.k.mr)
+}
+
+// directRows is direct for a tile of mr rows (the last tile of the pixels may have fewer
+// than the kernel's MR; window segments read it through the tile buffer).
+func (e *engine[A, B, C]) directRows(in []A, grp int, b *block, p0, mr int) ([]A, int, bool) {
 	c := &e.c
-	mr := e.k.mr
 	seg := &e.segs[b.seg]
 	if p0+mr > e.pixels || seg.gatherOnly {
 		return nil, 0, false
 	}
 	if seg.window {
+		if mr != e.k.mr {
+			return nil, 0, false
+		}
 		return e.directWindow(in, seg, p0)
 	}
 	reach := b.kgp * e.k.kgroup // values read per row

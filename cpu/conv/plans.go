@@ -29,6 +29,9 @@ var (
 		window: func(tiles, kg, segs, segStride int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
 			kernels.F32WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
+		rows: func(rows, kg int, a []float32, lda int, b []float32, c []float32, ldc int, beta float32) {
+			kernels.F32StridedRows(rows, kg, a, lda, b, c, ldc, 1, beta)
+		},
 	}
 	i16Kernel = kernel[int16, int16, int32]{
 		mr: kernels.I16MR, nr: kernels.I16NR, kgroup: kernels.I16KGroup, kc: kcI16,
@@ -38,6 +41,9 @@ var (
 		window: func(tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
 			kernels.I16WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
+		rows: func(rows, kg int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
+			kernels.I16StridedRows(rows, kg, a, lda, b, c, ldc, 1, beta)
+		},
 	}
 	u8Kernel = kernel[uint8, int8, int32]{
 		mr: kernels.U8MR, nr: kernels.U8NR, kgroup: kernels.U8KGroup, kc: kcU8,
@@ -46,6 +52,9 @@ var (
 		},
 		window: func(tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
 			kernels.U8S8WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
+		},
+		rows: func(rows, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
+			kernels.U8S8StridedRows(rows, kg, a, lda, b, c, ldc, 1, beta)
 		},
 	}
 )
