@@ -204,6 +204,7 @@ type progInfo struct {
 	kind   []uint8
 	instrs []*backend.Instr
 	region []int32
+	used   []int32 // global indices of the register units the instructions name
 	err    error
 
 	// the trace and the timing operands, built on the first run that uses them
@@ -267,6 +268,27 @@ func buildInfo(p *backend.Program) *progInfo {
 			}
 		}
 	}
+	// the register units the program names: the only ones a run reads or writes
+	var seen [numUnits]bool
+	for _, in := range pi.instrs {
+		if in == nil {
+			continue
+		}
+		for _, list := range [][]backend.Operand{in.Defs, in.Uses} {
+			for _, o := range list {
+				for _, n := range o.Reg.Units {
+					if g := gunit(o.Reg.File, n); g >= 0 && g < unitBase[backend.NumFiles] && n < backend.FileUnits[o.Reg.File] {
+						seen[g] = true
+					}
+				}
+			}
+		}
+	}
+	for g := range seen {
+		if seen[g] {
+			pi.used = append(pi.used, int32(g))
+		}
+	}
 	return pi
 }
 
@@ -293,13 +315,21 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		if len(s.files[f]) != backend.FileUnits[f] {
 			s.files[f] = make([]unit, backend.FileUnits[f])
 		}
-		for i := range s.files[f] {
-			s.files[f][i] = unit{file: backend.File(f), idx: i}
-			s.files[f][i].top = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
-			s.files[f][i].vis = -1 << 40
-			s.files[f][i].val[0].seq = -1
-			s.files[f][i].val[1].seq = -1
+	}
+	// Only the units the program names are reset: no instruction reaches the others, which
+	// may still hold a previous run's values.
+	for _, g := range pi.used {
+		f := 0
+		for f+1 < len(unitBase) && unitBase[f+1] <= g {
+			f++
 		}
+		i := int(g - unitBase[f])
+		u := &s.files[f][i]
+		*u = unit{file: backend.File(f), idx: i}
+		u.top = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
+		u.vis = -1 << 40
+		u.val[0].seq = -1
+		u.val[1].seq = -1
 	}
 	if len(s.mem) != aie1.ReachBytes {
 		s.mem = make([]byte, aie1.ReachBytes)

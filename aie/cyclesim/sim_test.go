@@ -522,3 +522,43 @@ func TestRunStartsFromZeroMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsOfDifferentProgramsAgree: pooled simulators reset only the register units a
+// program names; runs interleaved with another program's give the same results as before.
+func TestRunsOfDifferentProgramsAgree(t *testing.T) {
+	type prog struct {
+		p     *backend.Program
+		data  map[string][]byte
+		sizes map[string]int
+	}
+	var progs []prog
+	for _, c := range []struct{ file, def string }{{"lei_gemm_16x4.cc", "Kc=64"}, {"lei_conv_8x8_u8.cc", ""}, {"lei_gemm_32x4.cc", "Kc=64"}} {
+		var defs []string
+		if c.def != "" {
+			defs = append(defs, c.def)
+		}
+		k := parse(t, c.file, defs...)
+		data, sizes := randomData(t, k, 4)
+		p, err := backend.Compile(k, backend.Options{Sizes: sizes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog{p, data, sizes})
+	}
+	first := make([]*Result, len(progs))
+	for round := 0; round < 3; round++ {
+		for i, pr := range progs {
+			r, err := Run(pr.p, Config{Data: pr.data, Sizes: pr.sizes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first[i] == nil {
+				first[i] = r
+				continue
+			}
+			if r.Cycles != first[i].Cycles || r.MACs != first[i].MACs || fmt.Sprint(r.Data) != fmt.Sprint(first[i].Data) {
+				t.Fatalf("round %d, program %d: the run differs from its first", round, i)
+			}
+		}
+	}
+}
