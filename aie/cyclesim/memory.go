@@ -34,17 +34,13 @@ func (s *sim) memoryPass(tr *trace) error {
 	// passing)
 	ordered := true
 	maxAll, maxStore := int64(-1<<62), int64(-1<<62)
-	for k := range iss {
-		d := &iss[k]
-		in := s.instrs[d.id]
-		if in.Mem == nil {
-			continue
-		}
+	for _, mm := range tr.mems {
+		d := &iss[mm.k]
 		if d.t != t {
 			t, nb = d.t, 0
 		}
-		a := int(s.addrs[k])
-		n := in.Mem.Bytes
+		a := int(s.addrs[mm.k])
+		n := int(mm.bytes)
 		m := aie1.AccessBanks(a, n)
 		for i := 0; i < nb; i++ {
 			if banks[i]&m != 0 {
@@ -56,8 +52,8 @@ func (s *sim) memoryPass(tr *trace) error {
 			banks[nb] = m
 			nb++
 		}
-		accs = append(accs, memAcc{seq: d.seq, g0: int32(a / memGranule), g1: int32((a + n + memGranule - 1) / memGranule), k: int32(k), store: in.Mem.Store})
-		if in.Mem.Store {
+		accs = append(accs, memAcc{seq: d.seq, g0: int32(a / memGranule), g1: int32((a + n + memGranule - 1) / memGranule), k: mm.k, store: mm.store})
+		if mm.store {
 			ordered = ordered && d.seq > maxAll
 			maxStore = max(maxStore, d.seq)
 		} else {

@@ -39,11 +39,20 @@ type trace struct {
 	bundles int64   // issued bundles (cycles without stalls)
 	slotUse [aie1.NumSlots]int64
 	hasMem  bool
+	// mems lists the memory accesses in issue order: trace index, bytes, store (pass 3
+	// reads these instead of the instructions)
+	mems []traceMem
 	err     error
 	// runs are the activations of innermost hardware loops and marks their iterations'
 	// first trace entries (sorted), for pass 1's steady-state skip (steady.go)
 	runs  []loopRun
 	marks []iterMark
+}
+
+type traceMem struct {
+	k     int32
+	bytes int32
+	store bool
 }
 
 // maxTraceInstrs bounds the trace kept per program (24 bytes an instruction); longer runs use
