@@ -42,7 +42,7 @@ type trace struct {
 	// mems lists the memory accesses in issue order: trace index, bytes, store (pass 3
 	// reads these instead of the instructions)
 	mems []traceMem
-	err     error
+	err  error
 	// runs are the activations of innermost hardware loops and marks their iterations'
 	// first trace entries (sorted), for pass 1's steady-state skip (steady.go)
 	runs  []loopRun
