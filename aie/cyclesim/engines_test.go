@@ -220,7 +220,7 @@ func TestSnapshotNormalization(t *testing.T) {
 	}
 	snap := func(s st) []int64 {
 		tm := new(timer)
-		tm.reset()
+		tm.reset(nil)
 		tm.cur[0], tm.prev[0], tm.vis[0] = s.cur, s.prev, s.vis
 		for i, w := range s.top {
 			tm.top[0][i] = w

@@ -39,8 +39,27 @@ type loopRun struct {
 	units []int32
 }
 
-// setUnits fills each run's units from the timing operands of its first iteration.
+// setUnits fills each run's units from the timing operands of its first iteration, and the
+// trace's from all instructions'.
 func (tr *trace) setUnits(ops []tInstr) {
+	var all [numUnits]bool
+	for i := range ops {
+		ti := &ops[i]
+		for _, list := range [][]tOp{ti.reads, ti.late, ti.writes} {
+			for _, o := range list {
+				all[o.g] = true
+			}
+		}
+		for _, g := range ti.notes {
+			all[g] = true
+		}
+	}
+	tr.units = []int32{}
+	for g, ok := range all {
+		if ok {
+			tr.units = append(tr.units, int32(g))
+		}
+	}
 	for r := range tr.runs {
 		lr := &tr.runs[r]
 		if lr.perIter == 0 {

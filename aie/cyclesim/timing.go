@@ -189,15 +189,26 @@ type timer struct {
 	pend      []tWrite // snapshot's scratch
 }
 
-func (tm *timer) reset() {
-	for g := range tm.cur {
-		tm.cur[g], tm.prev[g], tm.vis[g] = -1, -1, -1<<40
-		tm.top[g] = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
+// reset puts the given units (all when units is nil) and the queues in their start state;
+// pass 1 touches no other unit.
+func (tm *timer) reset(units []int32) {
+	if units == nil {
+		for g := range tm.cur {
+			tm.resetUnit(int32(g))
+		}
+	}
+	for _, g := range units {
+		tm.resetUnit(g)
 	}
 	for i := range tm.ring {
 		tm.ring[i] = tm.ring[i][:0]
 		tm.defers[i] = tm.defers[i][:0]
 	}
+}
+
+func (tm *timer) resetUnit(g int32) {
+	tm.cur[g], tm.prev[g], tm.vis[g] = -1, -1, -1<<40
+	tm.top[g] = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 }
 
 // timing runs pass 1 over the trace.
@@ -207,7 +218,7 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 		tm = new(timer)
 		s.tm = tm
 	}
-	tm.reset()
+	tm.reset(tr.units)
 	iss := tr.issue
 	var t int64
 	st := &s.steady

@@ -42,6 +42,8 @@ type trace struct {
 	// mems lists the memory accesses in issue order: trace index, bytes, store (pass 3
 	// reads these instead of the instructions)
 	mems []traceMem
+	// units are the register units pass 1 touches (nil: all)
+	units []int32
 	err  error
 	// runs are the activations of innermost hardware loops and marks their iterations'
 	// first trace entries (sorted), for pass 1's steady-state skip (steady.go)
