@@ -44,7 +44,7 @@ type trace struct {
 	mems []traceMem
 	// units are the register units pass 1 touches (nil: all)
 	units []int32
-	err  error
+	err   error
 	// runs are the activations of innermost hardware loops and marks their iterations'
 	// first trace entries (sorted), for pass 1's steady-state skip (steady.go)
 	runs  []loopRun
