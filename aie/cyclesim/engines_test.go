@@ -198,6 +198,15 @@ func TestSteadySkipMutatedLoops(t *testing.T) {
 				failed++
 			}
 			compareSkip(t, "mutated "+c.file, p)
+			// and the whole run against the reference engine: the same verdict
+			data, _ := randomData(t, k, 3)
+			_, errT := Run(p, Config{Data: data, Sizes: sizes})
+			useReference = true
+			_, errR := Run(p, Config{Data: data, Sizes: sizes})
+			useReference = false
+			if (errT == nil) != (errR == nil) || errT != nil && errT.Error() != errR.Error() {
+				t.Fatalf("mutated %s: trace engine %v, reference engine %v", c.file, errT, errR)
+			}
 		}
 	}
 	if failed == 0 {
