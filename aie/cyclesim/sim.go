@@ -230,6 +230,7 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 			}
 		}
 		pi.tr.setUnits(pi.tops)
+		dropTwinReads(pi.tops)
 		for k, d := range pi.tr.issue {
 			if in := pi.instrs[d.id]; in != nil && in.Mem != nil {
 				pi.tr.mems = append(pi.tr.mems, traceMem{k: int32(k), bytes: int32(in.Mem.Bytes), store: in.Mem.Store})

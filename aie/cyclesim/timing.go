@@ -363,3 +363,70 @@ func (tm *timer) busy() bool {
 	}
 	return false
 }
+
+// dropTwinReads removes reads that cannot fail unless another read of the same instruction
+// fails first. Two units are twins when exactly the same writes reach them: the same
+// instructions, at the same itinerary cycles, both as writes and as issued writers (a
+// 512-bit load fills four 128-bit units together, a MAC both halves of its accumulator).
+// Twins then hold the same checker state at every cycle, so of the reads of one instruction
+// at one cycle only the first of each twin set needs checking; it is also the one the
+// reference engine reports first. Run it after setUnits: a unit whose reads are all dropped
+// still belongs to the units that are reset, snapshotted and shifted.
+func dropTwinReads(ops []tInstr) {
+	var sig [numUnits][]int64
+	for id := range ops {
+		ti := &ops[id]
+		for _, o := range ti.writes {
+			sig[o.g] = append(sig[o.g], int64(id)<<32|int64(o.cyc)<<1)
+		}
+		for _, g := range ti.notes {
+			sig[g] = append(sig[g], int64(id)<<32|1)
+		}
+	}
+	// class[g]: the smallest unit with g's signature
+	var class [numUnits]int32
+	for g := range class {
+		class[g] = int32(g)
+		for h := 0; h < g; h++ {
+			if class[h] == int32(h) && equalInts64(sig[g], sig[h]) {
+				class[g] = int32(h)
+				break
+			}
+		}
+	}
+	dedupe := func(list []tOp) []tOp {
+		var out []tOp
+		for _, o := range list {
+			dup := false
+			for _, p := range out {
+				if p.cyc == o.cyc && class[p.g] == class[o.g] {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	for id := range ops {
+		ti := &ops[id]
+		ti.reads = dedupe(ti.reads)
+		if len(ti.late) > 1 {
+			ti.late = dedupe(ti.late)
+		}
+	}
+}
+
+func equalInts64(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
