@@ -286,3 +286,37 @@ func TestBFP16(t *testing.T) {
 		}
 	}
 }
+
+// TestSRS64MatchesWide: SRS's int64 path gives the 128-bit path's results for every rounding
+// and saturation mode, widths 1 to 32, signed and unsigned, shifts 0 to 63 and values up to
+// the path's limit |v| < 2^62 (extremes, powers of two and their neighbours, exact ties).
+func TestSRS64MatchesWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	special := []int64{0, 1, -1, 2, -2, 1<<62 - 1, -(1 << 62), 1 << 47, -(1 << 47), 1<<47 - 1, 3 << 40, -(3 << 40)}
+	for i := 0; i < 200000; i++ {
+		var v int64
+		switch {
+		case i < len(special):
+			v = special[i]
+		case i%3 == 0:
+			v = rng.Int64() >> 2 // anywhere below 2^62
+		case i%3 == 1:
+			v = rng.Int64() >> uint(16+rng.IntN(46))
+			if rng.IntN(2) == 0 {
+				v = -v
+			}
+		default: // a tie or near-tie for the drawn shift
+			s := uint(1 + rng.IntN(40))
+			v = (rng.Int64()>>30)<<s + (1 << (s - 1)) + int64(rng.IntN(3)) - 1
+		}
+		n := Narrow{Bits: 1 + rng.IntN(32), Unsigned: rng.IntN(3) == 0, Shift: uint(rng.IntN(64)), Round: Round(rng.IntN(int(numRounds))), Sat: Sat(rng.IntN(int(numSats)))}
+		if v>>62 != v>>63 {
+			continue
+		}
+		got, gs := srs64(v, n)
+		want, ws := srsWide(AccFrom(v), n)
+		if got != want || gs != ws {
+			t.Fatalf("srs64(%d, %+v) = %d,%v; srsWide %d,%v", v, n, got, gs, want, ws)
+		}
+	}
+}

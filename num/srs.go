@@ -92,6 +92,15 @@ type Narrow struct {
 // It returns the narrowed value and whether saturation changed it (for Sat None: whether
 // wrapping changed it).
 func SRS(a Acc, n Narrow) (int64, bool) {
+	if v := int64(a.Lo); a.Hi == v>>63 && v>>62 == v>>63 && n.Bits >= 1 && n.Bits <= 32 && n.Shift <= 63 {
+		// the usual case (a 48-bit lane; a result of at most 32 bits): the same in int64
+		return srs64(v, n)
+	}
+	return srsWide(a, n)
+}
+
+// srsWide is SRS in 128-bit arithmetic, for every accumulator value and width.
+func srsWide(a Acc, n Narrow) (int64, bool) {
 	q := roundShift(a, n.Shift, n.Round)
 	var lo, hi Acc
 	if n.Unsigned {
@@ -116,6 +125,76 @@ func SRS(a Acc, n Narrow) (int64, bool) {
 		return lo.Int64(), true
 	default:
 		return hi.Int64(), true
+	}
+}
+
+// srs64 is SRS for |v| < 2^62, shifts up to 63 and outputs of 1 to 32 bits, where nothing
+// overflows an int64: the floor is an arithmetic shift, rounding adds at most one, and the
+// limits fit. TestSRS64MatchesWide compares it with srsWide.
+func srs64(v int64, n Narrow) (int64, bool) {
+	q := v
+	if s := n.Shift; s > 0 {
+		q = v >> s
+		frac := v & (1<<s - 1) // v - q<<s, in [0, 2^s)
+		if frac != 0 {
+			half := int64(1) << (s - 1)
+			neg := v < 0
+			up := false
+			switch n.Round {
+			case Floor:
+			case Ceil:
+				up = true
+			case SymFloor:
+				up = neg
+			case SymCeil:
+				up = !neg
+			default:
+				switch {
+				case frac > half:
+					up = true
+				case frac < half:
+				default:
+					switch n.Round {
+					case PosInf:
+						up = true
+					case SymInf:
+						up = !neg
+					case SymZero:
+						up = neg
+					case ConvEven:
+						up = q&1 == 1
+					case ConvOdd:
+						up = q&1 == 0
+					}
+				}
+			}
+			if up {
+				q++
+			}
+		}
+	}
+	var lo, hi int64
+	if n.Unsigned {
+		lo, hi = 0, 1<<uint(n.Bits)-1
+	} else {
+		lo, hi = -(1 << uint(n.Bits-1)), 1<<uint(n.Bits-1)-1
+		if n.Sat == Symmetric {
+			lo = -hi
+		}
+	}
+	switch {
+	case q >= lo && q <= hi:
+		return q, false
+	case n.Sat == None:
+		if n.Unsigned {
+			return q & hi, true
+		}
+		sh := 64 - uint(n.Bits)
+		return q << sh >> sh, true
+	case q < 0:
+		return lo, true
+	default:
+		return hi, true
 	}
 }
 

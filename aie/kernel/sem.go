@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/sumacdev/sumac/num"
@@ -99,6 +100,40 @@ func UPS(v *Vec, e Elem, lanes int, shift int, accBits int, out *AccVal) {
 // group intr_gpvectorop_arit; no saturation is documented). Float lanes add in float32.
 func VAdd(sub bool, e Elem, lanes int, a, b *Vec, out *Vec) {
 	var r Vec
+	// Integer lanes wrap at their width, so signed and unsigned add alike: one loop per width.
+	switch {
+	case e == Float32:
+	case e.Bits() == 8 && lanes <= 128:
+		for l := 0; l < lanes; l++ {
+			if sub {
+				r[l] = a[l] - b[l]
+			} else {
+				r[l] = a[l] + b[l]
+			}
+		}
+		*out = r
+		return
+	case e.Bits() == 16 && lanes <= 64:
+		for l := 0; l < lanes; l++ {
+			x, y := binary.LittleEndian.Uint16(a[2*l:]), binary.LittleEndian.Uint16(b[2*l:])
+			if sub {
+				y = -y
+			}
+			binary.LittleEndian.PutUint16(r[2*l:], x+y)
+		}
+		*out = r
+		return
+	case e.Bits() == 32 && lanes <= 32:
+		for l := 0; l < lanes; l++ {
+			x, y := binary.LittleEndian.Uint32(a[4*l:]), binary.LittleEndian.Uint32(b[4*l:])
+			if sub {
+				y = -y
+			}
+			binary.LittleEndian.PutUint32(r[4*l:], x+y)
+		}
+		*out = r
+		return
+	}
 	for l := 0; l < lanes; l++ {
 		if e == Float32 {
 			x, y := a.F32(l), b.F32(l)
