@@ -142,16 +142,16 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 	}
 	switch in.Name {
 	case "acq":
-		if s.locks[in.Lock.ID] {
+		if s.locks.held(in.Lock.ID) {
 			return s.fail(in, "acquire of lock %d, already held", in.Lock.ID)
 		}
-		s.locks[in.Lock.ID] = true
+		s.locks.set(in.Lock.ID, true)
 		return nil
 	case "rel":
-		if !s.locks[in.Lock.ID] {
+		if !s.locks.held(in.Lock.ID) {
 			return s.fail(in, "release of lock %d, not held", in.Lock.ID)
 		}
-		s.locks[in.Lock.ID] = false
+		s.locks.set(in.Lock.ID, false)
 		return nil
 	case "jal", "ret", "mov lc", "mov le", "mov ls":
 		return nil

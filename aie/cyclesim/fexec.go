@@ -1,6 +1,7 @@
 package cyclesim
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/sumacdev/sumac/aie/backend"
@@ -23,6 +24,12 @@ const (
 	fPadd                 // pointer add immediate
 	fMovImm               // scalar immediate move
 	fMAC48                // integer MAC with 48-bit lanes (fastmac.go's table)
+	fLds                  // scalar load: mem -> a scalar or pointer unit, optional post-increment
+	fSts                  // scalar store
+	fAcq                  // lock acquire (imm: the lock)
+	fRel                  // lock release
+	fSRS                  // shift-round-saturate: accumulator units -> vector units
+	fVAdd                 // vector add or subtract (imm: 1 subtracts)
 )
 
 // fInstr is an instruction prepared for pass 2.
@@ -43,6 +50,10 @@ type fInstr struct {
 	inPlace bool
 	macs    int64
 	spill   bool
+	// fSRS, fVAdd: lanes and element type of the operation, SRS's constant shift
+	lanes int
+	elem  kernel.Elem
+	shift int
 }
 
 func gunits(r backend.Reg) []int32 {
@@ -54,7 +65,7 @@ func gunits(r backend.Reg) []int32 {
 }
 
 // prepareF decides the pass-2 form of an instruction.
-func prepareF(in *backend.Instr, kind uint8, dec *decoded) fInstr {
+func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) fInstr {
 	f := fInstr{op: fGeneric}
 	switch kind {
 	case kNop:
@@ -92,13 +103,29 @@ func prepareF(in *backend.Instr, kind uint8, dec *decoded) fInstr {
 			}
 			f.inc = true
 		}
-		if m.Store {
-			if len(in.Uses) > 0 && in.Uses[0].Reg.File == backend.FileVec && m.Bytes <= 16*len(in.Uses[0].Reg.Units) {
-				f.op, f.data = fVst, gunits(in.Uses[0].Reg)
-			}
-		} else if len(in.Defs) > 0 && in.Defs[0].Reg.File == backend.FileVec && m.Bytes <= 16*len(in.Defs[0].Reg.Units) {
-			f.op, f.data = fVld, gunits(in.Defs[0].Reg)
+		scalar := func(r backend.Reg) bool {
+			return r.File != backend.FileVec && r.File != backend.FileAcc && len(r.Units) > 0 && m.Bytes <= 8
 		}
+		switch {
+		case m.Store && len(in.Uses) > 0 && in.Uses[0].Reg.File == backend.FileVec && m.Bytes <= 16*len(in.Uses[0].Reg.Units):
+			f.op, f.data = fVst, gunits(in.Uses[0].Reg)
+		case m.Store && len(in.Uses) > 0 && scalar(in.Uses[0].Reg):
+			f.op, f.dst = fSts, gunit(in.Uses[0].Reg.File, in.Uses[0].Reg.Units[0])
+		case m.Store:
+		case len(in.Defs) > 0 && in.Defs[0].Reg.File == backend.FileVec && m.Bytes <= 16*len(in.Defs[0].Reg.Units):
+			f.op, f.data = fVld, gunits(in.Defs[0].Reg)
+		case len(in.Defs) > 0 && scalar(in.Defs[0].Reg):
+			f.op, f.dst = fLds, gunit(in.Defs[0].Reg.File, in.Defs[0].Reg.Units[0])
+		}
+	case kAcq, kRel:
+		if in.Lock != nil && in.Lock.ID >= 0 && in.Lock.ID < 64 {
+			f.op, f.imm = fAcq, int64(in.Lock.ID)
+			if kind == kRel {
+				f.op = fRel
+			}
+		}
+	case kGeneric:
+		prepareGeneric(p, in, &f)
 	case kMAC:
 		if dec == nil || !dec.tab.ok || dec.form == kernel.FormFloat || dec.xo < 0 || dec.zo < 0 || len(in.Defs) == 0 {
 			break
@@ -130,6 +157,43 @@ func prepareF(in *backend.Instr, kind uint8, dec *decoded) fInstr {
 		f.op, f.x, f.z, f.out, f.lpu, f.macs = fMAC48, gunits(in.Uses[dec.xo].Reg), gunits(in.Uses[dec.zo].Reg), gunits(out), lpu, int64(in.MACs)
 	}
 	return f
+}
+
+// prepareGeneric gives SRS and vector adds their fast forms (exec's semantics: the source
+// op's argument types, SRS's shift a constant).
+func prepareGeneric(p *backend.Program, in *backend.Instr, f *fInstr) {
+	src := in.Src
+	if src == nil || len(in.Defs) != 1 || in.Defs[0].Reg.File != backend.FileVec || len(in.Defs[0].Reg.Units) > 8 {
+		return
+	}
+	switch op := src.Op; {
+	case op == kernel.OpSRS || op == kernel.OpLSRS || op == kernel.OpBSRS || op == kernel.OpUBSRS:
+		shift, ok := p.ConstArg(src, 1)
+		if !ok || len(in.Uses) < 1 || in.Uses[0].Reg.File != backend.FileAcc || src.Dst == nil {
+			return
+		}
+		a := in.Uses[0].Reg
+		lanes := src.Args[0].Var.Type.Lanes
+		if len(a.Units) == 0 || lanes%len(a.Units) != 0 || lanes/len(a.Units) > 8 || lanes > 16 {
+			return
+		}
+		f.op, f.acc, f.out, f.lanes, f.shift, f.elem = fSRS, gunits(a), gunits(in.Defs[0].Reg), lanes, int(shift), src.Dst.Type.Elem
+		f.lpu = lanes / len(a.Units)
+	case op == kernel.OpVAdd || op == kernel.OpVSub:
+		ty := src.Args[0].Var.Type
+		if !ty.IsVector() || len(in.Uses) < 2 || in.Uses[0].Reg.File != backend.FileVec || in.Uses[1].Reg.File != backend.FileVec ||
+			len(in.Uses[0].Reg.Units) > 8 || len(in.Uses[1].Reg.Units) > 8 {
+			return
+		}
+		// the operands' units hold every lane (the scratch they are copied into is not cleared)
+		if need := ty.Lanes * ty.Elem.Bits() / 8; need > 16*len(in.Uses[0].Reg.Units) || need > 16*len(in.Uses[1].Reg.Units) {
+			return
+		}
+		f.op, f.x, f.z, f.out, f.lanes, f.elem = fVAdd, gunits(in.Uses[0].Reg), gunits(in.Uses[1].Reg), gunits(in.Defs[0].Reg), ty.Lanes, ty.Elem
+		if op == kernel.OpVSub {
+			f.imm = 1
+		}
+	}
 }
 
 // fast executes trace entry k (instruction in, prepared as f) in pass 2.
@@ -191,6 +255,74 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 		return nil
 	case fMAC48:
 		return s.fastMAC(f, in)
+	case fLds, fSts:
+		pv := &s.ug[f.ptr].val[0].s
+		a := int(*pv) + int(f.off)
+		n := int(f.size)
+		if a < 0 || a+n > aie1.ReachBytes {
+			return s.exec(in, seq, t)
+		}
+		if ri := s.region[in.ID]; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
+			return s.exec(in, seq, t)
+		}
+		s.addrs[k] = int32(a)
+		var buf [8]byte
+		if f.op == fLds {
+			copy(buf[:], s.mem[a:a+n])
+			v := int64(binary.LittleEndian.Uint64(buf[:]))
+			if n == 4 {
+				v = int64(int32(uint32(v)))
+			}
+			s.ug[f.dst].val[0].s = v
+			if f.spill {
+				s.res.Fills++
+			}
+		} else {
+			binary.LittleEndian.PutUint64(buf[:], uint64(s.ug[f.dst].val[0].s))
+			copy(s.mem[a:a+n], buf[:n])
+			s.markDirty(a, n)
+			if f.spill {
+				s.res.Spills++
+			}
+		}
+		if f.inc {
+			*pv += f.postInc
+		}
+		return nil
+	case fAcq, fRel:
+		id := int(f.imm)
+		if s.locks.held(id) == (f.op == fAcq) {
+			return s.exec(in, seq, t) // the error, worded by the general path
+		}
+		s.locks.set(id, f.op == fAcq)
+		return nil
+	case fSRS:
+		acc := &s.srsAcc
+		for i, g := range f.acc {
+			copy(acc[i*f.lpu:(i+1)*f.lpu], s.ug[g].val[0].acc[:f.lpu])
+		}
+		var out kernel.Vec
+		n := kernel.SRS(acc, f.lanes, f.shift, f.elem, s.cfg.Round, s.cfg.Sat, &out)
+		s.res.Narrowed += int64(f.lanes)
+		s.res.Saturated += int64(n)
+		for i, g := range f.out {
+			s.ug[g].val[0].vec = [16]byte(out[16*i:])
+		}
+		return nil
+	case fVAdd:
+		a, b := &s.x8, &s.z8
+		for i, g := range f.x {
+			*(*[16]byte)(a[16*i:]) = s.ug[g].val[0].vec
+		}
+		for i, g := range f.z {
+			*(*[16]byte)(b[16*i:]) = s.ug[g].val[0].vec
+		}
+		var out kernel.Vec
+		kernel.VAdd(f.imm == 1, f.elem, f.lanes, a, b, &out)
+		for i, g := range f.out {
+			s.ug[g].val[0].vec = [16]byte(out[16*i:])
+		}
+		return nil
 	}
 	return s.exec(in, seq, t)
 }

@@ -147,7 +147,7 @@ type sim struct {
 	kind    []uint8          // by Instr.ID
 	instrs  []*backend.Instr // by Instr.ID
 	region  []int32          // by Instr.ID: index in regions of its memory space (-1: none)
-	locks   map[int]bool
+	locks   lockSet
 	accMem  map[int][8]num.Acc // spilled accumulator units by address
 	regions [][2]int           // [base, size] by parameter index (size -1: not a region)
 	// dirty marks the 256-byte pages of mem written by this run (cleared by the next, so
@@ -174,6 +174,36 @@ type sim struct {
 	x8, z8   kernel.Vec
 	macRes   [2][8]num.Acc
 	msc      macScratch
+	srsAcc   kernel.AccVal
+}
+
+// lockSet holds which locks are acquired: IDs 0..63 in a bit set (AIE1 tiles have 16 locks,
+// UG1079), any other in a map made when first needed.
+type lockSet struct {
+	low  uint64
+	high map[int]bool
+}
+
+func (l *lockSet) held(id int) bool {
+	if id >= 0 && id < 64 {
+		return l.low&(1<<uint(id)) != 0
+	}
+	return l.high[id]
+}
+
+func (l *lockSet) set(id int, v bool) {
+	if id >= 0 && id < 64 {
+		if v {
+			l.low |= 1 << uint(id)
+		} else {
+			l.low &^= 1 << uint(id)
+		}
+		return
+	}
+	if l.high == nil {
+		l.high = map[int]bool{}
+	}
+	l.high[id] = v
 }
 
 // useReference makes Run use the single-pass engine (run) that carries values through the
@@ -226,7 +256,7 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 		for id, in := range pi.instrs {
 			if in != nil {
 				pi.tops[id] = timingOps(p, in, pi.kind[id], pi.dec[id])
-				pi.fops[id] = prepareF(in, pi.kind[id], pi.dec[id])
+				pi.fops[id] = prepareF(p, in, pi.kind[id], pi.dec[id])
 			}
 		}
 		pi.tr.setUnits(pi.tops)
@@ -310,7 +340,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	s := simPool.Get().(*sim)
 	defer simPool.Put(s)
 	dirty := s.dirty
-	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region, locks: map[int]bool{},
+	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region,
 		accMem: map[int][8]num.Acc{}, regions: s.regions[:0], mem: s.mem, ring: s.ring, defers: s.defers, files: s.files,
 		addrs: s.addrs, tm: s.tm, memAccs: s.memAccs, memOrder: s.memOrder, steady: steady{prev: s.steady.prev[:0], cur: s.steady.cur[:0]}}
 	for i := range s.ring {
