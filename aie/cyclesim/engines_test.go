@@ -235,7 +235,7 @@ func TestSnapshotNormalization(t *testing.T) {
 			tm.top[0][i] = w
 		}
 		for _, p := range s.pending {
-			tm.ring[(t0+1)&63] = append(tm.ring[(t0+1)&63], tWrite{g: 0, seq: p})
+			tm.ring[(t0+1)&63] = append(tm.ring[(t0+1)&63], tWrite{g: 0, s: 0, seq: p})
 		}
 		return tm.snapshot(nil, lr, 1, t0) // r = b + stride = 110
 	}
@@ -397,5 +397,29 @@ func TestLockMisuse(t *testing.T) {
 			t.Fatalf("second %s: trace engine %v, reference engine %v", name, errT, errR)
 		}
 		t.Logf("second %s: %v", name, errT)
+	}
+}
+
+// TestMergeTwinsRule pins what makes units twins: the same writes at the same cycles and the
+// same issued writers. Units 1 and 2 are written together by instruction 0; unit 3 too, but
+// instruction 1 also lists it as written (an issued writer without a value of its own, as a
+// partial move has); unit 4 is written by instruction 0 one cycle later.
+func TestMergeTwinsRule(t *testing.T) {
+	ops := []tInstr{
+		{writes: []tOp{{g: 1, s: 1, cyc: 2}, {g: 2, s: 2, cyc: 2}, {g: 3, s: 3, cyc: 2}, {g: 4, s: 4, cyc: 3}}, notes: []int32{1, 2, 3, 4}},
+		{notes: []int32{3}},
+		{reads: []tOp{{g: 1, s: 1, cyc: 1}, {g: 2, s: 2, cyc: 1}, {g: 3, s: 3, cyc: 1}, {g: 4, s: 4, cyc: 1}, {g: 2, s: 2, cyc: 2}}},
+	}
+	mergeTwins(ops)
+	got := ops[2].reads
+	want := []tOp{{g: 1, s: 1, cyc: 1}, {g: 3, s: 3, cyc: 1}, {g: 4, s: 4, cyc: 1}, {g: 2, s: 1, cyc: 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("reads after merging: %+v, want %+v", got, want)
+	}
+	if w := ops[0].writes; len(w) != 3 || w[0].g != 1 || w[1].g != 3 || w[2].g != 4 {
+		t.Fatalf("writes after merging: %+v", w)
+	}
+	if n := ops[0].notes; !reflect.DeepEqual(n, []int32{1, 3, 4}) {
+		t.Fatalf("issued writers after merging: %v", n)
 	}
 }

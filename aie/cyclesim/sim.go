@@ -259,8 +259,8 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 				pi.fops[id] = prepareF(p, in, pi.kind[id], pi.dec[id])
 			}
 		}
+		mergeTwins(pi.tops)
 		pi.tr.setUnits(pi.tops)
-		dropTwinReads(pi.tops)
 		for k, d := range pi.tr.issue {
 			if in := pi.instrs[d.id]; in != nil && in.Mem != nil {
 				pi.tr.mems = append(pi.tr.mems, traceMem{k: int32(k), bytes: int32(in.Mem.Bytes), store: in.Mem.Store})

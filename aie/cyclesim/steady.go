@@ -47,7 +47,7 @@ func (tr *trace) setUnits(ops []tInstr) {
 		ti := &ops[i]
 		for _, list := range [][]tOp{ti.reads, ti.late, ti.writes} {
 			for _, o := range list {
-				all[o.g] = true
+				all[o.s] = true
 			}
 		}
 		for _, g := range ti.notes {
@@ -70,7 +70,7 @@ func (tr *trace) setUnits(ops []tInstr) {
 			ti := &ops[tr.issue[k].id]
 			for _, list := range [][]tOp{ti.reads, ti.late, ti.writes} {
 				for _, o := range list {
-					seen[o.g] = true
+					seen[o.s] = true
 				}
 			}
 			for _, g := range ti.notes {
@@ -166,7 +166,7 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
 	for c := range tm.ring {
 		for _, w := range tm.ring[c] {
 			pending = append(pending, w)
-			inFlight[w.g>>6] |= 1 << (w.g & 63)
+			inFlight[w.s>>6] |= 1 << (w.s & 63)
 		}
 	}
 	tm.pend = pending
@@ -193,7 +193,7 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
 				seen := w == tm.cur[g] || prevSeen && w == tm.prev[g]
 				if !seen && inFlight[g>>6]&(1<<(g&63)) != 0 {
 					for _, p := range pending {
-						seen = seen || p.g == g && p.seq == w
+						seen = seen || p.s == g && p.seq == w
 					}
 				}
 				if !seen {
@@ -209,7 +209,7 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
 		q := tm.ring[(t+c)&63]
 		buf = append(buf, int64(len(q)))
 		for _, w := range q {
-			buf = append(buf, int64(w.g), int64(w.by), enc(w.seq))
+			buf = append(buf, int64(w.s), int64(w.by), enc(w.seq))
 		}
 		d := tm.defers[(t+c)&63]
 		buf = append(buf, int64(len(d)))

@@ -16,16 +16,17 @@ import (
 // tOp is a register access of an instruction: a unit (index into all files' units) and the
 // itinerary cycle of the access.
 type tOp struct {
-	g   int32
+	g   int32 // the unit, as error messages name it
+	s   int32 // where its checker state lives: g, or the twin that stands for it (mergeTwins)
 	cyc int32
 }
 
 // tInstr is what pass 1 needs of an instruction.
 type tInstr struct {
-	reads  []tOp // read in the issue cycle's bookkeeping (cycle t+cyc-1)
-	late   []tOp // read when cycle t+cyc-1 comes (a MAC's accumulator, read late)
-	writes []tOp // land at t+cyc; pushed at issue, or after the late reads when there are any
-	notes  []int32
+	reads  []tOp   // read in the issue cycle's bookkeeping (cycle t+cyc-1)
+	late   []tOp   // read when cycle t+cyc-1 comes (a MAC's accumulator, read late)
+	writes []tOp   // land at t+cyc; pushed at issue, or after the late reads when there are any
+	notes  []int32 // state indices of the units written (their issued writers)
 }
 
 // unitBase numbers the units of all register files one after the other.
@@ -56,7 +57,8 @@ func timingOps(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) 
 			if i > 0 && !all {
 				break
 			}
-			*dst = append(*dst, tOp{g: gunit(op.Reg.File, n), cyc: int32(op.Cycle)})
+			g := gunit(op.Reg.File, n)
+			*dst = append(*dst, tOp{g: g, s: g, cyc: int32(op.Cycle)})
 		}
 	}
 	for _, d := range in.Defs {
@@ -168,7 +170,8 @@ func timingOps(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) 
 const numUnits = 128 // >= unitBase[NumFiles]
 
 type tWrite struct {
-	g   int32
+	g   int32 // the unit, for messages
+	s   int32 // its checker state
 	by  int32
 	seq int64
 }
@@ -238,7 +241,7 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 			d := &iss[i]
 			ti := &ops[d.id]
 			for _, o := range ti.reads {
-				if !tm.sees(o.g, d.seq, t+int64(o.cyc)-1) {
+				if !tm.sees(o.s, d.seq, t+int64(o.cyc)-1) {
 					return tm.violation(s, t, t, d.id, o)
 				}
 			}
@@ -249,7 +252,7 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 			} else {
 				for _, o := range ti.writes {
 					q := &tm.ring[(t+int64(o.cyc))&63]
-					*q = append(*q, tWrite{g: o.g, by: d.id, seq: d.seq})
+					*q = append(*q, tWrite{g: o.g, s: o.s, by: d.id, seq: d.seq})
 				}
 			}
 			for _, g := range ti.notes {
@@ -316,20 +319,20 @@ func (tm *timer) sees(g int32, seq, rc int64) bool {
 func (tm *timer) violation(s *sim, now, t int64, id int32, o tOp) error {
 	s.cycle = now
 	rc := t + int64(o.cyc) - 1
-	if tm.vis[o.g] <= rc {
+	if tm.vis[o.s] <= rc {
 		return s.fail(s.instrs[id], "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", unitName(o.g), rc)
 	}
-	return s.fail(s.instrs[id], "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", unitName(o.g), rc, tm.vis[o.g])
+	return s.fail(s.instrs[id], "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", unitName(o.g), rc, tm.vis[o.s])
 }
 
 func (tm *timer) retire(s *sim, t int64) error {
 	q := &tm.ring[t&63]
 	for _, w := range *q {
-		if w.seq < tm.cur[w.g] {
+		if w.seq < tm.cur[w.s] {
 			s.cycle = t
 			return s.fail(s.instrs[w.by], "write to %s lands after a later instruction's write (out-of-order write-back)", unitName(w.g))
 		}
-		tm.prev[w.g], tm.cur[w.g], tm.vis[w.g] = tm.cur[w.g], w.seq, t
+		tm.prev[w.s], tm.cur[w.s], tm.vis[w.s] = tm.cur[w.s], w.seq, t
 	}
 	*q = (*q)[:0]
 	return nil
@@ -342,13 +345,13 @@ func (tm *timer) late(s *sim, t int64, ops []tInstr) error {
 	for _, d := range *q {
 		ti := &ops[d.id]
 		for _, o := range ti.late {
-			if !tm.sees(o.g, d.seq, d.t+int64(o.cyc)-1) {
+			if !tm.sees(o.s, d.seq, d.t+int64(o.cyc)-1) {
 				return tm.violation(s, t, d.t, d.id, o)
 			}
 		}
 		for _, o := range ti.writes {
 			w := &tm.ring[(d.t+int64(o.cyc))&63]
-			*w = append(*w, tWrite{g: o.g, by: d.id, seq: d.seq})
+			*w = append(*w, tWrite{g: o.g, s: o.s, by: d.id, seq: d.seq})
 		}
 	}
 	*q = (*q)[:0]
@@ -364,15 +367,15 @@ func (tm *timer) busy() bool {
 	return false
 }
 
-// dropTwinReads removes reads that cannot fail unless another read of the same instruction
-// fails first. Two units are twins when exactly the same writes reach them: the same
-// instructions, at the same itinerary cycles, both as writes and as issued writers (a
-// 512-bit load fills four 128-bit units together, a MAC both halves of its accumulator).
-// Twins then hold the same checker state at every cycle, so of the reads of one instruction
-// at one cycle only the first of each twin set needs checking; it is also the one the
-// reference engine reports first. Run it after setUnits: a unit whose reads are all dropped
-// still belongs to the units that are reset, snapshotted and shifted.
-func dropTwinReads(ops []tInstr) {
+// mergeTwins gives twin units one checker state. Two units are twins when exactly the same
+// writes reach them: the same instructions, at the same itinerary cycles, both as writes and
+// as issued writers (a 512-bit load fills four 128-bit units together, a MAC both halves of
+// its accumulator). Twins then hold the same checker state at every cycle, so pass 1 keeps it
+// once, in the lowest twin's slot: of an instruction's reads, writes and issued writers at
+// one cycle only the first of each twin set remains, which is also the one the reference
+// engine reports first; messages still name the unit the instruction names. Run it before
+// setUnits, whose unit lists are then lists of states.
+func mergeTwins(ops []tInstr) {
 	var sig [numUnits][]int64
 	for id := range ops {
 		ti := &ops[id]
@@ -394,12 +397,13 @@ func dropTwinReads(ops []tInstr) {
 			}
 		}
 	}
-	dedupe := func(list []tOp) []tOp {
+	merge := func(list []tOp) []tOp {
 		var out []tOp
 		for _, o := range list {
+			o.s = class[o.g]
 			dup := false
 			for _, p := range out {
-				if p.cyc == o.cyc && class[p.g] == class[o.g] {
+				if p.cyc == o.cyc && p.s == o.s {
 					dup = true
 					break
 				}
@@ -412,10 +416,20 @@ func dropTwinReads(ops []tInstr) {
 	}
 	for id := range ops {
 		ti := &ops[id]
-		ti.reads = dedupe(ti.reads)
-		if len(ti.late) > 1 {
-			ti.late = dedupe(ti.late)
+		ti.reads = merge(ti.reads)
+		ti.late = merge(ti.late)
+		ti.writes = merge(ti.writes)
+		var notes []int32
+		for _, g := range ti.notes {
+			c, dup := class[g], false
+			for _, n := range notes {
+				dup = dup || n == c
+			}
+			if !dup {
+				notes = append(notes, c)
+			}
 		}
+		ti.notes = notes
 	}
 }
 
