@@ -48,6 +48,7 @@ type fInstr struct {
 	// inPlace: the MAC's result units can be written while its accumulator input is still
 	// being read (each output unit is not an input unit of another output unit)
 	inPlace bool
+	path    uint8 // MAC: pathMac16x2, pathMac8 or 0 (fastMAC's general code), by macPath
 	macs    int64
 	spill   bool
 	// fSRS, fVAdd: lanes and element type of the operation, SRS's constant shift
@@ -155,8 +156,30 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 			}
 		}
 		f.op, f.x, f.z, f.out, f.lpu, f.macs = fMAC48, gunits(in.Uses[dec.xo].Reg), gunits(in.Uses[dec.zo].Reg), gunits(out), lpu, int64(in.MACs)
+		f.path = macPath(dec, &f)
 	}
 	return f
+}
+
+// The MAC forms with their own code in fastMAC: the GEMM-style int16 mac16 (16 lanes, 2
+// columns, broadcast Z) and the 8-bit mac16 of the SIMD path, both accumulating 16 lanes
+// into two units in place.
+const (
+	pathMac16x2 uint8 = 1 + iota
+	pathMac8
+)
+
+// macPath decides f's MAC path once per program.
+func macPath(d *decoded, f *fInstr) uint8 {
+	t := &d.tab
+	usual := d.kind == kernel.Mac && t.lanes == 16 && f.lpu == 8 && len(f.out) == 2 && f.inPlace && f.acc != nil
+	switch {
+	case usual && t.mode == fast16 && littleEndian && t.zBcast && t.cols == 2:
+		return pathMac16x2
+	case usual && t.simd != nil:
+		return pathMac8
+	}
+	return 0
 }
 
 // prepareGeneric gives SRS and vector adds their fast forms (exec's semantics: the source
@@ -331,9 +354,26 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 	d := s.dec[in.ID]
 	s.res.MACs += f.macs
-	if t := &d.tab; t.mode == fast16 && littleEndian && t.zBcast && t.cols == 2 && t.lanes == 16 && f.lpu == 8 &&
-		len(f.out) == 2 && f.inPlace && f.acc != nil && d.kind == kernel.Mac {
-		s.mac16x2(f, t)
+	switch f.path {
+	case pathMac16x2:
+		s.mac16x2(f, &d.tab)
+		return nil
+	case pathMac8:
+		if !useSIMD {
+			break
+		}
+		x, z := &s.x8, &s.z8
+		for i, g := range f.x {
+			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
+		}
+		for i, g := range f.z {
+			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
+		}
+		m, sc := d.tab.simd, &s.msc
+		gatherBytes(&m.gx, x, &sc.gx)
+		gatherBytes(&m.gz, z, &sc.gz)
+		madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
+		acc48Add16(&sc.o8, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
 		return nil
 	}
 	var sums [16]int64
@@ -346,15 +386,6 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 		}
 		for i, g := range f.z {
 			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
-		}
-		if d.kind == kernel.Mac && d.tab.lanes == 16 && f.lpu == 8 && len(f.out) == 2 && f.inPlace && f.acc != nil {
-			// the usual 8-bit mac16: sums and accumulation in vector lanes
-			m, sc := d.tab.simd, &s.msc
-			gatherBytes(&m.gx, x, &sc.gx)
-			gatherBytes(&m.gz, z, &sc.gz)
-			madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
-			acc48Add16(&sc.o8, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
-			return nil
 		}
 		lanes = macSumsSIMD(&d.tab, x, z, &s.msc, &sums)
 	case d.tab.mode == fast16 && littleEndian:

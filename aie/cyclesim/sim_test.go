@@ -404,6 +404,7 @@ func fastMACUnits(t *testing.T, d *decoded, withAcc bool, acc *kernel.AccVal, x,
 			f.out, f.inPlace = f.acc, true
 		}
 	}
+	f.path = macPath(d, &f)
 	if err := s.fastMAC(&f, &backend.Instr{}); err != nil {
 		t.Fatal(err)
 	}
@@ -559,6 +560,34 @@ func TestRunsOfDifferentProgramsAgree(t *testing.T) {
 			if r.Cycles != first[i].Cycles || r.MACs != first[i].MACs || fmt.Sprint(r.Data) != fmt.Sprint(first[i].Data) {
 				t.Fatalf("round %d, program %d: the run differs from its first", round, i)
 			}
+		}
+	}
+}
+
+// TestMACPathsTaken: the gemm kernel's MACs take fastMAC's int16 mac16 path and the 8-bit
+// kernel's the SIMD 8-bit path, so the reference comparisons above run those paths.
+func TestMACPathsTaken(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		defs []string
+		want uint8
+	}{{"lei_gemm_16x4.cc", []string{"Kc=64"}, pathMac16x2}, {"lei_conv_8x8_u8.cc", nil, pathMac8}} {
+		k := parse(t, c.file, c.defs...)
+		_, sizes := randomData(t, k, 1)
+		p, err := backend.Compile(k, backend.Options{Sizes: sizes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pi := prepare(p)
+		pi.traced(p)
+		n := 0
+		for _, f := range pi.fops {
+			if f.op == fMAC48 && f.path == c.want {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no MAC on path %d", c.file, c.want)
 		}
 	}
 }
