@@ -29,11 +29,6 @@ func (s *sim) memoryPass(tr *trace) error {
 	accs := s.memAccs[:0]
 	var banks [3]uint32
 	nb, t := 0, int32(-1)
-	// ordered: every store issued after every access before it in program order and before
-	// every access after it; then nothing can be out of order (the usual case, checked in
-	// passing)
-	ordered := true
-	maxAll, maxStore := int64(-1<<62), int64(-1<<62)
 	for _, mm := range tr.mems {
 		d := &iss[mm.k]
 		if d.t != t {
@@ -52,17 +47,12 @@ func (s *sim) memoryPass(tr *trace) error {
 			banks[nb] = m
 			nb++
 		}
-		accs = append(accs, memAcc{seq: d.seq, g0: int32(a / memGranule), g1: int32((a + n + memGranule - 1) / memGranule), k: mm.k, store: mm.store})
-		if mm.store {
-			ordered = ordered && d.seq > maxAll
-			maxStore = max(maxStore, d.seq)
-		} else {
-			ordered = ordered && d.seq > maxStore
+		if !tr.memOrdered {
+			accs = append(accs, memAcc{seq: d.seq, g0: int32(a / memGranule), g1: int32((a + n + memGranule - 1) / memGranule), k: mm.k, store: mm.store})
 		}
-		maxAll = max(maxAll, d.seq)
 	}
 	s.memAccs = accs
-	if ordered {
+	if tr.memOrdered {
 		return nil
 	}
 	if v := s.memOrder.first(accs); v >= 0 {
@@ -76,6 +66,26 @@ func (s *sim) memoryPass(tr *trace) error {
 		return s.fail(in, "memory-order violation: %s of %d bytes at %#x issued after an access later in program order to the same bytes (a store or, for a store, a load)", what, in.Mem.Bytes, s.addrs[accs[v].k])
 	}
 	return nil
+}
+
+// storesInOrder reports whether every store is issued after every access before it in
+// program order and before every access after it: then no access can be out of order with a
+// store, whatever the addresses. It depends on the trace alone (decided once per program).
+func storesInOrder(tr *trace) bool {
+	maxAll, maxStore := int64(-1<<62), int64(-1<<62)
+	for _, mm := range tr.mems {
+		seq := tr.issue[mm.k].seq
+		if mm.store {
+			if seq < maxAll {
+				return false
+			}
+			maxStore = max(maxStore, seq)
+		} else if seq < maxStore {
+			return false
+		}
+		maxAll = max(maxAll, seq)
+	}
+	return true
 }
 
 // memOrder finds accesses issued out of program order with respect to a store to the same

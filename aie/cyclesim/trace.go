@@ -42,6 +42,8 @@ type trace struct {
 	// mems lists the memory accesses in issue order: trace index, bytes, store (pass 3
 	// reads these instead of the instructions)
 	mems []traceMem
+	// memOrdered: no store changes places with another access (storesInOrder)
+	memOrdered bool
 	// units are the register units pass 1 touches (nil: all)
 	units []int32
 	err   error
