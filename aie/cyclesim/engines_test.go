@@ -3,6 +3,7 @@ package cyclesim
 import (
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -239,7 +240,7 @@ func TestSnapshotNormalization(t *testing.T) {
 		}
 		return tm.snapshot(nil, lr, 1, t0) // r = b + stride = 110
 	}
-	same := func(a, b []int64) bool { return len(a) == len(b) && equalInts(a, b) }
+	same := slices.Equal[[]int64]
 	for _, c := range []struct {
 		name string
 		a, b st

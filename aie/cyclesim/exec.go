@@ -382,13 +382,6 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 	return s.postInc(in, seq, t)
 }
 
-func (s *sim) decode(in *backend.Instr) (*decoded, error) {
-	if d := s.dec[in.ID]; d != nil {
-		return d, nil
-	}
-	return decodeMAC(s.p, in)
-}
-
 func decodeMAC(prog *backend.Program, in *backend.Instr) (*decoded, error) {
 	src := in.Src
 	f, err := kernel.FormOf(src.Op, src.Args)

@@ -176,6 +176,20 @@ m8store:
 	VPERMQ         $0xFA, Y5, Y11; \
 	ACC2(Y11, src, dst, 96)
 
+// ACC16 adds the pair sums in Y0 (lanes 0-7) and Y1 (lanes 8-15) to the accumulator lanes of
+// the units at s0 and s1, storing them at d0 and d1 (the constants UNIT8 and ACC2 use: Y12
+// zero, Y13 the int32 lanes 0x80000000).
+#define ACC16(s0, d0, s1, d1) \
+	VPXOR    Y12, Y12, Y12; \
+	VPCMPEQD Y13, Y13, Y13; \
+	VPSLLD   $31, Y13, Y13; \
+	MOVQ     s0, SI; \
+	MOVQ     d0, DI; \
+	UNIT8(Y0, X0, SI, DI); \
+	MOVQ     s1, SI; \
+	MOVQ     d1, DI; \
+	UNIT8(Y1, X1, SI, DI)
+
 // func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
 //
 // The int16 mac16 with a broadcast Z pair (mac16x2): X gathered into word pairs per lane
@@ -206,15 +220,7 @@ xdone:
 	VPBROADCASTD X2, Y2
 	VPMADDWD     Y2, Y0, Y0
 	VPMADDWD     Y2, Y1, Y1
-	VPXOR        Y12, Y12, Y12
-	VPCMPEQD     Y13, Y13, Y13
-	VPSLLD       $31, Y13, Y13
-	MOVQ         src0+24(FP), SI
-	MOVQ         dst0+32(FP), DI
-	UNIT8(Y0, X0, SI, DI)
-	MOVQ         src1+40(FP), SI
-	MOVQ         dst1+48(FP), DI
-	UNIT8(Y1, X1, SI, DI)
+	ACC16(src0+24(FP), dst0+32(FP), src1+40(FP), dst1+48(FP))
 	VZEROUPPER
 	RET
 
@@ -226,14 +232,6 @@ TEXT ·acc48Add16(SB), NOSPLIT, $0-40
 	MOVQ     sums+0(FP), AX
 	VMOVDQU  (AX), Y0
 	VMOVDQU  32(AX), Y1
-	VPXOR    Y12, Y12, Y12
-	VPCMPEQD Y13, Y13, Y13
-	VPSLLD   $31, Y13, Y13
-	MOVQ     src0+8(FP), SI
-	MOVQ     dst0+16(FP), DI
-	UNIT8(Y0, X0, SI, DI)
-	MOVQ     src1+24(FP), SI
-	MOVQ     dst1+32(FP), DI
-	UNIT8(Y1, X1, SI, DI)
+	ACC16(src0+8(FP), dst0+16(FP), src1+24(FP), dst1+32(FP))
 	VZEROUPPER
 	RET

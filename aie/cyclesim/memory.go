@@ -117,35 +117,17 @@ func (mo *memOrder) first(accs []memAcc) int {
 	}
 	stores, loads := mo.stores[:0], mo.loads[:0]
 	defer func() { mo.stores, mo.loads = stores[:0], loads[:0] }()
-	overlap := func(a, b *memAcc) bool { return a.g0 < b.g1 && b.g0 < a.g1 }
 	for i := range accs {
 		y := &accs[i]
-		// open stores: any access may invert with them; drop those no later access can
-		j := 0
-		for _, xi := range stores {
-			x := &accs[xi]
-			if x.seq > y.seq && overlap(x, y) {
+		// open stores: any access may invert with them; open loads: a store may
+		var hit bool
+		if stores, hit = sweep(accs, stores, y, sufAll[i]); hit {
+			return i
+		}
+		if y.store {
+			if loads, hit = sweep(accs, loads, y, sufSto[i]); hit {
 				return i
 			}
-			if x.seq > sufAll[i] {
-				stores[j] = xi
-				j++
-			}
-		}
-		stores = stores[:j]
-		if y.store {
-			j = 0
-			for _, xi := range loads {
-				x := &accs[xi]
-				if x.seq > y.seq && overlap(x, y) {
-					return i
-				}
-				if x.seq > sufSto[i] {
-					loads[j] = xi
-					j++
-				}
-			}
-			loads = loads[:j]
 		}
 		if y.store && y.seq > sufAll[i] {
 			stores = append(stores, int32(i))
@@ -154,4 +136,22 @@ func (mo *memOrder) first(accs []memAcc) int {
 		}
 	}
 	return -1
+}
+
+// sweep reports whether an open access (indices into accs) was issued before y but comes
+// after it in program order and shares a granule with it, and keeps open only those that a
+// later access can still invert with (seq above bound, the least seq still to come).
+func sweep(accs []memAcc, open []int32, y *memAcc, bound int64) ([]int32, bool) {
+	j := 0
+	for _, xi := range open {
+		x := &accs[xi]
+		if x.seq > y.seq && x.g0 < y.g1 && y.g0 < x.g1 {
+			return open, true
+		}
+		if x.seq > bound {
+			open[j] = xi
+			j++
+		}
+	}
+	return open[:j], false
 }

@@ -481,11 +481,7 @@ func (s *sim) run() error {
 	if maxC <= 0 {
 		maxC = 1e9
 	}
-	type active struct {
-		l   *backend.Loop
-		rep int
-	}
-	var stack []active
+	var stack loopStack
 	loops := s.p.Loops
 	bundles := s.p.Bundles
 	pc := 0
@@ -501,20 +497,9 @@ func (s *sim) run() error {
 			if l.Start != pc {
 				continue
 			}
-			entered := false
-			for _, a := range stack {
-				if a.l == l {
-					entered = true
-				}
-			}
-			if !entered {
-				stack = append(stack, active{l: l})
-			}
+			stack.enter(l)
 		}
-		var seqOff int64
-		for _, a := range stack {
-			seqOff += int64(a.rep) * a.l.SeqStride
-		}
+		seqOff := stack.seqOff()
 		if pc < len(bundles) {
 			if err := s.issue(&bundles[pc], t, seqOff); err != nil {
 				return err
@@ -531,16 +516,7 @@ func (s *sim) run() error {
 		}
 		t++
 		if pc < len(bundles) {
-			pc++
-			for len(stack) > 0 && pc == stack[len(stack)-1].l.End {
-				top := &stack[len(stack)-1]
-				if top.rep+1 < top.l.Count {
-					top.rep++
-					pc = top.l.Start
-					break
-				}
-				stack = stack[:len(stack)-1]
-			}
+			pc = stack.next(pc)
 		}
 	}
 	s.res.Cycles += s.res.Stalls
@@ -636,14 +612,6 @@ func (s *sim) readUnit(in *backend.Instr, u *unit, seq, rc, t int64) (vec *[16]b
 		return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", u.name(), rc, u.vis)
 	}
 	return &p.vec, &p.acc, p.s, nil
-}
-
-func (s *sim) unitsOf(r backend.Reg) []*unit {
-	us := make([]*unit, len(r.Units))
-	for i, n := range r.Units {
-		us[i] = &s.files[r.File][n]
-	}
-	return us
 }
 
 // readVec assembles a vector operand into v.

@@ -1,5 +1,7 @@
 package cyclesim
 
+import "slices"
+
 // Pass 1's steady-state skip. A software-pipelined loop repeats the same bundles with the
 // same latencies; only sequence numbers (by the loop's SeqStride per iteration) and cycles
 // (by the body's length) move. Pass 1's state at an iteration boundary, normalized, is:
@@ -277,7 +279,7 @@ func (tm *timer) boundary(tr *trace, st *steady, i int, t int64) int {
 		}
 		st.cur = tm.snapshot(st.cur, lr, m.j, t)
 		st.tries++
-		if len(st.prev) == len(st.cur) && equalInts(st.prev, st.cur) {
+		if slices.Equal(st.prev, st.cur) {
 			skip := int64(lr.n-1) - int64(m.j)
 			tm.advance(lr, skip, t)
 			st.run = -1
@@ -287,15 +289,6 @@ func (tm *timer) boundary(tr *trace, st *steady, i int, t int64) int {
 		st.prev, st.cur = st.cur, st.prev
 	}
 	return i
-}
-
-func equalInts(a, b []int64) bool {
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // steadySkip turns the skip on (tests turn it off to compare).

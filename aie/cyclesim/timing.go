@@ -4,6 +4,7 @@ import (
 	"github.com/sumacdev/sumac/aie/backend"
 	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/target/aie1"
+	"slices"
 )
 
 // Pass 1, the timing check (see trace.go): which write each register read sees, decided by
@@ -391,7 +392,7 @@ func mergeTwins(ops []tInstr) {
 	for g := range class {
 		class[g] = int32(g)
 		for h := 0; h < g; h++ {
-			if class[h] == int32(h) && equalInts64(sig[g], sig[h]) {
+			if class[h] == int32(h) && slices.Equal(sig[g], sig[h]) {
 				class[g] = int32(h)
 				break
 			}
@@ -431,16 +432,4 @@ func mergeTwins(ops []tInstr) {
 		}
 		ti.notes = notes
 	}
-}
-
-func equalInts64(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -59,17 +59,57 @@ type traceMem struct {
 	store bool
 }
 
+// loopStack holds the active hardware loops, outermost first, while the bundles are walked
+// in execution order (the trace and the reference engine walk them the same way).
+type loopStack []loopActive
+
+type loopActive struct {
+	l   *backend.Loop
+	rep int // iterations done
+}
+
+// enter makes l active unless it is, and reports whether it was and its iteration.
+func (st *loopStack) enter(l *backend.Loop) (entered bool, rep int) {
+	for _, a := range *st {
+		if a.l == l {
+			return true, a.rep
+		}
+	}
+	*st = append(*st, loopActive{l: l})
+	return false, 0
+}
+
+// seqOff is the sequence-number offset of the active loops' current iterations.
+func (st loopStack) seqOff() int64 {
+	var off int64
+	for _, a := range st {
+		off += int64(a.rep) * a.l.SeqStride
+	}
+	return off
+}
+
+// next returns the bundle after pc: back to a loop's start while it has iterations left,
+// leaving the loops that end here otherwise.
+func (st *loopStack) next(pc int) int {
+	pc++
+	for len(*st) > 0 && pc == (*st)[len(*st)-1].l.End {
+		top := &(*st)[len(*st)-1]
+		if top.rep+1 < top.l.Count {
+			top.rep++
+			return top.l.Start
+		}
+		*st = (*st)[:len(*st)-1]
+	}
+	return pc
+}
+
 // maxTraceInstrs bounds the trace kept per program (24 bytes an instruction); longer runs use
 // the single-pass reference engine (run), which needs no trace.
 const maxTraceInstrs = 1 << 22
 
 func buildTrace(p *backend.Program, noop []bool) *trace {
 	tr := &trace{}
-	type active struct {
-		l   *backend.Loop
-		rep int
-	}
-	var stack []active
+	var stack loopStack
 	innermost := make([]bool, len(p.Loops))
 	for i, l := range p.Loops {
 		innermost[i] = true
@@ -87,16 +127,7 @@ func buildTrace(p *backend.Program, noop []bool) *trace {
 			if l.Start != pc {
 				continue
 			}
-			entered := false
-			rep := 0
-			for _, a := range stack {
-				if a.l == l {
-					entered, rep = true, a.rep
-				}
-			}
-			if !entered {
-				stack = append(stack, active{l: l})
-			}
+			entered, rep := stack.enter(l)
 			if innermost[i] {
 				if !entered {
 					run[i] = int32(len(tr.runs))
@@ -105,10 +136,7 @@ func buildTrace(p *backend.Program, noop []bool) *trace {
 				tr.marks = append(tr.marks, iterMark{idx: int32(len(tr.issue)), run: run[i], j: int32(rep)})
 			}
 		}
-		var seqOff int64
-		for _, a := range stack {
-			seqOff += int64(a.rep) * a.l.SeqStride
-		}
+		seqOff := stack.seqOff()
 		for _, in := range p.Bundles[pc].Instrs {
 			if len(tr.issue) >= maxTraceInstrs || t >= 1<<31-1 {
 				tr.err = fmt.Errorf("run longer than %d instructions", maxTraceInstrs)
@@ -120,16 +148,7 @@ func buildTrace(p *backend.Program, noop []bool) *trace {
 		}
 		tr.bundles++
 		t++
-		pc++
-		for len(stack) > 0 && pc == stack[len(stack)-1].l.End {
-			top := &stack[len(stack)-1]
-			if top.rep+1 < top.l.Count {
-				top.rep++
-				pc = top.l.Start
-				break
-			}
-			stack = stack[:len(stack)-1]
-		}
+		pc = stack.next(pc)
 	}
 	tr.finishRuns()
 	tr.order = make([]int32, len(tr.issue))

@@ -302,7 +302,8 @@ func testWiden(t *testing.T) {
 // type and run some tiles in place (so the reference tests above cover the window kernels),
 // and shapes whose row taps are not adjacent keep the gather layout.
 func TestWindowPathUsed(t *testing.T) {
-	for _, spec := range []string{"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3", "conv2d x=16 y=4 k=16 c=1 r=3 s=3", "conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1"} {
+	for _, spec := range []string{"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3", "conv2d x=16 y=4 k=16 c=1 r=3 s=3", "conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1",
+		"conv2d x=112 y=112 k=64 c=3 r=7 s=7 stride=2 pad=3 xin=224 yin=224"} { // the last: ResNet-50's C1
 		c := parse(t, spec)
 		f, err := NewF32(c, make([]float32, c.WLen()), Options{Threads: 1})
 		if err != nil {
@@ -324,6 +325,7 @@ func TestWindowPathUsed(t *testing.T) {
 			if n[0] == 0 || n[1] == 0 {
 				t.Errorf("%s %s: %d window tiles in place, %d gathered; want some of each", spec, name, n[0], n[1])
 			}
+			t.Logf("%s %s: %d tiles in place, %d gathered", spec, name, n[0], n[1])
 		}
 	}
 	c := parse(t, "conv2d x=6 y=7 k=24 c=2 r=3 s=3 pad=2 dilation=2")

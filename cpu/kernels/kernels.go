@@ -547,54 +547,40 @@ func windowed[T any](tiles, kg, segs int, beta, one T, f func(t0, nt, s0, ns int
 	}
 }
 
+// windowTiles is the *WindowTiles of one kernel family (MR x NR tiles, k groups of g values):
+// the checks, then the window kernel in calls of at most maxChunk groups, and the strided
+// family's chunked path for a segment longer than that.
+func windowTiles[A, B, C any](mr, nr, g int, kern func(int, *A, int, int, int, *B, *C, int, C, C, int),
+	strided func(int, int, []A, int, []B, []C, int, C, C),
+	tiles, kg, segs, segStride int, a []A, lda int, b []B, c []C, ldc int, alpha, beta, one C) {
+	checkTiles(tiles)
+	checkArgs(kg, ldc, nr, lda)
+	checkSegs(segs, segStride)
+	check("A", len(a), (tiles*mr-1)*lda+(segs-1)*segStride+kg*g)
+	check("B", len(b), segs*kg*nr*g)
+	check("C", len(c), (tiles*mr-1)*ldc+nr)
+	windowed(tiles, kg, segs, beta, one, func(t0, nt, s0, ns int, beta C) {
+		kern(kg, at(a, t0*mr*lda+s0*segStride), lda, ns, segStride, at(b, s0*kg*nr*g), &c[t0*mr*ldc], ldc, alpha, beta, nt)
+	}, func(t, s int, beta C) {
+		strided(1, kg, a[t*mr*lda+s*segStride:], lda, b[s*kg*nr*g:], c[t*mr*ldc:], ldc, alpha, beta)
+	})
+}
+
 // F32WindowTiles is F32StridedTiles over segs segments of k values: C = alpha*A*B + beta*C
 // where row i of tile t reads a[(t*F32MR+i)*lda + s*segStride:][:k] for segment s and B
 // holds segs*k packed rows.
 func F32WindowTiles(tiles, k, segs, segStride int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
-	const g = 1
-	checkTiles(tiles)
-	checkArgs(k, ldc, F32NR, lda)
-	checkSegs(segs, segStride)
-	check("A", len(a), (tiles*F32MR-1)*lda+(segs-1)*segStride+k*g)
-	check("B", len(b), segs*k*F32NR*g)
-	check("C", len(c), (tiles*F32MR-1)*ldc+F32NR)
-	windowed(tiles, k, segs, beta, 1, func(t0, nt, s0, ns int, beta float32) {
-		kF32W6x16(k, at(a, t0*F32MR*lda+s0*segStride), lda, ns, segStride, at(b, s0*k*F32NR*g), &c[t0*F32MR*ldc], ldc, alpha, beta, nt)
-	}, func(t, s int, beta float32) {
-		F32StridedTiles(1, k, a[t*F32MR*lda+s*segStride:], lda, b[s*k*F32NR*g:], c[t*F32MR*ldc:], ldc, alpha, beta)
-	})
+	windowTiles(F32MR, F32NR, 1, kF32W6x16, F32StridedTiles, tiles, k, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
 }
 
 // I16WindowTiles is I16StridedTiles over segs segments of kg pairs (F32WindowTiles).
 func I16WindowTiles(tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
-	const g = I16KGroup
-	checkTiles(tiles)
-	checkArgs(kg, ldc, I16NR, lda)
-	checkSegs(segs, segStride)
-	check("A", len(a), (tiles*I16MR-1)*lda+(segs-1)*segStride+kg*g)
-	check("B", len(b), segs*kg*I16NR*g)
-	check("C", len(c), (tiles*I16MR-1)*ldc+I16NR)
-	windowed(tiles, kg, segs, beta, 1, func(t0, nt, s0, ns int, beta int32) {
-		kI16W6x16(kg, at(a, t0*I16MR*lda+s0*segStride), lda, ns, segStride, at(b, s0*kg*I16NR*g), &c[t0*I16MR*ldc], ldc, alpha, beta, nt)
-	}, func(t, s int, beta int32) {
-		I16StridedTiles(1, kg, a[t*I16MR*lda+s*segStride:], lda, b[s*kg*I16NR*g:], c[t*I16MR*ldc:], ldc, alpha, beta)
-	})
+	windowTiles(I16MR, I16NR, I16KGroup, kI16W6x16, I16StridedTiles, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
 }
 
 // U8S8WindowTiles is U8S8StridedTiles over segs segments of kg quads (F32WindowTiles).
 func U8S8WindowTiles(tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
-	const g = U8KGroup
-	checkTiles(tiles)
-	checkArgs(kg, ldc, U8NR, lda)
-	checkSegs(segs, segStride)
-	check("A", len(a), (tiles*U8MR-1)*lda+(segs-1)*segStride+kg*g)
-	check("B", len(b), segs*kg*U8NR*g)
-	check("C", len(c), (tiles*U8MR-1)*ldc+U8NR)
-	windowed(tiles, kg, segs, beta, 1, func(t0, nt, s0, ns int, beta int32) {
-		kU8S8W6x16(kg, at(a, t0*U8MR*lda+s0*segStride), lda, ns, segStride, at(b, s0*kg*U8NR*g), &c[t0*U8MR*ldc], ldc, alpha, beta, nt)
-	}, func(t, s int, beta int32) {
-		U8S8StridedTiles(1, kg, a[t*U8MR*lda+s*segStride:], lda, b[s*kg*U8NR*g:], c[t*U8MR*ldc:], ldc, alpha, beta)
-	})
+	windowTiles(U8MR, U8NR, U8KGroup, kU8S8W6x16, U8S8StridedTiles, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
 }
 
 // Tail kernels: the strided kernels for a tile of 1 to MR rows, the last and partial pixel
@@ -612,45 +598,33 @@ var (
 	u8s8Rows = [U8MR]func(int, *uint8, int, *int8, *int32, int, int32, int32, int){kU8S8S1x16, kU8S8S2x16, kU8S8S3x16, kU8S8S4x16, kU8S8S5x16, kU8S8S6x16}
 )
 
+// stridedRows is the *StridedRows of one kernel family: the checks, then the tail kernel of
+// rows rows (kerns[rows-1]) in calls of at most maxChunk groups.
+func stridedRows[A, B, C any](mr, nr, g int, kerns []func(int, *A, int, *B, *C, int, C, C, int),
+	rows, kg int, a []A, lda int, b []B, c []C, ldc int, alpha, beta, one C) {
+	checkRows(rows, mr)
+	checkArgs(kg, ldc, nr, lda)
+	check("A", len(a), (rows-1)*lda+kg*g)
+	check("B", len(b), kg*nr*g)
+	check("C", len(c), (rows-1)*ldc+nr)
+	f := kerns[rows-1]
+	tiled(1, kg, beta, one, func(_, _, g0, n int, beta C) {
+		f(n, at(a, g0*g), lda, at(b, g0*nr*g), &c[0], ldc, alpha, beta, 1)
+	})
+}
+
 // F32StridedRows is F32Strided for a tile of rows rows (1 to F32MR): row i of A at
 // a[i*lda:], of C at c[i*ldc:]; nothing past row rows-1 is read or written.
 func F32StridedRows(rows, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
-	const g = 1
-	checkRows(rows, F32MR)
-	checkArgs(k, ldc, F32NR, lda)
-	check("A", len(a), (rows-1)*lda+k*g)
-	check("B", len(b), k*F32NR*g)
-	check("C", len(c), (rows-1)*ldc+F32NR)
-	f := f32Rows[rows-1]
-	tiled(1, k, beta, 1, func(_, _, g0, n int, beta float32) {
-		f(n, at(a, g0*g), lda, at(b, g0*F32NR*g), &c[0], ldc, alpha, beta, 1)
-	})
+	stridedRows(F32MR, F32NR, 1, f32Rows[:], rows, k, a, lda, b, c, ldc, alpha, beta, 1)
 }
 
 // I16StridedRows is I16Strided for a tile of rows rows (F32StridedRows).
 func I16StridedRows(rows, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
-	const g = I16KGroup
-	checkRows(rows, I16MR)
-	checkArgs(kg, ldc, I16NR, lda)
-	check("A", len(a), (rows-1)*lda+kg*g)
-	check("B", len(b), kg*I16NR*g)
-	check("C", len(c), (rows-1)*ldc+I16NR)
-	f := i16Rows[rows-1]
-	tiled(1, kg, beta, 1, func(_, _, g0, n int, beta int32) {
-		f(n, at(a, g0*g), lda, at(b, g0*I16NR*g), &c[0], ldc, alpha, beta, 1)
-	})
+	stridedRows(I16MR, I16NR, I16KGroup, i16Rows[:], rows, kg, a, lda, b, c, ldc, alpha, beta, 1)
 }
 
 // U8S8StridedRows is U8S8Strided for a tile of rows rows (F32StridedRows).
 func U8S8StridedRows(rows, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
-	const g = U8KGroup
-	checkRows(rows, U8MR)
-	checkArgs(kg, ldc, U8NR, lda)
-	check("A", len(a), (rows-1)*lda+kg*g)
-	check("B", len(b), kg*U8NR*g)
-	check("C", len(c), (rows-1)*ldc+U8NR)
-	f := u8s8Rows[rows-1]
-	tiled(1, kg, beta, 1, func(_, _, g0, n int, beta int32) {
-		f(n, at(a, g0*g), lda, at(b, g0*U8NR*g), &c[0], ldc, alpha, beta, 1)
-	})
+	stridedRows(U8MR, U8NR, U8KGroup, u8s8Rows[:], rows, kg, a, lda, b, c, ldc, alpha, beta, 1)
 }
