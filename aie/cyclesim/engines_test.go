@@ -238,7 +238,7 @@ func TestSnapshotNormalization(t *testing.T) {
 		for _, p := range s.pending {
 			tm.ring[(t0+1)&63] = append(tm.ring[(t0+1)&63], tWrite{g: 0, s: 0, seq: p})
 		}
-		return tm.snapshot(nil, lr, 1, t0) // r = b + stride = 110
+		return tm.snapshot(nil, lr, 1, t0, 63) // r = b + stride = 110
 	}
 	same := slices.Equal[[]int64]
 	for _, c := range []struct {

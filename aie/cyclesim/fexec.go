@@ -49,12 +49,43 @@ type fInstr struct {
 	// being read (each output unit is not an input unit of another output unit)
 	inPlace bool
 	path    uint8 // MAC: pathMac16x2, pathMac8 or 0 (fastMAC's general code), by macPath
-	macs    int64
-	spill   bool
+	// xRun, zRun: the MAC's gathers read X's (Z's) units in place (prepareF)
+	xRun, zRun bool
+	// zu, zb: pathMac16x2's two Z elements, as unit and byte offset in it
+	zu    [2]int32
+	zb    [2]uint8
+	macs  int64
+	spill bool
 	// fSRS, fVAdd: lanes and element type of the operation, SRS's constant shift
 	lanes int
 	elem  kernel.Elem
 	shift int
+}
+
+// consecutive reports whether the units follow each other in one register file (then they
+// lie unitStride bytes apart in the simulator's files).
+func consecutive(units []int32) bool {
+	for i := range units {
+		if units[i] != units[0]+int32(i) || i > 0 && fileOf(units[i]) != fileOf(units[0]) {
+			return false
+		}
+	}
+	return len(units) > 0
+}
+
+// unitStride is the distance in bytes between neighbouring units of a register file.
+const unitStride = unsafe.Sizeof(unit{})
+
+// operand returns where a MAC operand's 16-byte chunks are and their stride: in place in the
+// register units when run says they are consecutive, else copied into buf.
+func (s *sim) operand(units []int32, run bool, buf *kernel.Vec) (unsafe.Pointer, uintptr) {
+	if run {
+		return unsafe.Pointer(&s.ug[units[0]].val[0].vec), unitStride
+	}
+	for i, g := range units {
+		*(*[16]byte)(buf[16*i:]) = s.ug[g].val[0].vec
+	}
+	return unsafe.Pointer(buf), 16
 }
 
 func gunits(r backend.Reg) []int32 {
@@ -156,9 +187,32 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 			}
 		}
 		f.op, f.x, f.z, f.out, f.lpu, f.macs = fMAC48, gunits(in.Uses[dec.xo].Reg), gunits(in.Uses[dec.zo].Reg), gunits(out), lpu, int64(in.MACs)
-		f.path = macPath(dec, &f)
+		setMACPath(dec, &f)
 	}
 	return f
+}
+
+// setMACPath decides f's MAC path once per program, and where its operands are read.
+func setMACPath(d *decoded, f *fInstr) {
+	f.path = macPath(d, f)
+	// the gathers read the operands in place when their units are consecutive (one stride
+	// apart in the register file) and hold every chunk the gathers read
+	t := &d.tab
+	switch f.path {
+	case pathMac16x2:
+		f.xRun = consecutive(f.x) && t.x16 != nil && t.x16.nSrc <= len(f.x)
+		for i := range f.zu {
+			o := int(t.z[0][i] & 126) // Z's two elements: even bytes, each within one unit
+			if o/16 >= len(f.z) {
+				f.path = 0
+				break
+			}
+			f.zu[i], f.zb[i] = f.z[o/16], uint8(o%16)
+		}
+	case pathMac8:
+		f.xRun = consecutive(f.x) && t.simd.gx.nSrc <= len(f.x)
+		f.zRun = consecutive(f.z) && t.simd.gz.nSrc <= len(f.z)
+	}
 }
 
 // The MAC forms with their own code in fastMAC: the GEMM-style int16 mac16 (16 lanes, 2
@@ -362,16 +416,11 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 		if !useSIMD {
 			break
 		}
-		x, z := &s.x8, &s.z8
-		for i, g := range f.x {
-			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
-		}
-		for i, g := range f.z {
-			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
-		}
 		m, sc := d.tab.simd, &s.msc
-		gatherBytes(&m.gx, x, &sc.gx)
-		gatherBytes(&m.gz, z, &sc.gz)
+		x, xs := s.operand(f.x, f.xRun, &s.x8)
+		gatherBytes(&m.gx, x, xs, &sc.gx)
+		z, zs := s.operand(f.z, f.zRun, &s.z8)
+		gatherBytes(&m.gz, z, zs, &sc.gz)
 		madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
 		acc48Add16(&sc.o8, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
 		return nil
@@ -457,16 +506,10 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 // 48-bit wrap in one pass per lane.
 func (s *sim) mac16x2(f *fInstr, t *macTable) {
 	if useSIMD && t.x16 != nil {
-		x, z := &s.x8, &s.z8
-		for i, g := range f.x {
-			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
-		}
-		for i, g := range f.z {
-			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
-		}
-		o0, o1 := t.z[0][0]&126, t.z[0][1]&126
-		zpair := uint32(z[o0]) | uint32(z[o0+1])<<8 | uint32(z[o1])<<16 | uint32(z[o1+1])<<24
-		mac16x2Acc(t.x16, x, zpair, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+		x, xs := s.operand(f.x, f.xRun, &s.x8)
+		z0, z1 := &s.ug[f.zu[0]].val[0].vec, &s.ug[f.zu[1]].val[0].vec
+		zpair := uint32(binary.LittleEndian.Uint16(z0[f.zb[0]&14:])) | uint32(binary.LittleEndian.Uint16(z1[f.zb[1]&14:]))<<16
+		mac16x2Acc(t.x16, x, xs, zpair, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
 		return
 	}
 	x, z := &s.x16, &s.z16

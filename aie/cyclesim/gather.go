@@ -1,6 +1,8 @@
 package cyclesim
 
 import (
+	"unsafe"
+
 	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/num"
 )
@@ -72,6 +74,15 @@ func gatherGo(g *gatherTab, src *kernel.Vec, dst *[256]byte) {
 	}
 }
 
+// chunks collects n 16-byte chunks, stride bytes apart from src, into one vector.
+func chunks(src unsafe.Pointer, stride uintptr, n int) *kernel.Vec {
+	var v kernel.Vec
+	for c := 0; c < n && c < len(v)/16; c++ {
+		*(*[16]byte)(v[16*c:]) = *(*[16]byte)(unsafe.Add(src, uintptr(c)*stride))
+	}
+	return &v
+}
+
 // madd8Go is madd8 in Go: each lane's sum over npairs column pairs of the products of the
 // gathered 8-bit operands, extended as signed (xs, zs) or unsigned. Exact in an int32: at
 // most 8 products of magnitude 2^16.
@@ -139,8 +150,8 @@ func buildMACSIMD(d *decoded, t *macTable) *macSIMD {
 // macSumsSIMD is macSums through the gathers and pairwise products.
 func macSumsSIMD(t *macTable, x, z *kernel.Vec, sc *macScratch, sums *[16]int64) int {
 	m := t.simd
-	gatherBytes(&m.gx, x, &sc.gx)
-	gatherBytes(&m.gz, z, &sc.gz)
+	gatherBytes(&m.gx, unsafe.Pointer(x), 16, &sc.gx)
+	gatherBytes(&m.gz, unsafe.Pointer(z), 16, &sc.gz)
 	lanes := min(t.lanes, 16)
 	madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
 	for l := 0; l < lanes; l++ {

@@ -3,9 +3,10 @@
 package cyclesim
 
 import (
+	"unsafe"
+
 	"golang.org/x/sys/cpu"
 
-	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/num"
 )
 
@@ -13,20 +14,21 @@ import (
 // reports AVX2 only when the OS saves the ymm state. Tests clear it to run the Go paths.
 var useSIMD = cpu.X86.HasAVX2
 
-// gatherBytes writes the first 32*tab.nOut bytes of dst from src as tab says (gatherGo).
+// gatherBytes writes the first 32*tab.nOut bytes of dst as tab says (gatherGo) from the
+// source's tab.nSrc 16-byte chunks, chunk c at src + c*stride.
 //
 //go:noescape
-func gatherBytes(tab *gatherTab, src *kernel.Vec, dst *[256]byte)
+func gatherBytes(tab *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte)
 
 // madd8 is madd8Go; mode bit 0: X signed, bit 1: Z signed. npairs is at most 4.
 //
 //go:noescape
 func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32)
 
-// mac16x2Acc is mac16x2AccGo.
+// mac16x2Acc is mac16x2AccGo on X's chunks at x + c*stride.
 //
 //go:noescape
-func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
+func mac16x2Acc(tab *gatherTab, x unsafe.Pointer, stride uintptr, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
 
 // acc48Add16 is acc48Add16Go.
 //

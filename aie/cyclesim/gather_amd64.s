@@ -10,14 +10,16 @@
 // R10 + 256*o) to the accumulator Yacc.
 #define OR1(o, acc) VPSHUFB (256*o)(R10), Y8, Y9; VPOR Y9, acc, acc
 
-// func gatherBytes(tab *gatherTab, src *kernel.Vec, dst *[256]byte)
+// func gatherBytes(tab *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte)
 //
-// Sources outer, outputs inner: each 16-byte source chunk is broadcast once and shuffled
-// into every output chunk's accumulator register (Y0..Y7). nOut is 2, 4 or 8 (build).
-TEXT ·gatherBytes(SB), NOSPLIT, $0-24
+// Sources outer, outputs inner: each 16-byte source chunk (stride bytes apart) is broadcast
+// once and shuffled into every output chunk's accumulator register (Y0..Y7). nOut is 2, 4
+// or 8 (build).
+TEXT ·gatherBytes(SB), NOSPLIT, $0-32
 	MOVQ  tab+0(FP), AX
 	MOVQ  src+8(FP), SI
-	MOVQ  dst+16(FP), DI
+	MOVQ  stride+16(FP), R11
+	MOVQ  dst+24(FP), DI
 	MOVQ  0(AX), CX
 	MOVQ  8(AX), DX
 	LEAQ  16(AX), R10
@@ -46,7 +48,7 @@ g8loop:
 	OR1(5, Y5)
 	OR1(6, Y6)
 	OR1(7, Y7)
-	ADDQ           $16, SI
+	ADDQ           R11, SI
 	ADDQ           $32, R10
 	DECQ           DX
 	JNZ            g8loop
@@ -62,7 +64,7 @@ g4loop:
 	OR1(1, Y1)
 	OR1(2, Y2)
 	OR1(3, Y3)
-	ADDQ           $16, SI
+	ADDQ           R11, SI
 	ADDQ           $32, R10
 	DECQ           DX
 	JNZ            g4loop
@@ -76,7 +78,7 @@ g2loop:
 	VBROADCASTI128 (SI), Y8
 	OR1(0, Y0)
 	OR1(1, Y1)
-	ADDQ           $16, SI
+	ADDQ           R11, SI
 	ADDQ           $32, R10
 	DECQ           DX
 	JNZ            g2loop
@@ -190,14 +192,16 @@ m8store:
 	MOVQ     d1, DI; \
 	UNIT8(Y1, X1, SI, DI)
 
-// func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
+// func mac16x2Acc(tab *gatherTab, x unsafe.Pointer, stride uintptr, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
 //
-// The int16 mac16 with a broadcast Z pair (mac16x2): X gathered into word pairs per lane
+// The int16 mac16 with a broadcast Z pair (mac16x2): X (16-byte chunks stride bytes apart)
+// gathered into word pairs per lane
 // (tab: lanes 0-7 in chunk 0, 8-15 in chunk 1), VPMADDWD with (z0, z1), and the sums added
 // to two units of 48-bit accumulator lanes.
-TEXT ·mac16x2Acc(SB), NOSPLIT, $0-56
+TEXT ·mac16x2Acc(SB), NOSPLIT, $0-64
 	MOVQ  tab+0(FP), AX
 	MOVQ  x+8(FP), SI
+	MOVQ  stride+16(FP), R11
 	MOVQ  8(AX), DX
 	LEAQ  16(AX), R10
 	VPXOR Y0, Y0, Y0
@@ -209,18 +213,18 @@ xsrc:
 	VBROADCASTI128 (SI), Y8
 	OR1(0, Y0)
 	OR1(1, Y1)
-	ADDQ           $16, SI
+	ADDQ           R11, SI
 	ADDQ           $32, R10
 	DECQ           DX
 	JNZ            xsrc
 
 xdone:
-	MOVL         zpair+16(FP), BX
+	MOVL         zpair+24(FP), BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
 	VPMADDWD     Y2, Y0, Y0
 	VPMADDWD     Y2, Y1, Y1
-	ACC16(src0+24(FP), dst0+32(FP), src1+40(FP), dst1+48(FP))
+	ACC16(src0+32(FP), dst0+40(FP), src1+48(FP), dst1+56(FP))
 	VZEROUPPER
 	RET
 

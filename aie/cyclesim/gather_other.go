@@ -3,21 +3,24 @@
 package cyclesim
 
 import (
-	"github.com/sumacdev/sumac/aie/kernel"
+	"unsafe"
+
 	"github.com/sumacdev/sumac/num"
 )
 
 // useSIMD: this build has no assembly; the MACs run macSums's Go loops.
 var useSIMD = false
 
-func gatherBytes(g *gatherTab, src *kernel.Vec, dst *[256]byte) { gatherGo(g, src, dst) }
+func gatherBytes(g *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte) {
+	gatherGo(g, chunks(src, stride, g.nSrc), dst)
+}
 
 func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32) {
 	madd8Go(gx, gz, npairs, mode&1 != 0, mode&2 != 0, out)
 }
 
-func mac16x2Acc(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc) {
-	mac16x2AccGo(tab, x, zpair, src0, dst0, src1, dst1)
+func mac16x2Acc(tab *gatherTab, x unsafe.Pointer, stride uintptr, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc) {
+	mac16x2AccGo(tab, chunks(x, stride, tab.nSrc), zpair, src0, dst0, src1, dst1)
 }
 
 func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc) {

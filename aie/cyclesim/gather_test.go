@@ -38,10 +38,21 @@ func TestGatherAndMadd(t *testing.T) {
 		var got, want [256]byte
 		rng.Read(got[:])
 		want = got // bytes past the written chunks stay as they were
-		gatherBytes(&g, &src, &got)
+		gatherBytes(&g, unsafe.Pointer(&src), 16, &got)
 		gatherGo(&g, &src, &want)
 		if got != want {
 			t.Fatalf("trial %d: gatherBytes differs from gatherGo", trial)
+		}
+		// the same chunks spread out, as register units are: stride apart, other bytes between
+		stride := 16 * (1 + rng.Intn(4))
+		spread := make([]byte, 8*stride)
+		rng.Read(spread)
+		for c := 0; c < 8; c++ {
+			copy(spread[c*stride:c*stride+16], src[16*c:])
+		}
+		gatherBytes(&g, unsafe.Pointer(&spread[0]), uintptr(stride), &got)
+		if got != want {
+			t.Fatalf("trial %d: gatherBytes with stride %d differs from gatherGo", trial, stride)
 		}
 		var gx, gz [256]byte
 		rng.Read(gx[:])
@@ -91,11 +102,11 @@ func TestMac16x2Acc(t *testing.T) {
 		}
 		g0, g1, w0, w1 := a0, a1, a0, a1
 		if trial%2 == 0 { // in place
-			mac16x2Acc(tab, &x, zpair, &g0, &g0, &g1, &g1)
+			mac16x2Acc(tab, unsafe.Pointer(&x), 16, zpair, &g0, &g0, &g1, &g1)
 			mac16x2AccGo(tab, &x, zpair, &w0, &w0, &w1, &w1)
 		} else {
 			var d0, d1, e0, e1 [8]num.Acc
-			mac16x2Acc(tab, &x, zpair, &g0, &d0, &g1, &d1)
+			mac16x2Acc(tab, unsafe.Pointer(&x), 16, zpair, &g0, &d0, &g1, &d1)
 			mac16x2AccGo(tab, &x, zpair, &w0, &e0, &w1, &e1)
 			g0, g1, w0, w1 = d0, d1, e0, e1
 		}

@@ -356,13 +356,10 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	// Only the units the program names are reset: no instruction reaches the others, which
 	// may still hold a previous run's values.
 	for _, g := range pi.used {
-		f := 0
-		for f+1 < len(unitBase) && unitBase[f+1] <= g {
-			f++
-		}
+		f := fileOf(g)
 		i := int(g - unitBase[f])
 		u := &s.files[f][i]
-		*u = unit{file: backend.File(f), idx: i}
+		*u = unit{file: f, idx: i}
 		u.top = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 		u.vis = -1 << 40
 		u.val[0].seq = -1
@@ -430,10 +427,20 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	} else if err := s.run(); err != nil {
 		return s.res, err
 	}
-	s.res.Data = map[string][]byte{}
+	// the regions' final bytes, copied into one allocation
+	total, nreg := 0, 0
+	for _, r := range s.regions {
+		if r[1] >= 0 {
+			total += r[1]
+			nreg++
+		}
+	}
+	s.res.Data = make(map[string][]byte, nreg)
+	all := make([]byte, total)
 	for i, r := range s.regions {
 		if r[1] >= 0 {
-			s.res.Data[p.Kernel.Params[i].Name] = append([]byte(nil), s.mem[r[0]:r[0]+r[1]]...)
+			s.res.Data[p.Kernel.Params[i].Name] = all[:r[1]:r[1]]
+			all = all[copy(all, s.mem[r[0]:r[0]+r[1]]):]
 		}
 	}
 	if s.res.Cycles > 0 {

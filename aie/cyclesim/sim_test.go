@@ -365,8 +365,10 @@ func testFastMAC(t *testing.T) {
 		if !withAcc {
 			kernel.MACInt(d.kind, &d.sel, &kernel.AccVal{}, &x, c.xe, c.xLen, &z, c.ze, c.zLen, &want)
 		}
-		if got := fastMACUnits(t, d, withAcc, &acc, &x, &z); got != want {
-			t.Fatalf("form %v kind %v acc %v: pass 2's MAC differs from kernel.MACInt", c.form, d.kind, withAcc)
+		for _, spread := range []bool{false, true} {
+			if got := fastMACUnits(t, d, withAcc, spread, &acc, &x, &z); got != want {
+				t.Fatalf("form %v kind %v acc %v spread %v: pass 2's MAC differs from kernel.MACInt", c.form, d.kind, withAcc, spread)
+			}
 		}
 	}
 	if tried < 1000 || bcast < 100 {
@@ -374,9 +376,10 @@ func testFastMAC(t *testing.T) {
 	}
 }
 
-// fastMACUnits runs d through sim.fastMAC with X in vector units 0..7, Z in 8..15, the
-// accumulator input (if any) in accumulator units 0..1 and the result in 2..3.
-func fastMACUnits(t *testing.T, d *decoded, withAcc bool, acc *kernel.AccVal, x, z *kernel.Vec) kernel.AccVal {
+// fastMACUnits runs d through sim.fastMAC with X in vector units 0..7, Z in 8..15 (spread:
+// X in the even units, Z in the odd ones), the accumulator input (if any) in accumulator
+// units 0..1 and the result in 2..3.
+func fastMACUnits(t *testing.T, d *decoded, withAcc, spread bool, acc *kernel.AccVal, x, z *kernel.Vec) kernel.AccVal {
 	t.Helper()
 	s := &sim{res: &Result{}, dec: []*decoded{d}}
 	for f := range s.files {
@@ -388,10 +391,15 @@ func fastMACUnits(t *testing.T, d *decoded, withAcc bool, acc *kernel.AccVal, x,
 	lanes := d.sel.Lanes
 	f := fInstr{op: fMAC48, lpu: (lanes + 1) / 2, out: []int32{gunit(backend.FileAcc, 2), gunit(backend.FileAcc, 3)}}
 	for i := 0; i < 8; i++ {
-		f.x = append(f.x, gunit(backend.FileVec, i))
-		f.z = append(f.z, gunit(backend.FileVec, 8+i))
-		s.files[backend.FileVec][i].val[0].vec = [16]byte(x[16*i:])
-		s.files[backend.FileVec][8+i].val[0].vec = [16]byte(z[16*i:])
+		// consecutive units (read in place) or interleaved ones (copied)
+		xi, zi := i, 8+i
+		if spread {
+			xi, zi = 2*i, 2*i+1
+		}
+		f.x = append(f.x, gunit(backend.FileVec, xi))
+		f.z = append(f.z, gunit(backend.FileVec, zi))
+		s.files[backend.FileVec][xi].val[0].vec = [16]byte(x[16*i:])
+		s.files[backend.FileVec][zi].val[0].vec = [16]byte(z[16*i:])
 	}
 	if withAcc {
 		f.acc = []int32{gunit(backend.FileAcc, 0), gunit(backend.FileAcc, 1)}
@@ -404,7 +412,7 @@ func fastMACUnits(t *testing.T, d *decoded, withAcc bool, acc *kernel.AccVal, x,
 			f.out, f.inPlace = f.acc, true
 		}
 	}
-	f.path = macPath(d, &f)
+	setMACPath(d, &f)
 	if err := s.fastMAC(&f, &backend.Instr{}); err != nil {
 		t.Fatal(err)
 	}

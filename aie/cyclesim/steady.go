@@ -56,6 +56,16 @@ func (tr *trace) setUnits(ops []tInstr) {
 			all[g] = true
 		}
 	}
+	tr.horizon = 0
+	for i := range ops {
+		ti := &ops[i]
+		for _, list := range [][]tOp{ti.reads, ti.late, ti.writes} {
+			for _, o := range list {
+				tr.horizon = max(tr.horizon, int64(o.cyc))
+			}
+		}
+	}
+	tr.horizon = min(tr.horizon, 63)
 	tr.units = []int32{}
 	for g, ok := range all {
 		if ok {
@@ -145,7 +155,7 @@ type steady struct {
 const relTag = int64(1) << 50
 
 // snapshot appends the normalized state at trace index i (boundary j of lr) to buf.
-func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
+func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t, horizon int64) []int64 {
 	shift := int64(j) * lr.stride
 	enc := func(v int64) int64 {
 		if v >= lr.b {
@@ -207,7 +217,8 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t int64) []int64 {
 			buf = append(buf, enc(w))
 		}
 	}
-	for c := int64(0); c < 64; c++ {
+	// every pending entry is due within the program's horizon (trace.horizon)
+	for c := int64(0); c <= horizon; c++ {
 		q := tm.ring[(t+c)&63]
 		buf = append(buf, int64(len(q)))
 		for _, w := range q {
@@ -277,7 +288,7 @@ func (tm *timer) boundary(tr *trace, st *steady, i int, t int64) int {
 		if m.j == 0 || m.j > lr.n-2 || st.tries >= maxSteadyTries {
 			continue
 		}
-		st.cur = tm.snapshot(st.cur, lr, m.j, t)
+		st.cur = tm.snapshot(st.cur, lr, m.j, t, tr.horizon)
 		st.tries++
 		if slices.Equal(st.prev, st.cur) {
 			skip := int64(lr.n-1) - int64(m.j)

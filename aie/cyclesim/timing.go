@@ -40,13 +40,19 @@ var unitBase = func() (b [backend.NumFiles + 1]int32) {
 
 func gunit(f backend.File, n int) int32 { return unitBase[f] + int32(n) }
 
-// unitName renders a global unit index for error messages.
-func unitName(g int32) string {
+// fileOf returns the register file of a global unit index.
+func fileOf(g int32) backend.File {
 	f := 0
 	for f+1 < len(unitBase) && unitBase[f+1] <= g {
 		f++
 	}
-	return backend.Reg{File: backend.File(f), Units: []int{int(g - unitBase[f])}}.String()
+	return backend.File(f)
+}
+
+// unitName renders a global unit index for error messages.
+func unitName(g int32) string {
+	f := fileOf(g)
+	return backend.Reg{File: f, Units: []int{int(g - unitBase[f])}}.String()
 }
 
 // timingOps lists the register accesses the value-carrying engine makes for in (exec and

@@ -46,6 +46,9 @@ type trace struct {
 	memOrdered bool
 	// units are the register units pass 1 touches (nil: all)
 	units []int32
+	// horizon bounds how far ahead of the current cycle pass 1 queues anything: the largest
+	// itinerary cycle of a timing operand (at most 63, the rings' reach)
+	horizon int64
 	err   error
 	// runs are the activations of innermost hardware loops and marks their iterations'
 	// first trace entries (sorted), for pass 1's steady-state skip (steady.go)
