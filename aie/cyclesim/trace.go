@@ -49,7 +49,7 @@ type trace struct {
 	// horizon bounds how far ahead of the current cycle pass 1 queues anything: the largest
 	// itinerary cycle of a timing operand (at most 63, the rings' reach)
 	horizon int64
-	err   error
+	err     error
 	// runs are the activations of innermost hardware loops and marks their iterations'
 	// first trace entries (sorted), for pass 1's steady-state skip (steady.go)
 	runs  []loopRun
