@@ -20,7 +20,8 @@ type memAcc struct {
 }
 
 // memoryPass adds bank-conflict stall cycles and checks that no access is issued out of
-// program order with respect to a store to the same bytes.
+// program order with respect to a store to the same bytes (among the accesses that change
+// places with a store at all, markReordered).
 func (s *sim) memoryPass(tr *trace) error {
 	if !tr.hasMem {
 		return nil
@@ -47,12 +48,12 @@ func (s *sim) memoryPass(tr *trace) error {
 			banks[nb] = m
 			nb++
 		}
-		if !tr.memOrdered {
+		if mm.check {
 			accs = append(accs, memAcc{seq: d.seq, g0: int32(a / memGranule), g1: int32((a + n + memGranule - 1) / memGranule), k: mm.k, store: mm.store})
 		}
 	}
 	s.memAccs = accs
-	if tr.memOrdered {
+	if len(accs) == 0 {
 		return nil
 	}
 	if v := s.memOrder.first(accs); v >= 0 {
@@ -68,24 +69,34 @@ func (s *sim) memoryPass(tr *trace) error {
 	return nil
 }
 
-// storesInOrder reports whether every store is issued after every access before it in
-// program order and before every access after it: then no access can be out of order with a
-// store, whatever the addresses. It depends on the trace alone (decided once per program).
-func storesInOrder(tr *trace) bool {
-	maxAll, maxStore := int64(-1<<62), int64(-1<<62)
-	for _, mm := range tr.mems {
-		seq := tr.issue[mm.k].seq
-		if mm.store {
-			if seq < maxAll {
-				return false
-			}
-			maxStore = max(maxStore, seq)
-		} else if seq < maxStore {
-			return false
+// markReordered marks the accesses that change places with a store (check): an access and
+// a store issued in the opposite order to their program order. Only such pairs can break the
+// memory order, whatever the addresses, and both of a pair's accesses are marked; it depends
+// on the trace alone (decided once per program).
+func markReordered(tr *trace) {
+	n := len(tr.mems)
+	seq := func(i int) int64 { return tr.issue[tr.mems[i].k].seq }
+	const none = int64(1) << 62
+	// least seq of all accesses / stores issued after position i
+	sufAll, sufSto := make([]int64, n+1), make([]int64, n+1)
+	sufAll[n], sufSto[n] = none, none
+	for i := n - 1; i >= 0; i-- {
+		sufAll[i], sufSto[i] = min(sufAll[i+1], seq(i)), sufSto[i+1]
+		if tr.mems[i].store {
+			sufSto[i] = min(sufSto[i], seq(i))
 		}
-		maxAll = max(maxAll, seq)
 	}
-	return true
+	preAll, preSto := -none, -none // largest seq of all accesses / stores issued before
+	for i := range tr.mems {
+		m, sq := &tr.mems[i], seq(i)
+		if m.store {
+			m.check = sufAll[i+1] < sq || preAll > sq
+			preSto = max(preSto, sq)
+		} else {
+			m.check = sufSto[i+1] < sq || preSto > sq
+		}
+		preAll = max(preAll, sq)
+	}
 }
 
 // memOrder finds accesses issued out of program order with respect to a store to the same

@@ -266,7 +266,7 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 				pi.tr.mems = append(pi.tr.mems, traceMem{k: int32(k), bytes: int32(in.Mem.Bytes), store: in.Mem.Store})
 			}
 		}
-		pi.tr.memOrdered = storesInOrder(pi.tr)
+		markReordered(pi.tr)
 	})
 	return pi.tr
 }

@@ -42,8 +42,6 @@ type trace struct {
 	// mems lists the memory accesses in issue order: trace index, bytes, store (pass 3
 	// reads these instead of the instructions)
 	mems []traceMem
-	// memOrdered: no store changes places with another access (storesInOrder)
-	memOrdered bool
 	// units are the register units pass 1 touches (nil: all)
 	units []int32
 	// horizon bounds how far ahead of the current cycle pass 1 queues anything: the largest
@@ -60,6 +58,7 @@ type traceMem struct {
 	k     int32
 	bytes int32
 	store bool
+	check bool // it changes places with a store (markReordered)
 }
 
 // loopStack holds the active hardware loops, outermost first, while the bundles are walked
