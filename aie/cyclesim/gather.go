@@ -25,6 +25,11 @@ import (
 type gatherTab struct {
 	nOut int // 32-byte output chunks written, 2, 4 or 8 (the rest of the output is not touched)
 	nSrc int // 16-byte source chunks read
+	// ents lists the (output chunk o, source chunk s) pairs with bytes to move, grouped by o,
+	// as 256*o + 32*s (the mask's offset in m) | s<<12 | 0x8000 on the last entry of an o; an
+	// output chunk with none has one entry of s = 0 and an empty mask, so it is still written
+	nEnt int
+	ents [64]uint16
 	// m[o][s]: VPSHUFB mask producing the bytes of output chunk o taken from source chunk s
 	// (0x80: not from this chunk, gives zero so the chunks' results can be ORed)
 	m   [8][8][32]byte
@@ -51,14 +56,29 @@ func (g *gatherTab) build(idx *[256]int16, nOut int) {
 	default:
 		g.nOut = 8
 	}
+	g.nEnt = 0
 	for o := range g.m {
+		first := g.nEnt
 		for s := range g.m[o] {
+			used := false
 			for b := range g.m[o][s] {
 				g.m[o][s][b] = 0x80
 				if i := idx[32*o+b]; i >= 0 && int(i)/16 == s {
 					g.m[o][s][b] = byte(i % 16)
+					used = true
 				}
 			}
+			if used && o < g.nOut {
+				g.ents[g.nEnt] = uint16(256*o + 32*s | s<<12)
+				g.nEnt++
+			}
+		}
+		if o < g.nOut {
+			if g.nEnt == first {
+				g.ents[g.nEnt] = uint16(256 * o)
+				g.nEnt++
+			}
+			g.ents[g.nEnt-1] |= 0x8000
 		}
 	}
 }

@@ -3,7 +3,7 @@
 #include "textflag.h"
 
 // Hand-written (not generated): the SIMD forms of gather.go's gatherGo and madd8Go, AVX2
-// only. gatherTab's layout: nOut at 0, nSrc at 8, m at 16
+// only. gatherTab's layout: nOut at 0, nSrc at 8, nEnt at 16, ents at 24, m at 152
 // (TestGatherTabLayout).
 
 // OR1 adds output chunk o's bytes from the broadcast source chunk in Y8 (mask m[o][s] at
@@ -12,80 +12,45 @@
 
 // func gatherBytes(tab *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte)
 //
-// Sources outer, outputs inner: each 16-byte source chunk (stride bytes apart) is broadcast
-// once and shuffled into every output chunk's accumulator register (Y0..Y7). nOut is 2, 4
-// or 8 (build).
+// One step per entry of tab.ents (an output chunk o and a source chunk s with bytes to
+// move, grouped by o): source chunk s (at src + s*stride) is broadcast, shuffled by mask
+// m[o][s] and ORed into Y0; the last entry of an output chunk stores Y0 at dst + 32*o.
 TEXT ·gatherBytes(SB), NOSPLIT, $0-32
 	MOVQ  tab+0(FP), AX
 	MOVQ  src+8(FP), SI
 	MOVQ  stride+16(FP), R11
 	MOVQ  dst+24(FP), DI
-	MOVQ  0(AX), CX
-	MOVQ  8(AX), DX
-	LEAQ  16(AX), R10
+	MOVQ  16(AX), CX         // nEnt
+	LEAQ  24(AX), R12        // ents
+	LEAQ  152(AX), R10       // m
 	VPXOR Y0, Y0, Y0
-	VPXOR Y1, Y1, Y1
-	TESTQ DX, DX
-	JZ    g2store
-	CMPQ  CX, $2
-	JLE   g2loop
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	CMPQ  CX, $4
-	JLE   g4loop
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ    gdone
 
-g8loop:
-	VBROADCASTI128 (SI), Y8
-	OR1(0, Y0)
-	OR1(1, Y1)
-	OR1(2, Y2)
-	OR1(3, Y3)
-	OR1(4, Y4)
-	OR1(5, Y5)
-	OR1(6, Y6)
-	OR1(7, Y7)
-	ADDQ           R11, SI
-	ADDQ           $32, R10
-	DECQ           DX
-	JNZ            g8loop
-	VMOVDQU        Y4, 128(DI)
-	VMOVDQU        Y5, 160(DI)
-	VMOVDQU        Y6, 192(DI)
-	VMOVDQU        Y7, 224(DI)
-	JMP            g4store
+gloop:
+	MOVWLZX        (R12), R8
+	MOVL           R8, R9
+	SHRL           $12, R9
+	ANDL           $7, R9
+	IMULQ          R11, R9
+	VBROADCASTI128 (SI)(R9*1), Y8
+	MOVL           R8, R9
+	ANDL           $0xFFF, R9
+	VPSHUFB        (R10)(R9*1), Y8, Y9
+	VPOR           Y9, Y0, Y0
+	TESTL          $0x8000, R8
+	JZ             gnext
+	SHRL           $3, R9
+	ANDL           $0x1E0, R9
+	VMOVDQU        Y0, (DI)(R9*1)
+	VPXOR          Y0, Y0, Y0
 
-g4loop:
-	VBROADCASTI128 (SI), Y8
-	OR1(0, Y0)
-	OR1(1, Y1)
-	OR1(2, Y2)
-	OR1(3, Y3)
-	ADDQ           R11, SI
-	ADDQ           $32, R10
-	DECQ           DX
-	JNZ            g4loop
+gnext:
+	ADDQ $2, R12
+	DECQ CX
+	JNZ  gloop
 
-g4store:
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
-	JMP     g2store
-
-g2loop:
-	VBROADCASTI128 (SI), Y8
-	OR1(0, Y0)
-	OR1(1, Y1)
-	ADDQ           R11, SI
-	ADDQ           $32, R10
-	DECQ           DX
-	JNZ            g2loop
-
-g2store:
-	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
+gdone:
 	VZEROUPPER
 	RET
 
@@ -203,7 +168,7 @@ TEXT ·mac16x2Acc(SB), NOSPLIT, $0-64
 	MOVQ  x+8(FP), SI
 	MOVQ  stride+16(FP), R11
 	MOVQ  8(AX), DX
-	LEAQ  16(AX), R10
+	LEAQ  152(AX), R10
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	TESTQ DX, DX

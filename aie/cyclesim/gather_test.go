@@ -12,8 +12,8 @@ import (
 // TestGatherTabLayout: gather_amd64.s reads nOut, nSrc and m at fixed offsets.
 func TestGatherTabLayout(t *testing.T) {
 	var g gatherTab
-	if unsafe.Offsetof(g.nOut) != 0 || unsafe.Offsetof(g.nSrc) != 8 || unsafe.Offsetof(g.m) != 16 {
-		t.Fatalf("gatherTab layout changed: nOut %d nSrc %d m %d", unsafe.Offsetof(g.nOut), unsafe.Offsetof(g.nSrc), unsafe.Offsetof(g.m))
+	if unsafe.Offsetof(g.nOut) != 0 || unsafe.Offsetof(g.nSrc) != 8 || unsafe.Offsetof(g.nEnt) != 16 || unsafe.Offsetof(g.ents) != 24 || unsafe.Offsetof(g.m) != 152 {
+		t.Fatalf("gatherTab layout changed: nOut %d nSrc %d nEnt %d ents %d m %d", unsafe.Offsetof(g.nOut), unsafe.Offsetof(g.nSrc), unsafe.Offsetof(g.nEnt), unsafe.Offsetof(g.ents), unsafe.Offsetof(g.m))
 	}
 }
 
@@ -25,10 +25,22 @@ func TestGatherAndMadd(t *testing.T) {
 		var idx [256]int16
 		nOut := 1 + rng.Intn(8)
 		srcLen := 16 * (1 + rng.Intn(8))
+		// dense: any source byte anywhere; sparse: each output chunk from at most two source
+		// chunks (the MACs' usual shape), some chunks empty
+		sparse := trial%2 == 1
 		for i := range idx {
 			idx[i] = -1
-			if i < 32*nOut && rng.Intn(4) != 0 {
-				idx[i] = int16(rng.Intn(srcLen))
+			if i >= 32*nOut || rng.Intn(4) == 0 {
+				continue
+			}
+			idx[i] = int16(rng.Intn(srcLen))
+			if sparse {
+				o := i / 32
+				s := (o*5 + rng.Intn(2)) % (srcLen / 16)
+				idx[i] = int16(16*s + rng.Intn(16))
+				if o%3 == 2 {
+					idx[i] = -1
+				}
 			}
 		}
 		var g gatherTab
