@@ -416,13 +416,9 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 		if !useSIMD {
 			break
 		}
-		m, sc := d.tab.simd, &s.msc
 		x, xs := s.operand(f.x, f.xRun, &s.x8)
-		gatherBytes(&m.gx, x, xs, &sc.gx)
 		z, zs := s.operand(f.z, f.zRun, &s.z8)
-		gatherBytes(&m.gz, z, zs, &sc.gz)
-		madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
-		acc48Add16(&sc.o8, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+		mac8Acc(d.tab.simd, x, xs, z, zs, &s.msc, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
 		return nil
 	}
 	var sums [16]int64

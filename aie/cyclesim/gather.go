@@ -167,6 +167,14 @@ func buildMACSIMD(d *decoded, t *macTable) *macSIMD {
 	return m
 }
 
+// mac8AccGo is mac8Acc in the build's separate steps.
+func mac8AccGo(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, sc *macScratch, src0, dst0, src1, dst1 *[8]num.Acc) {
+	gatherBytes(&m.gx, x, xstride, &sc.gx)
+	gatherBytes(&m.gz, z, zstride, &sc.gz)
+	madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
+	acc48Add16(&sc.o8, src0, dst0, src1, dst1)
+}
+
 // macSumsSIMD is macSums through the gathers and pairwise products.
 func macSumsSIMD(t *macTable, x, z *kernel.Vec, sc *macScratch, sums *[16]int64) int {
 	m := t.simd

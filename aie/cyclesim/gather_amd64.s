@@ -204,3 +204,117 @@ TEXT ·acc48Add16(SB), NOSPLIT, $0-40
 	ACC16(src0+8(FP), dst0+16(FP), src1+24(FP), dst1+32(FP))
 	VZEROUPPER
 	RET
+
+// func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, sc *macScratch, src0, dst0, src1, dst1 *[8]num.Acc)
+//
+// An 8-bit mac16 in one call: X and Z gathered into sc.gx and sc.gz (gatherBytes's loop; a
+// table has at least one entry), the pair products summed per lane (madd8's loop) and added
+// to the accumulator units (ACC16). macSIMD's layout: gx at 0, gz at 2712, npairs at 5424,
+// mode at 5432; macScratch's: gx at 0, gz at 256 (TestMacSIMDLayout).
+TEXT ·mac8Acc(SB), NOSPLIT, $0-80
+	MOVQ m+0(FP), BX
+	MOVQ sc+40(FP), DI
+	MOVQ BX, AX
+	MOVQ x+8(FP), SI
+	MOVQ xstride+16(FP), R11
+	MOVQ  16(AX), CX
+	LEAQ  24(AX), R12
+	LEAQ  152(AX), R10
+	VPXOR Y0, Y0, Y0
+
+fxloop:
+	MOVWLZX        (R12), R8
+	MOVL           R8, R9
+	SHRL           $12, R9
+	ANDL           $7, R9
+	IMULQ          R11, R9
+	VBROADCASTI128 (SI)(R9*1), Y8
+	MOVL           R8, R9
+	ANDL           $0xFFF, R9
+	VPSHUFB        (R10)(R9*1), Y8, Y9
+	VPOR           Y9, Y0, Y0
+	TESTL          $0x8000, R8
+	JZ             fxnext
+	SHRL           $3, R9
+	ANDL           $0x1E0, R9
+	VMOVDQU        Y0, (DI)(R9*1)
+	VPXOR          Y0, Y0, Y0
+
+fxnext:
+	ADDQ $2, R12
+	DECQ CX
+	JNZ  fxloop
+
+	LEAQ 2712(BX), AX
+	MOVQ z+24(FP), SI
+	MOVQ zstride+32(FP), R11
+	ADDQ $256, DI
+	MOVQ  16(AX), CX
+	LEAQ  24(AX), R12
+	LEAQ  152(AX), R10
+	VPXOR Y0, Y0, Y0
+
+fzloop:
+	MOVWLZX        (R12), R8
+	MOVL           R8, R9
+	SHRL           $12, R9
+	ANDL           $7, R9
+	IMULQ          R11, R9
+	VBROADCASTI128 (SI)(R9*1), Y8
+	MOVL           R8, R9
+	ANDL           $0xFFF, R9
+	VPSHUFB        (R10)(R9*1), Y8, Y9
+	VPOR           Y9, Y0, Y0
+	TESTL          $0x8000, R8
+	JZ             fznext
+	SHRL           $3, R9
+	ANDL           $0x1E0, R9
+	VMOVDQU        Y0, (DI)(R9*1)
+	VPXOR          Y0, Y0, Y0
+
+fznext:
+	ADDQ $2, R12
+	DECQ CX
+	JNZ  fzloop
+
+	MOVQ  sc+40(FP), SI
+	LEAQ  256(SI), DI
+	MOVQ  5424(BX), CX
+	MOVQ  5432(BX), DX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+
+fmloop:
+	TESTQ     $1, DX
+	JZ        fmxu
+	VPMOVSXBW (SI), Y2
+	VPMOVSXBW 16(SI), Y3
+	JMP       fmz
+
+fmxu:
+	VPMOVZXBW (SI), Y2
+	VPMOVZXBW 16(SI), Y3
+
+fmz:
+	TESTQ     $2, DX
+	JZ        fmzu
+	VPMOVSXBW (DI), Y4
+	VPMOVSXBW 16(DI), Y5
+	JMP       fmmul
+
+fmzu:
+	VPMOVZXBW (DI), Y4
+	VPMOVZXBW 16(DI), Y5
+
+fmmul:
+	VPMADDWD Y4, Y2, Y2
+	VPMADDWD Y5, Y3, Y3
+	VPADDD   Y2, Y0, Y0
+	VPADDD   Y3, Y1, Y1
+	ADDQ     $32, SI
+	ADDQ     $32, DI
+	DECQ     CX
+	JNZ      fmloop
+	ACC16(src0+48(FP), dst0+56(FP), src1+64(FP), dst1+72(FP))
+	VZEROUPPER
+	RET

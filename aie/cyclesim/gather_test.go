@@ -17,6 +17,16 @@ func TestGatherTabLayout(t *testing.T) {
 	}
 }
 
+// TestMacSIMDLayout: mac8Acc reads macSIMD and macScratch at fixed offsets.
+func TestMacSIMDLayout(t *testing.T) {
+	var m macSIMD
+	var sc macScratch
+	if unsafe.Offsetof(m.gx) != 0 || unsafe.Offsetof(m.gz) != 2712 || unsafe.Offsetof(m.npairs) != 5424 || unsafe.Offsetof(m.mode) != 5432 ||
+		unsafe.Offsetof(sc.gx) != 0 || unsafe.Offsetof(sc.gz) != 256 {
+		t.Fatalf("layout changed: macSIMD gz %d npairs %d mode %d, macScratch gz %d", unsafe.Offsetof(m.gz), unsafe.Offsetof(m.npairs), unsafe.Offsetof(m.mode), unsafe.Offsetof(sc.gz))
+	}
+}
+
 // TestGatherAndMadd compares the build's gatherBytes and madd8 (assembly on amd64)
 // with their Go definitions on random tables and operands, extremes included.
 func TestGatherAndMadd(t *testing.T) {
