@@ -104,23 +104,40 @@ m8store:
 	VZEROUPPER
 	RET
 
-// ACC2 adds the int64 sums of two lanes, broadcast to both halves of each lane's num.Acc
-// (Hi, Lo) in Ysum, to the accumulator lanes at src+off, wraps the low half to 48 bits,
-// sets Hi to its sign and stores both lanes at dst+off. Y12 is zero.
-#define ACC2(ysum, src, dst, off) \
-	VPADDQ   off(src), ysum, Y7; \
-	VPSLLQ   $16, Y7, Y7; \
-	VPCMPGTQ Y7, Y12, Y8; \
-	VPSHUFD  $0xEE, Y8, Y8; \
-	VPSRLQ   $16, Y7, Y7; \
-	VPSLLQ   $48, Y8, Y9; \
-	VPOR     Y9, Y7, Y7; \
-	VPBLENDD $0xCC, Y7, Y8, Y7; \
-	VMOVDQU  Y7, off(dst)
+// permPairs orders eight int32 lanes as 0, 2, 1, 3, 4, 6, 5, 7: the order in which ACC4
+// meets the accumulator lanes.
+DATA permPairs<>+0(SB)/4, $0
+DATA permPairs<>+4(SB)/4, $2
+DATA permPairs<>+8(SB)/4, $1
+DATA permPairs<>+12(SB)/4, $3
+DATA permPairs<>+16(SB)/4, $4
+DATA permPairs<>+20(SB)/4, $6
+DATA permPairs<>+24(SB)/4, $5
+DATA permPairs<>+28(SB)/4, $7
+GLOBL permPairs<>(SB), RODATA|NOPTR, $32
 
-// UNIT8 adds the eight int32 pair sums in Ysums (VPMADDWD results: -2^31 stands for 2^31)
-// to the eight 48-bit accumulator lanes at src and stores them at dst.
+// ACC4 adds the int64 sums of four lanes in ysum (in the order 0, 2, 1, 3) to the four
+// accumulator lanes at src+off (num.Acc: Hi, Lo), wraps them to 48 bits and stores them at
+// dst+off with Hi the sign. The Lo halves are picked by one unpack (giving that order),
+// and the results put back with the signs by two. Y12 is zero.
+#define ACC4(ysum, src, dst, off) \
+	VMOVDQU     off(src), Y7; \
+	VPUNPCKHQDQ (off+32)(src), Y7, Y8; \
+	VPADDQ      ysum, Y8, Y8; \
+	VPSLLQ      $16, Y8, Y8; \
+	VPCMPGTQ    Y8, Y12, Y9; \
+	VPSRLQ      $16, Y8, Y8; \
+	VPSLLQ      $48, Y9, Y11; \
+	VPOR        Y11, Y8, Y8; \
+	VPUNPCKLQDQ Y8, Y9, Y7; \
+	VPUNPCKHQDQ Y8, Y9, Y11; \
+	VMOVDQU     Y7, off(dst); \
+	VMOVDQU     Y11, (off+32)(dst)
+
+// UNIT8 adds the eight int32 pair sums in ysums (VPMADDWD results: -2^31 stands for 2^31)
+// to the eight 48-bit accumulator lanes at src and stores them at dst (Y14: permPairs).
 #define UNIT8(ysums, xsums, src, dst) \
+	VPERMD         ysums, Y14, ysums; \
 	VPCMPEQD       Y13, ysums, Y6; \
 	VPMOVSXDQ      xsums, Y4; \
 	VPMOVZXDQ      X6, Y10; \
@@ -134,22 +151,17 @@ m8store:
 	VPSRLQ         $31, Y10, Y10; \
 	VPSLLQ         $32, Y10, Y10; \
 	VPADDQ         Y10, Y5, Y5; \
-	VPERMQ         $0x50, Y4, Y11; \
-	ACC2(Y11, src, dst, 0); \
-	VPERMQ         $0xFA, Y4, Y11; \
-	ACC2(Y11, src, dst, 32); \
-	VPERMQ         $0x50, Y5, Y11; \
-	ACC2(Y11, src, dst, 64); \
-	VPERMQ         $0xFA, Y5, Y11; \
-	ACC2(Y11, src, dst, 96)
+	ACC4(Y4, src, dst, 0); \
+	ACC4(Y5, src, dst, 64)
 
 // ACC16 adds the pair sums in Y0 (lanes 0-7) and Y1 (lanes 8-15) to the accumulator lanes of
-// the units at s0 and s1, storing them at d0 and d1 (the constants UNIT8 and ACC2 use: Y12
-// zero, Y13 the int32 lanes 0x80000000).
+// the units at s0 and s1, storing them at d0 and d1 (the constants UNIT8 and ACC4 use: Y12
+// zero, Y13 the int32 lanes 0x80000000, Y14 permPairs).
 #define ACC16(s0, d0, s1, d1) \
 	VPXOR    Y12, Y12, Y12; \
 	VPCMPEQD Y13, Y13, Y13; \
 	VPSLLD   $31, Y13, Y13; \
+	VMOVDQU  permPairs<>(SB), Y14; \
 	MOVQ     s0, SI; \
 	MOVQ     d0, DI; \
 	UNIT8(Y0, X0, SI, DI); \
