@@ -51,6 +51,7 @@ type fInstr struct {
 	path    uint8 // MAC: pathMac16x2, pathMac8 or 0 (fastMAC's general code), by macPath
 	// xRun, zRun: the MAC's gathers read X's (Z's) units in place (prepareF)
 	xRun, zRun bool
+	tab        *macTable // the MAC's selection tables
 	// zu, zb: pathMac16x2's two Z elements, as unit and byte offset in it
 	zu    [2]int32
 	zb    [2]uint8
@@ -194,7 +195,7 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 
 // setMACPath decides f's MAC path once per program, and where its operands are read.
 func setMACPath(d *decoded, f *fInstr) {
-	f.path = macPath(d, f)
+	f.path, f.tab = macPath(d, f), &d.tab
 	// the gathers read the operands in place when their units are consecutive (one stride
 	// apart in the register file) and hold every chunk the gathers read
 	t := &d.tab
@@ -404,21 +405,41 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 	return s.exec(in, seq, t)
 }
 
-// fastMAC is exec's MAC (execMAC48) on prepared operands.
-func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
-	d := s.dec[in.ID]
-	s.res.MACs += f.macs
+// simdMAC executes f on its assembly path, reporting false when it has none (pass 2 calls it
+// first, outside fast's frame: these MACs are most of a kernel's instructions).
+func (s *sim) simdMAC(f *fInstr) bool {
+	if !useSIMD {
+		return false
+	}
 	switch f.path {
 	case pathMac16x2:
-		s.mac16x2(f, &d.tab)
-		return nil
-	case pathMac8:
-		if !useSIMD {
-			break
+		if f.tab.x16 == nil {
+			return false
 		}
 		x, xs := s.operand(f.x, f.xRun, &s.x8)
+		z0, z1 := &s.ug[f.zu[0]].val[0].vec, &s.ug[f.zu[1]].val[0].vec
+		zpair := uint32(binary.LittleEndian.Uint16(z0[f.zb[0]&14:])) | uint32(binary.LittleEndian.Uint16(z1[f.zb[1]&14:]))<<16
+		mac16x2Acc(f.tab.x16, x, xs, zpair, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+	case pathMac8:
+		x, xs := s.operand(f.x, f.xRun, &s.x8)
 		z, zs := s.operand(f.z, f.zRun, &s.z8)
-		mac8Acc(d.tab.simd, x, xs, z, zs, &s.msc, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+		mac8Acc(f.tab.simd, x, xs, z, zs, &s.msc, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+	default:
+		return false
+	}
+	s.res.MACs += f.macs
+	return true
+}
+
+// fastMAC is exec's MAC (execMAC48) on prepared operands.
+func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
+	if s.simdMAC(f) {
+		return nil
+	}
+	d := s.dec[in.ID]
+	s.res.MACs += f.macs
+	if f.path == pathMac16x2 {
+		s.mac16x2(f, &d.tab)
 		return nil
 	}
 	var sums [16]int64
@@ -498,16 +519,9 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 }
 
 // mac16x2 is fastMAC for the GEMM-style int16 mac16 (16 lanes, 2 columns, a broadcast Z,
-// accumulating into two 8-lane units written in place): products, accumulation and the
-// 48-bit wrap in one pass per lane.
+// accumulating into two 8-lane units written in place) in Go (simdMAC has its assembly
+// form): products, accumulation and the 48-bit wrap in one pass per lane.
 func (s *sim) mac16x2(f *fInstr, t *macTable) {
-	if useSIMD && t.x16 != nil {
-		x, xs := s.operand(f.x, f.xRun, &s.x8)
-		z0, z1 := &s.ug[f.zu[0]].val[0].vec, &s.ug[f.zu[1]].val[0].vec
-		zpair := uint32(binary.LittleEndian.Uint16(z0[f.zb[0]&14:])) | uint32(binary.LittleEndian.Uint16(z1[f.zb[1]&14:]))<<16
-		mac16x2Acc(t.x16, x, xs, zpair, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
-		return
-	}
 	x, z := &s.x16, &s.z16
 	xb, zb := (*[128]byte)(unsafe.Pointer(x)), (*[128]byte)(unsafe.Pointer(z))
 	for i, g := range f.x {

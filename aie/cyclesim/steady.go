@@ -165,9 +165,10 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t, horizon int64) [
 	}
 	// r: no read from here on comes from an instruction before sequence number r (the
 	// iteration's own instructions, later ones, or the deferred reads still pending)
+	// (everything pending is due within the program's horizon, trace.horizon)
 	r := lr.b + shift
-	for c := range tm.defers {
-		for _, d := range tm.defers[c] {
+	for c := int64(0); c <= horizon; c++ {
+		for _, d := range tm.defers[(t+c)&63] {
 			r = min(r, d.seq)
 		}
 	}
@@ -175,8 +176,8 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t, horizon int64) [
 	// visible write, the one before it or a write in flight can hold
 	pending := tm.pend[:0]
 	var inFlight [numUnits / 64]uint64 // units with a write in flight
-	for c := range tm.ring {
-		for _, w := range tm.ring[c] {
+	for c := int64(0); c <= horizon; c++ {
+		for _, w := range tm.ring[(t+c)&63] {
 			pending = append(pending, w)
 			inFlight[w.s>>6] |= 1 << (w.s & 63)
 		}
@@ -217,7 +218,6 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t, horizon int64) [
 			buf = append(buf, enc(w))
 		}
 	}
-	// every pending entry is due within the program's horizon (trace.horizon)
 	for c := int64(0); c <= horizon; c++ {
 		q := tm.ring[(t+c)&63]
 		buf = append(buf, int64(len(q)))

@@ -241,8 +241,10 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 				t = int64(iss[i].t)
 			}
 		}
-		if err := tm.retire(s, t); err != nil {
-			return err
+		if len(tm.ring[t&63]) > 0 {
+			if err := tm.retire(s, t); err != nil {
+				return err
+			}
 		}
 		for ; i < len(iss) && int64(iss[i].t) == t; i++ {
 			d := &iss[i]
@@ -279,17 +281,23 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 				}
 			}
 		}
-		if err := tm.late(s, t, ops); err != nil {
-			return err
+		if len(tm.defers[t&63]) > 0 {
+			if err := tm.late(s, t, ops); err != nil {
+				return err
+			}
 		}
 		// cycles without an issued instruction (empty bundles)
 		if i < len(iss) {
 			for c := t + 1; c < int64(iss[i].t); c++ {
-				if err := tm.retire(s, c); err != nil {
-					return err
+				if len(tm.ring[c&63]) > 0 {
+					if err := tm.retire(s, c); err != nil {
+						return err
+					}
 				}
-				if err := tm.late(s, c, ops); err != nil {
-					return err
+				if len(tm.defers[c&63]) > 0 {
+					if err := tm.late(s, c, ops); err != nil {
+						return err
+					}
 				}
 			}
 		}

@@ -188,6 +188,9 @@ func (s *sim) functional(tr *trace) error {
 	defer func() { s.imm = false }()
 	for _, k := range tr.order {
 		d := &tr.issue[k]
+		if f := &s.fops[d.id]; f.op == fMAC48 && s.simdMAC(f) {
+			continue
+		}
 		in := s.instrs[d.id]
 		s.cycle = int64(d.t)
 		s.cur = k
