@@ -423,7 +423,7 @@ func (s *sim) simdMAC(f *fInstr) bool {
 	case pathMac8:
 		x, xs := s.operand(f.x, f.xRun, &s.x8)
 		z, zs := s.operand(f.z, f.zRun, &s.z8)
-		mac8Acc(f.tab.simd, x, xs, z, zs, &s.msc, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+		mac8Acc(f.tab.simd, x, xs, z, zs, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
 	default:
 		return false
 	}

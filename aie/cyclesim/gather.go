@@ -168,7 +168,8 @@ func buildMACSIMD(d *decoded, t *macTable) *macSIMD {
 }
 
 // mac8AccGo is mac8Acc in the build's separate steps.
-func mac8AccGo(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, sc *macScratch, src0, dst0, src1, dst1 *[8]num.Acc) {
+func mac8AccGo(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc) {
+	var sc macScratch
 	gatherBytes(&m.gx, x, xstride, &sc.gx)
 	gatherBytes(&m.gz, z, zstride, &sc.gz)
 	madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)

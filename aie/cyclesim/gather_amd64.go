@@ -35,8 +35,8 @@ func mac16x2Acc(tab *gatherTab, x unsafe.Pointer, stride uintptr, zpair uint32, 
 //go:noescape
 func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc)
 
-// mac8Acc is an 8-bit MAC of the SIMD path (pathMac8) in one call: gatherBytes of X and Z
-// into sc, madd8, and acc48Add16 of the sums.
+// mac8Acc is an 8-bit MAC of the SIMD path (pathMac8) in one call: gatherBytes of X and Z,
+// madd8, and acc48Add16 of the sums (mac8AccGo), without the memory in between.
 //
 //go:noescape
-func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, sc *macScratch, src0, dst0, src1, dst1 *[8]num.Acc)
+func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc)

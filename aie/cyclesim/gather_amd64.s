@@ -217,116 +217,97 @@ TEXT ·acc48Add16(SB), NOSPLIT, $0-40
 	VZEROUPPER
 	RET
 
-// func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, sc *macScratch, src0, dst0, src1, dst1 *[8]num.Acc)
+// func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc)
 //
-// An 8-bit mac16 in one call: X and Z gathered into sc.gx and sc.gz (gatherBytes's loop; a
-// table has at least one entry), the pair products summed per lane (madd8's loop) and added
-// to the accumulator units (ACC16). macSIMD's layout: gx at 0, gz at 2712, npairs at 5424,
-// mode at 5432; macScratch's: gx at 0, gz at 256 (TestMacSIMDLayout).
-TEXT ·mac8Acc(SB), NOSPLIT, $0-80
-	MOVQ m+0(FP), BX
-	MOVQ sc+40(FP), DI
-	MOVQ BX, AX
-	MOVQ x+8(FP), SI
-	MOVQ xstride+16(FP), R11
-	MOVQ  16(AX), CX
-	LEAQ  24(AX), R12
-	LEAQ  152(AX), R10
-	VPXOR Y0, Y0, Y0
-
-fxloop:
-	MOVWLZX        (R12), R8
-	MOVL           R8, R9
-	SHRL           $12, R9
-	ANDL           $7, R9
-	IMULQ          R11, R9
-	VBROADCASTI128 (SI)(R9*1), Y8
-	MOVL           R8, R9
-	ANDL           $0xFFF, R9
-	VPSHUFB        (R10)(R9*1), Y8, Y9
-	VPOR           Y9, Y0, Y0
-	TESTL          $0x8000, R8
-	JZ             fxnext
-	SHRL           $3, R9
-	ANDL           $0x1E0, R9
-	VMOVDQU        Y0, (DI)(R9*1)
-	VPXOR          Y0, Y0, Y0
-
-fxnext:
-	ADDQ $2, R12
-	DECQ CX
-	JNZ  fxloop
-
-	LEAQ 2712(BX), AX
-	MOVQ z+24(FP), SI
-	MOVQ zstride+32(FP), R11
-	ADDQ $256, DI
-	MOVQ  16(AX), CX
-	LEAQ  24(AX), R12
-	LEAQ  152(AX), R10
-	VPXOR Y0, Y0, Y0
-
-fzloop:
-	MOVWLZX        (R12), R8
-	MOVL           R8, R9
-	SHRL           $12, R9
-	ANDL           $7, R9
-	IMULQ          R11, R9
-	VBROADCASTI128 (SI)(R9*1), Y8
-	MOVL           R8, R9
-	ANDL           $0xFFF, R9
-	VPSHUFB        (R10)(R9*1), Y8, Y9
-	VPOR           Y9, Y0, Y0
-	TESTL          $0x8000, R8
-	JZ             fznext
-	SHRL           $3, R9
-	ANDL           $0x1E0, R9
-	VMOVDQU        Y0, (DI)(R9*1)
-	VPXOR          Y0, Y0, Y0
-
-fznext:
-	ADDQ $2, R12
-	DECQ CX
-	JNZ  fzloop
-
-	MOVQ  sc+40(FP), SI
-	LEAQ  256(SI), DI
-	MOVQ  5424(BX), CX
-	MOVQ  5432(BX), DX
+// An 8-bit mac16 in one call, in registers: for each column pair p, output chunk p of the X
+// and of the Z gather (gatherBytes's entries, walked in order: chunk p's end with the last
+// flag), widened to 16 bits, multiplied pairwise and summed per lane (madd8's arithmetic),
+// then added to the accumulator units (ACC16). macSIMD's layout: gx at 0,
+// gz at 2712, npairs at 5424, mode at 5432 (TestMacSIMDLayout).
+TEXT ·mac8Acc(SB), NOSPLIT, $0-72
+	MOVQ  m+0(FP), BX
+	MOVQ  x+8(FP), SI
+	MOVQ  xstride+16(FP), R11
+	MOVQ  z+24(FP), DI
+	MOVQ  zstride+32(FP), R13
+	LEAQ  24(BX), R12         // X's entries
+	LEAQ  152(BX), R10        // X's masks
+	LEAQ  2736(BX), AX        // Z's entries
+	MOVQ  5424(BX), CX        // npairs
+	MOVQ  5432(BX), DX        // mode
+	LEAQ  2864(BX), BX        // Z's masks
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
+	TESTQ CX, CX
+	JZ    fdone
 
-fmloop:
-	TESTQ     $1, DX
-	JZ        fmxu
-	VPMOVSXBW (SI), Y2
-	VPMOVSXBW 16(SI), Y3
-	JMP       fmz
+fpair:
+	VPXOR Y2, Y2, Y2
 
-fmxu:
-	VPMOVZXBW (SI), Y2
-	VPMOVZXBW 16(SI), Y3
+fxent:
+	MOVWLZX        (R12), R8
+	ADDQ           $2, R12
+	MOVL           R8, R9
+	SHRL           $12, R9
+	ANDL           $7, R9
+	IMULQ          R11, R9
+	VBROADCASTI128 (SI)(R9*1), Y8
+	MOVL           R8, R9
+	ANDL           $0xFFF, R9
+	VPSHUFB        (R10)(R9*1), Y8, Y9
+	VPOR           Y9, Y2, Y2
+	TESTL          $0x8000, R8
+	JZ             fxent
+	VPXOR          Y3, Y3, Y3
 
-fmz:
+fzent:
+	MOVWLZX        (AX), R8
+	ADDQ           $2, AX
+	MOVL           R8, R9
+	SHRL           $12, R9
+	ANDL           $7, R9
+	IMULQ          R13, R9
+	VBROADCASTI128 (DI)(R9*1), Y8
+	MOVL           R8, R9
+	ANDL           $0xFFF, R9
+	VPSHUFB        (BX)(R9*1), Y8, Y9
+	VPOR           Y9, Y3, Y3
+	TESTL          $0x8000, R8
+	JZ             fzent
+
+	// lanes 0-7 in the low 16 bytes, 8-15 in the high ones, two columns each
+	VEXTRACTI128 $1, Y2, X4
+	VEXTRACTI128 $1, Y3, X5
+	TESTQ        $1, DX
+	JZ           fxu
+	VPMOVSXBW    X2, Y2
+	VPMOVSXBW    X4, Y4
+	JMP          fzs
+
+fxu:
+	VPMOVZXBW X2, Y2
+	VPMOVZXBW X4, Y4
+
+fzs:
 	TESTQ     $2, DX
-	JZ        fmzu
-	VPMOVSXBW (DI), Y4
-	VPMOVSXBW 16(DI), Y5
-	JMP       fmmul
+	JZ        fzu
+	VPMOVSXBW X3, Y3
+	VPMOVSXBW X5, Y5
+	JMP       fmul
 
-fmzu:
-	VPMOVZXBW (DI), Y4
-	VPMOVZXBW 16(DI), Y5
+fzu:
+	VPMOVZXBW X3, Y3
+	VPMOVZXBW X5, Y5
 
-fmmul:
-	VPMADDWD Y4, Y2, Y2
-	VPMADDWD Y5, Y3, Y3
+fmul:
+	VPMADDWD Y3, Y2, Y2
+	VPMADDWD Y5, Y4, Y4
 	VPADDD   Y2, Y0, Y0
-	VPADDD   Y3, Y1, Y1
-	ADDQ     $32, SI
-	ADDQ     $32, DI
+	VPADDD   Y4, Y1, Y1
 	DECQ     CX
-	JNZ      fmloop
-	ACC16(src0+48(FP), dst0+56(FP), src1+64(FP), dst1+72(FP))
+	JNZ      fpair
+
+fdone:
+	ACC16(src0+40(FP), dst0+48(FP), src1+56(FP), dst1+64(FP))
 	VZEROUPPER
 	RET

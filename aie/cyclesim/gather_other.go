@@ -27,6 +27,6 @@ func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc) {
 	acc48Add16Go(sums, src0, dst0, src1, dst1)
 }
 
-func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, sc *macScratch, src0, dst0, src1, dst1 *[8]num.Acc) {
-	mac8AccGo(m, x, xstride, z, zstride, sc, src0, dst0, src1, dst1)
+func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc) {
+	mac8AccGo(m, x, xstride, z, zstride, src0, dst0, src1, dst1)
 }
