@@ -25,15 +25,22 @@ import (
 type gatherTab struct {
 	nOut int // 32-byte output chunks written, 2, 4 or 8 (the rest of the output is not touched)
 	nSrc int // 16-byte source chunks read
-	// ents lists the (output chunk o, source chunk s) pairs with bytes to move, grouped by o,
-	// as 256*o + 32*s (the mask's offset in m) | s<<12 | 0x8000 on the last entry of an o; an
-	// output chunk with none has one entry of s = 0 and an empty mask, so it is still written
+	// ents lists the (output chunk o, source chunk s) pairs with bytes to move, grouped by o;
+	// an output chunk with none has one entry of s = 0 and an empty mask, so it is still
+	// written
 	nEnt int
-	ents [64]uint16
+	ents [64]gatherEnt
 	// m[o][s]: VPSHUFB mask producing the bytes of output chunk o taken from source chunk s
 	// (0x80: not from this chunk, gives zero so the chunks' results can be ORed)
 	m   [8][8][32]byte
 	idx [256]int16 // source byte of each output byte (-1: zero)
+}
+
+// gatherEnt is one step of a gather: output chunk o takes bytes of source chunk src.
+type gatherEnt struct {
+	mask uint16 // 256*o + 32*src: the offset of mask m[o][src] in m
+	src  uint8
+	last uint8 // 1 on the last entry of an output chunk
 }
 
 // build fills g from idx (-1 marks a zero byte); at least nOut chunks are written, rounded
@@ -69,16 +76,16 @@ func (g *gatherTab) build(idx *[256]int16, nOut int) {
 				}
 			}
 			if used && o < g.nOut {
-				g.ents[g.nEnt] = uint16(256*o + 32*s | s<<12)
+				g.ents[g.nEnt] = gatherEnt{mask: uint16(256*o + 32*s), src: uint8(s)}
 				g.nEnt++
 			}
 		}
 		if o < g.nOut {
 			if g.nEnt == first {
-				g.ents[g.nEnt] = uint16(256 * o)
+				g.ents[g.nEnt] = gatherEnt{mask: uint16(256 * o)}
 				g.nEnt++
 			}
-			g.ents[g.nEnt-1] |= 0x8000
+			g.ents[g.nEnt-1].last = 1
 		}
 	}
 }

@@ -1,10 +1,10 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "go_asm.h"
 
 // Hand-written (not generated): the SIMD forms of gather.go's gatherGo and madd8Go, AVX2
-// only. gatherTab's layout: nOut at 0, nSrc at 8, nEnt at 16, ents at 24, m at 152
-// (TestGatherTabLayout).
+// only. Struct field offsets come from go_asm.h (type_field, type__size).
 
 // OR1 adds output chunk o's bytes from the broadcast source chunk in Y8 (mask m[o][s] at
 // R10 + 256*o) to the accumulator Yacc.
@@ -14,39 +14,36 @@
 //
 // One step per entry of tab.ents (an output chunk o and a source chunk s with bytes to
 // move, grouped by o): source chunk s (at src + s*stride) is broadcast, shuffled by mask
-// m[o][s] and ORed into Y0; the last entry of an output chunk stores Y0 at dst + 32*o.
+// m[o][s] and ORed into Y0; the last entry of an output chunk stores Y0 at dst + 32*o
+// (the mask's offset 256*o + 32*s, divided by 8, rounded down to 32).
 TEXT ·gatherBytes(SB), NOSPLIT, $0-32
 	MOVQ  tab+0(FP), AX
 	MOVQ  src+8(FP), SI
 	MOVQ  stride+16(FP), R11
 	MOVQ  dst+24(FP), DI
-	MOVQ  16(AX), CX         // nEnt
-	LEAQ  24(AX), R12        // ents
-	LEAQ  152(AX), R10       // m
+	MOVQ  gatherTab_nEnt(AX), CX
+	LEAQ  gatherTab_ents(AX), R12
+	LEAQ  gatherTab_m(AX), R10
 	VPXOR Y0, Y0, Y0
 	TESTQ CX, CX
 	JZ    gdone
 
 gloop:
-	MOVWLZX        (R12), R8
-	MOVL           R8, R9
-	SHRL           $12, R9
-	ANDL           $7, R9
+	MOVWLZX        gatherEnt_mask(R12), R8
+	MOVBLZX        gatherEnt_src(R12), R9
 	IMULQ          R11, R9
 	VBROADCASTI128 (SI)(R9*1), Y8
-	MOVL           R8, R9
-	ANDL           $0xFFF, R9
-	VPSHUFB        (R10)(R9*1), Y8, Y9
+	VPSHUFB        (R10)(R8*1), Y8, Y9
 	VPOR           Y9, Y0, Y0
-	TESTL          $0x8000, R8
-	JZ             gnext
-	SHRL           $3, R9
-	ANDL           $0x1E0, R9
-	VMOVDQU        Y0, (DI)(R9*1)
+	CMPB           gatherEnt_last(R12), $0
+	JEQ            gnext
+	SHRL           $3, R8
+	ANDL           $0x1E0, R8
+	VMOVDQU        Y0, (DI)(R8*1)
 	VPXOR          Y0, Y0, Y0
 
 gnext:
-	ADDQ $2, R12
+	ADDQ $gatherEnt__size, R12
 	DECQ CX
 	JNZ  gloop
 
@@ -154,6 +151,26 @@ GLOBL permPairs<>(SB), RODATA|NOPTR, $32
 	ACC4(Y4, src, dst, 0); \
 	ACC4(Y5, src, dst, 64)
 
+// UNIT8S is UNIT8 for sums known not to be -2^31 (8-bit products).
+#define UNIT8S(ysums, xsums, src, dst) \
+	VPERMD       ysums, Y14, ysums; \
+	VPMOVSXDQ    xsums, Y4; \
+	VEXTRACTI128 $1, ysums, X5; \
+	VPMOVSXDQ    X5, Y5; \
+	ACC4(Y4, src, dst, 0); \
+	ACC4(Y5, src, dst, 64)
+
+// ACC16S is ACC16 with UNIT8S.
+#define ACC16S(s0, d0, s1, d1) \
+	VPXOR   Y12, Y12, Y12; \
+	VMOVDQU permPairs<>(SB), Y14; \
+	MOVQ    s0, SI; \
+	MOVQ    d0, DI; \
+	UNIT8S(Y0, X0, SI, DI); \
+	MOVQ    s1, SI; \
+	MOVQ    d1, DI; \
+	UNIT8S(Y1, X1, SI, DI)
+
 // ACC16 adds the pair sums in Y0 (lanes 0-7) and Y1 (lanes 8-15) to the accumulator lanes of
 // the units at s0 and s1, storing them at d0 and d1 (the constants UNIT8 and ACC4 use: Y12
 // zero, Y13 the int32 lanes 0x80000000, Y14 permPairs).
@@ -179,8 +196,8 @@ TEXT ·mac16x2Acc(SB), NOSPLIT, $0-64
 	MOVQ  tab+0(FP), AX
 	MOVQ  x+8(FP), SI
 	MOVQ  stride+16(FP), R11
-	MOVQ  8(AX), DX
-	LEAQ  152(AX), R10
+	MOVQ  gatherTab_nSrc(AX), DX
+	LEAQ  gatherTab_m(AX), R10
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	TESTQ DX, DX
@@ -222,20 +239,19 @@ TEXT ·acc48Add16(SB), NOSPLIT, $0-40
 // An 8-bit mac16 in one call, in registers: for each column pair p, output chunk p of the X
 // and of the Z gather (gatherBytes's entries, walked in order: chunk p's end with the last
 // flag), widened to 16 bits, multiplied pairwise and summed per lane (madd8's arithmetic),
-// then added to the accumulator units (ACC16). macSIMD's layout: gx at 0,
-// gz at 2712, npairs at 5424, mode at 5432 (TestMacSIMDLayout).
+// then added to the accumulator units (ACC16S: 8-bit pair sums cannot reach -2^31).
 TEXT ·mac8Acc(SB), NOSPLIT, $0-72
 	MOVQ  m+0(FP), BX
 	MOVQ  x+8(FP), SI
 	MOVQ  xstride+16(FP), R11
 	MOVQ  z+24(FP), DI
 	MOVQ  zstride+32(FP), R13
-	LEAQ  24(BX), R12         // X's entries
-	LEAQ  152(BX), R10        // X's masks
-	LEAQ  2736(BX), AX        // Z's entries
-	MOVQ  5424(BX), CX        // npairs
-	MOVQ  5432(BX), DX        // mode
-	LEAQ  2864(BX), BX        // Z's masks
+	LEAQ  (macSIMD_gx+gatherTab_ents)(BX), R12
+	LEAQ  (macSIMD_gx+gatherTab_m)(BX), R10
+	LEAQ  (macSIMD_gz+gatherTab_ents)(BX), AX
+	MOVQ  macSIMD_npairs(BX), CX
+	MOVQ  macSIMD_mode(BX), DX
+	LEAQ  (macSIMD_gz+gatherTab_m)(BX), BX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	TESTQ CX, CX
@@ -245,35 +261,27 @@ fpair:
 	VPXOR Y2, Y2, Y2
 
 fxent:
-	MOVWLZX        (R12), R8
-	ADDQ           $2, R12
-	MOVL           R8, R9
-	SHRL           $12, R9
-	ANDL           $7, R9
+	MOVWLZX        gatherEnt_mask(R12), R8
+	MOVBLZX        gatherEnt_src(R12), R9
 	IMULQ          R11, R9
 	VBROADCASTI128 (SI)(R9*1), Y8
-	MOVL           R8, R9
-	ANDL           $0xFFF, R9
-	VPSHUFB        (R10)(R9*1), Y8, Y9
+	VPSHUFB        (R10)(R8*1), Y8, Y9
 	VPOR           Y9, Y2, Y2
-	TESTL          $0x8000, R8
-	JZ             fxent
+	ADDQ           $gatherEnt__size, R12
+	CMPB           (gatherEnt_last-gatherEnt__size)(R12), $0
+	JEQ            fxent
 	VPXOR          Y3, Y3, Y3
 
 fzent:
-	MOVWLZX        (AX), R8
-	ADDQ           $2, AX
-	MOVL           R8, R9
-	SHRL           $12, R9
-	ANDL           $7, R9
+	MOVWLZX        gatherEnt_mask(AX), R8
+	MOVBLZX        gatherEnt_src(AX), R9
 	IMULQ          R13, R9
 	VBROADCASTI128 (DI)(R9*1), Y8
-	MOVL           R8, R9
-	ANDL           $0xFFF, R9
-	VPSHUFB        (BX)(R9*1), Y8, Y9
+	VPSHUFB        (BX)(R8*1), Y8, Y9
 	VPOR           Y9, Y3, Y3
-	TESTL          $0x8000, R8
-	JZ             fzent
+	ADDQ           $gatherEnt__size, AX
+	CMPB           (gatherEnt_last-gatherEnt__size)(AX), $0
+	JEQ            fzent
 
 	// lanes 0-7 in the low 16 bytes, 8-15 in the high ones, two columns each
 	VEXTRACTI128 $1, Y2, X4
@@ -308,6 +316,6 @@ fmul:
 	JNZ      fpair
 
 fdone:
-	ACC16(src0+40(FP), dst0+48(FP), src1+56(FP), dst1+64(FP))
+	ACC16S(src0+40(FP), dst0+48(FP), src1+56(FP), dst1+64(FP))
 	VZEROUPPER
 	RET

@@ -9,22 +9,6 @@ import (
 	"github.com/sumacdev/sumac/num"
 )
 
-// TestGatherTabLayout: gather_amd64.s reads nOut, nSrc and m at fixed offsets.
-func TestGatherTabLayout(t *testing.T) {
-	var g gatherTab
-	if unsafe.Offsetof(g.nOut) != 0 || unsafe.Offsetof(g.nSrc) != 8 || unsafe.Offsetof(g.nEnt) != 16 || unsafe.Offsetof(g.ents) != 24 || unsafe.Offsetof(g.m) != 152 {
-		t.Fatalf("gatherTab layout changed: nOut %d nSrc %d nEnt %d ents %d m %d", unsafe.Offsetof(g.nOut), unsafe.Offsetof(g.nSrc), unsafe.Offsetof(g.nEnt), unsafe.Offsetof(g.ents), unsafe.Offsetof(g.m))
-	}
-}
-
-// TestMacSIMDLayout: mac8Acc reads macSIMD at fixed offsets.
-func TestMacSIMDLayout(t *testing.T) {
-	var m macSIMD
-	if unsafe.Offsetof(m.gx) != 0 || unsafe.Offsetof(m.gz) != 2712 || unsafe.Offsetof(m.npairs) != 5424 || unsafe.Offsetof(m.mode) != 5432 {
-		t.Fatalf("macSIMD layout changed: gz %d npairs %d mode %d", unsafe.Offsetof(m.gz), unsafe.Offsetof(m.npairs), unsafe.Offsetof(m.mode))
-	}
-}
-
 // TestGatherAndMadd compares the build's gatherBytes and madd8 (assembly on amd64)
 // with their Go definitions on random tables and operands, extremes included.
 func TestGatherAndMadd(t *testing.T) {
