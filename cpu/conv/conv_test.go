@@ -353,3 +353,36 @@ func windowTiles[A, B, C elem](e *engine[A, B, C], in []A) (direct [2]int) {
 	}
 	return
 }
+
+// TestTailSplit: a short last tile of an fp32 plan is merged with the tiles before it into
+// pieces of MR-1 rows (49 pixels: 4 tiles of 6, then 5 of 5); the integer kernels, as fast
+// per row on short tiles, keep the partial last tile. TestF32MatchesReference covers the
+// results (its fixed shapes of 49, 81 and 25 pixels take the split).
+func TestTailSplit(t *testing.T) {
+	for _, c := range []struct {
+		spec        string
+		tail, piece int
+	}{
+		{"conv2d x=7 y=7 k=64 c=600 r=1 s=1", 4, 5},       // 8x6 + 1
+		{"conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1", 11, 5}, // 13x6 + 3
+		{"conv2d x=14 y=14 k=32 c=16 r=1 s=1", 32, 6},     // 32x6 + 4: fast enough
+		{"conv2d x=13 y=5 k=40 c=24 r=1 s=1", 10, 6},      // a partial panel: no split
+		{"conv2d x=6 y=6 k=32 c=16 r=3 s=3 pad=1", 6, 6},  // no partial tile
+	} {
+		p, err := NewF32(parse(t, c.spec), make([]float32, parse(t, c.spec).WLen()), Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.e.tailTile != c.tail || p.e.piece != c.piece {
+			t.Errorf("%s: tail from tile %d in pieces of %d, want %d and %d", c.spec, p.e.tailTile, p.e.piece, c.tail, c.piece)
+		}
+	}
+	c := parse(t, "conv2d x=7 y=7 k=64 c=600 r=1 s=1")
+	i, err := NewI16(c, make([]int16, c.WLen()), Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i.e.tailTile != 8 || i.e.piece != 6 {
+		t.Errorf("int16: tail from tile %d in pieces of %d, want the last tile", i.e.tailTile, i.e.piece)
+	}
+}

@@ -25,6 +25,11 @@ type kernel[A, B, C elem] struct {
 	window func(tiles, kg, segs, segStride int, a []A, lda int, b []B, c []C, ldc int, beta C)
 	// rows is run for one tile of 1 to mr rows (cpu/kernels' tail kernels)
 	rows func(rows, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
+	// shortRowsSlow: a tile of up to mr/2 rows takes about as long as a full one (the fp32
+	// kernels wait on the FMA latency with so few accumulators: 1 row measured 300 ns, 6 rows
+	// 470 ns at kc 256), so a short last tile is better merged with the tiles before it
+	// (engine.tailTile)
+	shortRowsSlow bool
 }
 
 // tap is one filter position: filter row kh (along y) and column kw (along x).
@@ -89,6 +94,11 @@ type engine[A, B, C elem] struct {
 	pixels  int  // N*Y*X output pixels
 	tiles   int  // pixel tiles of MR
 	threads int
+	// tailTile is the first tile of the tail (tiles: none), whose pixels run on the rows
+	// kernel in pieces of piece rows: the last tile when it is partial or, when that is short
+	// and the kernel slow on short tiles, the last few tiles and it re-split into pieces of
+	// mr-1 (49 pixels: 4x6 + 5x5 instead of 8x6 + 1)
+	tailTile, piece int
 
 	tilesPerUnit, panelsPerUnit int
 	pool                        sync.Pool // *scratch
@@ -121,7 +131,29 @@ func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int
 	e.layout()
 	e.pack(w)
 	e.units()
+	e.splitTail()
 	return e
+}
+
+// splitTail chooses the tail (tailTile, piece). The re-split tail must lie in one work unit
+// and have only full panels (its pieces are written in place).
+func (e *engine[A, B, C]) splitTail() {
+	mr := e.k.mr
+	e.tailTile, e.piece = e.tiles, mr
+	r := e.pixels % mr
+	if r == 0 || e.k.rows == nil {
+		return
+	}
+	e.tailTile = e.tiles - 1
+	if !e.k.shortRowsSlow || r > mr/2 || e.kg%e.k.nr != 0 {
+		return
+	}
+	t := (mr - 1 - r) % (mr - 1) // full tiles joining the last: (t*mr + r) % (mr-1) == 0
+	first := e.tiles - 1 - t
+	if first < 0 || first < (e.tiles-1)/e.tilesPerUnit*e.tilesPerUnit {
+		return
+	}
+	e.tailTile, e.piece = first, mr-1
 }
 
 // layout chooses the segments and splits them into blocks of at most kc.
@@ -350,12 +382,7 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		// against every panel (L5 outside L4, as in Fig. 3).
 		gathered := s.gathered[:0]
 		direct := s.direct[:0]
-		tail := -1 // the last tile of the pixels when it is partial
-		for t := t0; t < t1; t++ {
-			if t*mr+mr > e.pixels && e.k.rows != nil {
-				tail = t
-				continue
-			}
+		for t := t0; t < t1 && t < e.tailTile; t++ {
 			if a, lda, _ := e.direct(in, grp, b, t*mr); a != nil {
 				direct = append(direct, directTile[A]{t, a, lda})
 			} else {
@@ -398,18 +425,21 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 			}
 		}
 		s.gathered = gathered[:0]
-		if tail >= 0 {
-			// The partial last tile: only its n rows are computed (the tail kernels), read in
-			// place when possible, written in place into full panels.
-			p0 := tail * mr
-			n := e.pixels - p0
-			a, lda, inside := e.directRows(in, grp, b, p0, n)
-			if a == nil {
-				a, lda, inside = e.gather(in, s.g, grp, b, p0)
-			}
-			if inside || first {
+		if e.tailTile < e.tiles && e.tailTile >= t0 && e.tailTile < t1 {
+			// The tail: pieces of the tail kernels' rows (only the last may be partial),
+			// read in place when possible, written in place into full panels (a re-split
+			// tail has only those; a partial last tile's partial panel goes to its slot).
+			for p0 := e.tailTile * mr; p0 < e.pixels; p0 += e.piece {
+				n := min(e.piece, e.pixels-p0)
+				a, lda, inside := e.directRows(in, grp, b, p0, n)
+				if a == nil {
+					a, lda, inside = e.gather(in, s.g, grp, b, p0)
+				}
+				if !inside && !first {
+					continue
+				}
 				for jr := j0; jr < j1; jr++ {
-					cs, ldc := cTile(tail, jr)
+					cs, ldc := cTile(e.tiles-1, jr)
 					if (jr+1)*nr <= e.kg {
 						cs, ldc = out[p0*c.K+grp*e.kg+jr*nr:], c.K
 					}

@@ -32,6 +32,7 @@ var (
 		rows: func(rows, kg int, a []float32, lda int, b []float32, c []float32, ldc int, beta float32) {
 			kernels.F32StridedRows(rows, kg, a, lda, b, c, ldc, 1, beta)
 		},
+		shortRowsSlow: true,
 	}
 	i16Kernel = kernel[int16, int16, int32]{
 		mr: kernels.I16MR, nr: kernels.I16NR, kgroup: kernels.I16KGroup, kc: kcI16,

@@ -63,6 +63,8 @@ type Kernel struct {
 	Window bool
 	// PrefetchA is the distance in bytes of PREFETCHT0 hints on the packed A stream (0: none).
 	PrefetchA int
+	// PrefetchB is the same for the packed B micro-panel (0: none).
+	PrefetchB int
 	// Tag tells apart variants of one shape (tuning experiments); it suffixes the symbol.
 	Tag string
 }
@@ -125,6 +127,9 @@ func (k Kernel) Validate() error {
 	}
 	if k.PrefetchA < 0 || k.PrefetchA%64 != 0 {
 		return fmt.Errorf("x86gen: PrefetchA=%d is not a non-negative multiple of 64", k.PrefetchA)
+	}
+	if k.PrefetchB < 0 || k.PrefetchB%64 != 0 {
+		return fmt.Errorf("x86gen: PrefetchB=%d is not a non-negative multiple of 64", k.PrefetchB)
 	}
 	return nil
 }
@@ -419,6 +424,9 @@ func (k Kernel) emit(a *asm) {
 			if s == 0 || (s*aStep)/64 != ((s-1)*aStep)/64 {
 				a.ins("PREFETCHT0", mem(k.PrefetchA+s*aStep, "AX"))
 			}
+		}
+		if bStep := k.NR * elems[k.Elem].laneBytes; k.PrefetchB > 0 && (s == 0 || (s*bStep)/64 != ((s-1)*bStep)/64) {
+			a.ins("PREFETCHT0", mem(k.PrefetchB+s*bStep, "BX"))
 		}
 		k.step(a, r, s, &bc)
 	}
