@@ -236,7 +236,7 @@ func TestSnapshotNormalization(t *testing.T) {
 			tm.top[0][i] = w
 		}
 		for _, p := range s.pending {
-			tm.ring[(t0+1)&63] = append(tm.ring[(t0+1)&63], tWrite{g: 0, s: 0, seq: p})
+			tm.ring[(t0+1)&63] = append(tm.ring[(t0+1)&63], tWrite{s: 0, seq: p})
 		}
 		return tm.snapshot(nil, lr, 1, t0, 63) // r = b + stride = 110
 	}
@@ -422,5 +422,20 @@ func TestMergeTwinsRule(t *testing.T) {
 	}
 	if n := ops[0].notes; !reflect.DeepEqual(n, []int32{1, 3, 4}) {
 		t.Fatalf("issued writers after merging: %v", n)
+	}
+}
+
+// TestOutOfOrderWriteBack: a write landing after a later instruction's write to the same
+// unit is an error naming the unit its instruction writes (not the twin standing for it).
+func TestOutOfOrderWriteBack(t *testing.T) {
+	s := &sim{res: &Result{}, instrs: []*backend.Instr{nil}}
+	tm := new(timer)
+	tm.reset(nil)
+	tm.ops = []tInstr{{writes: []tOp{{g: 5, s: 3, cyc: 2}}}}
+	tm.cur[3] = 10 // a later write (seq 10) has landed
+	tm.ring[7] = append(tm.ring[7], tWrite{s: 3, by: 0, seq: 5})
+	err := tm.retire(s, 7)
+	if err == nil || !strings.Contains(err.Error(), "out-of-order write-back") || !strings.Contains(err.Error(), unitName(5)) {
+		t.Fatalf("got %v, want an out-of-order write-back error naming %s", err, unitName(5))
 	}
 }

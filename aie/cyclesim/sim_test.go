@@ -232,6 +232,11 @@ func TestBankConflict(t *testing.T) {
 // BenchmarkSim measures simulated cycles per second with functional execution and hazard
 // checks on (issue 4 asks for at least 20 M/s on one core).
 func BenchmarkSim(b *testing.B) {
+	type prog struct {
+		p   *backend.Program
+		cfg Config
+	}
+	var both []prog
 	for _, c := range []struct{ file, def string }{{"lei_gemm_16x4.cc", "Kc=256"}, {"lei_conv_8x8_u8.cc", ""}} {
 		var defs []string
 		if c.def != "" {
@@ -239,21 +244,22 @@ func BenchmarkSim(b *testing.B) {
 		}
 		k := parse(b, c.file, defs...)
 		data, sizes := randomData(b, k, 1)
+		p, err := backend.Compile(k, backend.Options{Sizes: sizes})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg := Config{Data: data, Sizes: sizes}
+		both = append(both, prog{p, cfg})
 		// Every run does the whole work: the timing check of every read (pass 1), the
 		// functional execution (pass 2) and the memory pass; only the trace and the decoded
 		// instruction tables are kept per program. "reference" is the single-pass engine.
 		for _, engine := range []string{"trace", "reference"} {
 			b.Run(c.file+"/"+engine, func(b *testing.B) {
-				p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-				if err != nil {
-					b.Fatal(err)
-				}
 				useReference = engine == "reference"
 				defer func() { useReference = false }()
 				var cycles int64
-				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					r, err := Run(p, Config{Data: data, Sizes: sizes})
+					r, err := Run(p, cfg)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -263,6 +269,20 @@ func BenchmarkSim(b *testing.B) {
 			})
 		}
 	}
+	// the two kernels back to back: one rate for the pair
+	b.Run("both/trace", func(b *testing.B) {
+		var cycles int64
+		for i := 0; i < b.N; i++ {
+			for _, q := range both {
+				r, err := Run(q.p, q.cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cycles += r.Cycles
+			}
+		}
+		b.ReportMetric(float64(cycles)/b.Elapsed().Seconds()/1e6, "Mcycles/s")
+	})
 }
 
 // TestCalibrationSeed001 checks the model against the cycle counts seed 001 reports for its

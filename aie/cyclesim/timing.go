@@ -177,8 +177,7 @@ func timingOps(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) 
 const numUnits = 128 // >= unitBase[NumFiles]
 
 type tWrite struct {
-	g   int32 // the unit, for messages
-	s   int32 // its checker state
+	s   int32 // the unit's checker state (the unit itself: its writer's operands)
 	by  int32
 	seq int64
 }
@@ -197,6 +196,7 @@ type timer struct {
 	ring      [64][]tWrite
 	defers    [64][]tDefer
 	pend      []tWrite // snapshot's scratch
+	ops       []tInstr // the program's timing operands (for messages)
 }
 
 // reset puts the given units (all when units is nil) and the queues in their start state;
@@ -229,6 +229,7 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 		s.tm = tm
 	}
 	tm.reset(tr.units)
+	tm.ops = ops
 	iss := tr.issue
 	var t int64
 	st := &s.steady
@@ -261,7 +262,7 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 			} else {
 				for _, o := range ti.writes {
 					q := &tm.ring[(t+int64(o.cyc))&63]
-					*q = append(*q, tWrite{g: o.g, s: o.s, by: d.id, seq: d.seq})
+					*q = append(*q, tWrite{s: o.s, by: d.id, seq: d.seq})
 				}
 			}
 			for _, g := range ti.notes {
@@ -345,7 +346,14 @@ func (tm *timer) retire(s *sim, t int64) error {
 	for _, w := range *q {
 		if w.seq < tm.cur[w.s] {
 			s.cycle = t
-			return s.fail(s.instrs[w.by], "write to %s lands after a later instruction's write (out-of-order write-back)", unitName(w.g))
+			g := w.s
+			for _, o := range tm.ops[w.by].writes {
+				if o.s == w.s {
+					g = o.g // the unit the instruction names
+					break
+				}
+			}
+			return s.fail(s.instrs[w.by], "write to %s lands after a later instruction's write (out-of-order write-back)", unitName(g))
 		}
 		tm.prev[w.s], tm.cur[w.s], tm.vis[w.s] = tm.cur[w.s], w.seq, t
 	}
@@ -366,7 +374,7 @@ func (tm *timer) late(s *sim, t int64, ops []tInstr) error {
 		}
 		for _, o := range ti.writes {
 			w := &tm.ring[(d.t+int64(o.cyc))&63]
-			*w = append(*w, tWrite{g: o.g, s: o.s, by: d.id, seq: d.seq})
+			*w = append(*w, tWrite{s: o.s, by: d.id, seq: d.seq})
 		}
 	}
 	*q = (*q)[:0]
