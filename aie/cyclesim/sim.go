@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 
@@ -66,8 +67,8 @@ type unit struct {
 	val [2]regVal
 	cur uint8
 	vis int64 // cycle from which val[cur] is visible
-	// top holds the largest writer seqs issued so far, descending (-1: none); the write a
-	// read of seq must see is the first entry below seq.
+	// top holds the largest writer seqs issued so far, descending (-1: none): the reference
+	// engine's fallback for the write a read must see when the program has no trace (want)
 	top [8]int64
 	// kinds has bit k set once a write of kind k (pendingWrite.kind) has landed
 	kinds uint8
@@ -149,6 +150,7 @@ type sim struct {
 	region  []int32          // by Instr.ID: index in regions of its memory space (-1: none)
 	locks   lockSet
 	accMem  map[int][8]num.Acc // spilled accumulator units by address
+	writers *[numUnits][]int64 // the reference engine's writer lists (progInfo.unitWriters)
 	regions [][2]int           // [base, size] by parameter index (size -1: not a region)
 	// dirty marks the 256-byte pages of mem written by this run (cleared by the next, so
 	// that a run clears what the previous one wrote rather than the whole 128 KB).
@@ -242,6 +244,37 @@ type progInfo struct {
 	tr        *trace
 	tops      []tInstr
 	fops      []fInstr
+	// writers: for the reference engine, the sequence numbers of each unit's writes in
+	// program order (from the trace; nil without one)
+	writersOnce sync.Once
+	writers     *[numUnits][]int64
+}
+
+// unitWriters returns the writer lists (nil when the program has no trace).
+func (pi *progInfo) unitWriters(p *backend.Program) *[numUnits][]int64 {
+	pi.writersOnce.Do(func() {
+		tr := pi.traced(p)
+		if tr.err != nil {
+			return
+		}
+		w := new([numUnits][]int64)
+		for _, k := range tr.order {
+			d := &tr.issue[k]
+			in := pi.instrs[d.id]
+			if in == nil {
+				continue
+			}
+			for _, def := range in.Defs {
+				for _, n := range def.Reg.Units {
+					if g := gunit(def.Reg.File, n); g >= 0 && g < numUnits {
+						w[g] = append(w[g], d.seq)
+					}
+				}
+			}
+		}
+		pi.writers = w
+	})
+	return pi.writers
 }
 
 func (pi *progInfo) traced(p *backend.Program) *trace {
@@ -261,6 +294,7 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 		}
 		mergeTwins(pi.tops)
 		pi.tr.setUnits(pi.tops)
+		pi.tr.setWants(pi.tops)
 		for k, d := range pi.tr.issue {
 			if in := pi.instrs[d.id]; in != nil && in.Mem != nil {
 				pi.tr.mems = append(pi.tr.mems, traceMem{k: int32(k), bytes: int32(in.Mem.Bytes), store: in.Mem.Store})
@@ -424,8 +458,11 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		}
 		s.res.Cycles = tr.bundles + s.res.Stalls
 		s.res.SlotUse = tr.slotUse
-	} else if err := s.run(); err != nil {
-		return s.res, err
+	} else {
+		s.writers = pi.unitWriters(p)
+		if err := s.run(); err != nil {
+			return s.res, err
+		}
 	}
 	// the regions' final bytes, copied into one allocation
 	total, nreg := 0, 0
@@ -598,6 +635,22 @@ func (s *sim) late(t int64) error {
 	return nil
 }
 
+// want returns the write a read of u by the instruction of sequence number seq must see:
+// the last write to u before it in program order, from the trace's writer lists; without a
+// trace (a run too long to keep one), the last write issued so far, which misses a reader
+// issued before its writer.
+func (s *sim) want(u *unit, seq int64) int64 {
+	if s.writers == nil {
+		return u.expected(seq)
+	}
+	ws := s.writers[gunit(u.file, u.idx)]
+	i, _ := slices.BinarySearch(ws, seq)
+	if i == 0 {
+		return -1
+	}
+	return ws[i-1]
+}
+
 // read checks and returns the unit's value as seen in cycle rc by the instruction of dynamic
 // sequence number seq.
 func (s *sim) readUnit(in *backend.Instr, u *unit, seq, rc, t int64) (vec *[16]byte, acc *[8]num.Acc, sc int64, err error) {
@@ -605,11 +658,14 @@ func (s *sim) readUnit(in *backend.Instr, u *unit, seq, rc, t int64) (vec *[16]b
 		v := &u.val[0]
 		return &v.vec, &v.acc, v.s, nil
 	}
-	want := u.expected(seq)
+	want := s.want(u, seq)
 	if u.vis <= rc {
 		c := &u.val[u.cur&1]
-		if c.seq != want {
+		if c.seq > want {
 			return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", u.name(), rc)
+		}
+		if c.seq != want {
+			return nil, nil, 0, s.fail(in, "latency violation: reads %s in cycle %d before its producer's result lands", u.name(), rc)
 		}
 		return &c.vec, &c.acc, c.s, nil
 	}

@@ -10,10 +10,6 @@ import "slices"
 //     loop's first iteration) as v - j*stride, and every older one as itself (a constant: all
 //     of the loop's readers and writers come after it in program order, so every comparison
 //     with it comes out the same in every iteration);
-//   - of each unit's issued writers, those down to the first one older than every read still
-//     to come (the search for a read's writer stops there at the latest), that last one only
-//     when it equals the visible write, the one before it or a write in flight (it is only
-//     ever compared with those for equality, and every later write is newer);
 //   - every landing cycle as its distance from the boundary, clamped at -2 (no read of the
 //     iteration happens before cycle T-1, so any older landing compares the same), and the
 //     write before the visible one only when the visible one landed after that (otherwise no
@@ -21,8 +17,9 @@ import "slices"
 //   - the writes and deferred reads still pending, by distance from the boundary.
 //
 // Pass 1 is a deterministic function of this normalized state and of the iteration's
-// instructions, which are the same in every iteration with sequence numbers and cycles
-// shifted. So if the normalized states at boundaries j-1 and j are equal (and iteration j-1
+// instructions and the writers their reads must see (the trace's wants), which are the same
+// in every iteration from the second on with sequence numbers and cycles shifted
+// (setWants turns the skip off where they are not). So if the normalized states at boundaries j-1 and j are equal (and iteration j-1
 // passed its checks), every later iteration passes too and ends in the same state, shifted:
 // the state at the last iteration's boundary is the state at j with m = n-1-j iterations'
 // shift applied, and the checks resume there. TestSteadySkipMatchesFullCheck compares the
@@ -163,61 +160,19 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t, horizon int64) [
 		}
 		return v
 	}
-	// r: no read from here on comes from an instruction before sequence number r (the
-	// iteration's own instructions, later ones, or the deferred reads still pending)
-	// (everything pending is due within the program's horizon, trace.horizon)
-	r := lr.b + shift
-	for c := int64(0); c <= horizon; c++ {
-		for _, d := range tm.defers[(t+c)&63] {
-			r = min(r, d.seq)
-		}
-	}
-	// pending: the writes in flight; a writer older than r matters only as a value that the
-	// visible write, the one before it or a write in flight can hold
-	pending := tm.pend[:0]
-	var inFlight [numUnits / 64]uint64 // units with a write in flight
-	for c := int64(0); c <= horizon; c++ {
-		for _, w := range tm.ring[(t+c)&63] {
-			pending = append(pending, w)
-			inFlight[w.s>>6] |= 1 << (w.s & 63)
-		}
-	}
-	tm.pend = pending
+	base := int64(lr.first) + int64(j)*int64(lr.perIter) // trace index of iteration j
 	buf = buf[:0]
 	for _, g := range lr.units {
 		// the write before the visible one is seen only by a read before the visible one
 		// landed; when that was before cycle T-1, no read to come can see it (and it is
 		// never the visible one again), so its value is left out
 		prev := enc(tm.prev[g])
-		prevSeen := tm.vis[g]-t > -2
-		if !prevSeen {
+		if tm.vis[g]-t <= -2 {
 			prev = -3
 		}
 		buf = append(buf, enc(tm.cur[g]), prev, max(tm.vis[g]-t, -2))
-		// the writers down to the first one before r: a read's search for its writer (the
-		// first writer before the reader) stops there at the latest, so the older ones can
-		// never be seen again
-		for _, w := range &tm.top[g] {
-			if w < r {
-				// the first writer older than every read to come: a read's search stops
-				// here, and what it finds is then compared with the visible write or the
-				// one before; later writers are all newer, so only equality with those (or
-				// with a write in flight, which will become the visible one) can matter
-				seen := w == tm.cur[g] || prevSeen && w == tm.prev[g]
-				if !seen && inFlight[g>>6]&(1<<(g&63)) != 0 {
-					for _, p := range pending {
-						seen = seen || p.s == g && p.seq == w
-					}
-				}
-				if !seen {
-					w = -4
-				}
-				buf = append(buf, enc(w))
-				break
-			}
-			buf = append(buf, enc(w))
-		}
 	}
+	// everything pending is due within the program's horizon (trace.horizon)
 	for c := int64(0); c <= horizon; c++ {
 		q := tm.ring[(t+c)&63]
 		buf = append(buf, int64(len(q)))
@@ -227,7 +182,11 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t, horizon int64) [
 		d := tm.defers[(t+c)&63]
 		buf = append(buf, int64(len(d)))
 		for _, w := range d {
-			buf = append(buf, int64(w.id), enc(w.seq), w.t-t)
+			k := int64(w.k)
+			if k >= int64(lr.first) {
+				k = k - base + relTag
+			}
+			buf = append(buf, k)
 		}
 	}
 	return buf
@@ -247,9 +206,6 @@ func (tm *timer) advance(lr *loopRun, m int64, t int64) {
 		if tm.vis[g] >= t-2 {
 			tm.vis[g] += dt
 		}
-		for k := range tm.top[g] {
-			tm.top[g][k] = sh(tm.top[g][k])
-		}
 	}
 	// Every pending entry is due in a cycle t+c, c < 64, kept in slot (t+c)&63; m iterations
 	// later it is due dt cycles later: the ring rotates by dt, entries shifted in place.
@@ -258,13 +214,15 @@ func (tm *timer) advance(lr *loopRun, m int64, t int64) {
 		tm.ring[(int64(k)+dt)&63] = ring[k]
 		tm.defers[(int64(k)+dt)&63] = defers[k]
 	}
+	dk := int32(m) * lr.perIter
 	for k := range tm.ring {
 		for i := range tm.ring[k] {
 			tm.ring[k][i].seq = sh(tm.ring[k][i].seq)
 		}
 		for i := range tm.defers[k] {
-			d := &tm.defers[k][i]
-			d.seq, d.t = sh(d.seq), d.t+dt
+			if d := &tm.defers[k][i]; d.k >= lr.first {
+				d.k += dk
+			}
 		}
 	}
 }

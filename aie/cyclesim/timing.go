@@ -9,10 +9,12 @@ import (
 
 // Pass 1, the timing check (see trace.go): which write each register read sees, decided by
 // the cycles alone. A register unit keeps the sequence numbers of its visible write and the
-// one before, the cycle the visible one landed, and the writers issued so far; a read in
-// cycle rc sees the visible write if it landed by rc, else the one before, and that must be
-// the last write before the reader in program order. These are the rules of the
-// value-carrying engine (run, readUnit, retire), with the values left out.
+// one before, and the cycle the visible one landed; a read in cycle rc sees the visible write
+// if it landed by rc, else the one before, and that must be the last write to the unit
+// before the reader in program order (the trace's wants, set once per program from the
+// program order: a writer issued after its reader is a violation like one that lands late).
+// These are the rules of the value-carrying engine (run, readUnit, retire), with the values
+// left out.
 
 // tOp is a register access of an instruction: a unit (index into all files' units) and the
 // itinerary cycle of the access.
@@ -27,7 +29,7 @@ type tInstr struct {
 	reads  []tOp   // read in the issue cycle's bookkeeping (cycle t+cyc-1)
 	late   []tOp   // read when cycle t+cyc-1 comes (a MAC's accumulator, read late)
 	writes []tOp   // land at t+cyc; pushed at issue, or after the late reads when there are any
-	notes  []int32 // state indices of the units written (their issued writers)
+	notes  []int32 // state indices of the units written (for the trace's wants)
 }
 
 // unitBase numbers the units of all register files one after the other.
@@ -182,21 +184,19 @@ type tWrite struct {
 	seq int64
 }
 
+// tDefer is a MAC's late read waiting for its cycle: the trace entry.
 type tDefer struct {
-	id  int32
-	seq int64
-	t   int64
+	k int32
 }
 
 // timer is pass 1's state.
 type timer struct {
 	cur, prev [numUnits]int64 // seqs of the visible write and the one before (-1: reset)
 	vis       [numUnits]int64 // cycle the visible write landed
-	top       [numUnits][8]int64
 	ring      [64][]tWrite
 	defers    [64][]tDefer
-	pend      []tWrite // snapshot's scratch
 	ops       []tInstr // the program's timing operands (for messages)
+	tr        *trace
 }
 
 // reset puts the given units (all when units is nil) and the queues in their start state;
@@ -218,7 +218,6 @@ func (tm *timer) reset(units []int32) {
 
 func (tm *timer) resetUnit(g int32) {
 	tm.cur[g], tm.prev[g], tm.vis[g] = -1, -1, -1<<40
-	tm.top[g] = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 }
 
 // timing runs pass 1 over the trace.
@@ -229,8 +228,9 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 		s.tm = tm
 	}
 	tm.reset(tr.units)
-	tm.ops = ops
+	tm.ops, tm.tr = ops, tr
 	iss := tr.issue
+	wants, wantOff := tr.wants, tr.wantOff
 	var t int64
 	st := &s.steady
 	st.next, st.run, st.skipped = 0, -1, 0
@@ -250,35 +250,20 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 		for ; i < len(iss) && int64(iss[i].t) == t; i++ {
 			d := &iss[i]
 			ti := &ops[d.id]
-			for _, o := range ti.reads {
-				if !tm.sees(o.s, d.seq, t+int64(o.cyc)-1) {
-					return tm.violation(s, t, t, d.id, o)
+			want := wants[wantOff[i]:]
+			for r, o := range ti.reads {
+				if !tm.sees(o.s, want[r], t+int64(o.cyc)-1) {
+					return tm.violation(s, t, t, d.id, o, want[r])
 				}
 			}
 			if len(ti.late) > 0 {
 				rc := t + int64(ti.late[0].cyc) - 1
 				q := &tm.defers[rc&63]
-				*q = append(*q, tDefer{id: d.id, seq: d.seq, t: t})
+				*q = append(*q, tDefer{k: int32(i)})
 			} else {
 				for _, o := range ti.writes {
 					q := &tm.ring[(t+int64(o.cyc))&63]
 					*q = append(*q, tWrite{s: o.s, by: d.id, seq: d.seq})
-				}
-			}
-			for _, g := range ti.notes {
-				u := &tm.top[g]
-				if u[0] < d.seq { // the usual case: the latest writer so far
-					copy(u[1:], u[:len(u)-1])
-					u[0] = d.seq
-					continue
-				}
-				k := 0
-				for k < len(u) && u[k] > d.seq {
-					k++
-				}
-				if k < len(u) && u[k] != d.seq {
-					copy(u[k+1:], u[k:len(u)-1])
-					u[k] = d.seq
 				}
 			}
 		}
@@ -315,28 +300,24 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 	return nil
 }
 
-// sees reports whether a read of unit g in cycle rc by the instruction of sequence number seq
-// sees the last write before it in program order.
-func (tm *timer) sees(g int32, seq, rc int64) bool {
-	want := int64(-1)
-	for _, w := range &tm.top[g] {
-		if w < seq {
-			want = w
-			break
-		}
-	}
+// sees reports whether a read of unit g in cycle rc sees the write of sequence number want.
+func (tm *timer) sees(g int32, want, rc int64) bool {
 	if tm.vis[g] <= rc {
 		return tm.cur[g] == want
 	}
 	return tm.prev[g] == want
 }
 
-// violation reports a failed read of an instruction issued in cycle t, found in cycle now.
-func (tm *timer) violation(s *sim, now, t int64, id int32, o tOp) error {
+// violation reports a failed read of an instruction issued in cycle t, found in cycle now:
+// the write it had to see (want) was not the visible one.
+func (tm *timer) violation(s *sim, now, t int64, id int32, o tOp, want int64) error {
 	s.cycle = now
 	rc := t + int64(o.cyc) - 1
-	if tm.vis[o.s] <= rc {
+	if tm.vis[o.s] <= rc && tm.cur[o.s] > want {
 		return s.fail(s.instrs[id], "latency violation: reads %s in cycle %d but a write issued later in program order has already landed", unitName(o.g), rc)
+	}
+	if tm.vis[o.s] <= rc {
+		return s.fail(s.instrs[id], "latency violation: reads %s in cycle %d before its producer's result lands", unitName(o.g), rc)
 	}
 	return s.fail(s.instrs[id], "latency violation: reads %s in cycle %d before its producer's result lands (cycle %d)", unitName(o.g), rc, tm.vis[o.s])
 }
@@ -365,15 +346,18 @@ func (tm *timer) retire(s *sim, t int64) error {
 // writes of their instructions.
 func (tm *timer) late(s *sim, t int64, ops []tInstr) error {
 	q := &tm.defers[t&63]
-	for _, d := range *q {
+	for _, df := range *q {
+		d := &tm.tr.issue[df.k]
 		ti := &ops[d.id]
-		for _, o := range ti.late {
-			if !tm.sees(o.s, d.seq, d.t+int64(o.cyc)-1) {
-				return tm.violation(s, t, d.t, d.id, o)
+		want := tm.tr.wants[tm.tr.wantOff[df.k]+int32(len(ti.reads)):]
+		dt := int64(d.t)
+		for r, o := range ti.late {
+			if !tm.sees(o.s, want[r], dt+int64(o.cyc)-1) {
+				return tm.violation(s, t, dt, d.id, o, want[r])
 			}
 		}
 		for _, o := range ti.writes {
-			w := &tm.ring[(d.t+int64(o.cyc))&63]
+			w := &tm.ring[(dt+int64(o.cyc))&63]
 			*w = append(*w, tWrite{s: o.s, by: d.id, seq: d.seq})
 		}
 	}

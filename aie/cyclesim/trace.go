@@ -44,6 +44,12 @@ type trace struct {
 	mems []traceMem
 	// units are the register units pass 1 touches (nil: all)
 	units []int32
+	// wants[wantOff[k]:] holds, for trace entry k's reads and then its late reads (tInstr
+	// order), the sequence number of the write each must see: the last write to the unit
+	// before the reader in program order (-1: the reset value). It depends on the program
+	// alone, like the trace; whether the cycles deliver that write is pass 1's check.
+	wants   []int64
+	wantOff []int32
 	// horizon bounds how far ahead of the current cycle pass 1 queues anything: the largest
 	// itinerary cycle of a timing operand (at most 63, the rings' reach)
 	horizon int64
@@ -180,6 +186,60 @@ func buildTrace(p *backend.Program, noop []bool) *trace {
 		}
 	}
 	return tr
+}
+
+// setWants fills wants from the program order and turns the steady-state skip off for a loop
+// run whose iterations after the first do not want the same writers, shifted.
+func (tr *trace) setWants(ops []tInstr) {
+	tr.wantOff = make([]int32, len(tr.issue)+1)
+	n := 0
+	for k, d := range tr.issue {
+		tr.wantOff[k] = int32(n)
+		n += len(ops[d.id].reads) + len(ops[d.id].late)
+	}
+	tr.wantOff[len(tr.issue)] = int32(n)
+	tr.wants = make([]int64, n)
+	var last [numUnits]int64
+	for g := range last {
+		last[g] = -1
+	}
+	for _, k := range tr.order {
+		d := &tr.issue[k]
+		ti := &ops[d.id]
+		w := tr.wants[tr.wantOff[k]:]
+		for i, o := range ti.reads {
+			w[i] = last[o.s]
+		}
+		for i, o := range ti.late {
+			w[len(ti.reads)+i] = last[o.s]
+		}
+		for _, g := range ti.notes {
+			last[g] = d.seq
+		}
+	}
+	for r := range tr.runs {
+		lr := &tr.runs[r]
+		if lr.perIter == 0 || lr.n < 3 {
+			continue
+		}
+		// iteration j's wants against iteration 1's: shifted by (j-1) strides when they are
+		// from the loop, the same otherwise
+		first := int(lr.first) + int(lr.perIter)
+		for j := int64(2); j < int64(lr.n) && lr.perIter != 0; j++ {
+			at := int(lr.first) + int(j)*int(lr.perIter)
+			a, b := tr.wants[tr.wantOff[first]:tr.wantOff[first+int(lr.perIter)]], tr.wants[tr.wantOff[at]:tr.wantOff[at+int(lr.perIter)]]
+			for i := range a {
+				want := a[i]
+				if want >= lr.b {
+					want += (j - 1) * lr.stride
+				}
+				if b[i] != want {
+					lr.perIter = 0
+					break
+				}
+			}
+		}
+	}
 }
 
 // functional executes the trace in program order with immediate register writes (pass 2).
