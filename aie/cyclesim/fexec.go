@@ -30,6 +30,8 @@ const (
 	fRel                  // lock release
 	fSRS                  // shift-round-saturate: accumulator units -> vector units
 	fVAdd                 // vector add or subtract (imm: 1 subtracts)
+	fMov                  // scalar or pointer register move: dst = ptr (the source)
+	fConcat               // vector concatenation of whole units: out = x, unit by unit
 )
 
 // fInstr is an instruction prepared for pass 2.
@@ -38,6 +40,7 @@ type fInstr struct {
 	ptr       int32 // global unit of the address register (memory), or the source (padd)
 	dst       int32 // global unit written (padd, mov)
 	inc       bool  // memory: the address register is post-incremented
+	region    int32 // memory: index in sim.regions of the instruction's memory space (-1: none)
 	off, size int32 // memory: offset and bytes
 	postInc   int64
 	imm       int64
@@ -99,7 +102,7 @@ func gunits(r backend.Reg) []int32 {
 
 // prepareF decides the pass-2 form of an instruction.
 func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) fInstr {
-	f := fInstr{op: fGeneric}
+	f := fInstr{op: fGeneric, region: -1}
 	switch kind {
 	case kNop:
 		f.op = fNop
@@ -155,6 +158,14 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 			f.op, f.imm = fAcq, int64(in.Lock.ID)
 			if kind == kRel {
 				f.op = fRel
+			}
+		}
+	case kRaw:
+		// a register-to-register move of a scalar or pointer (exec's rawMove)
+		if in.Name == "mov" && len(in.Defs) == 1 && len(in.Uses) == 1 && len(in.Defs[0].Reg.Units) > 0 && len(in.Uses[0].Reg.Units) > 0 {
+			d, u := in.Defs[0].Reg, in.Uses[0].Reg
+			if d.File != backend.FileVec && d.File != backend.FileAcc && u.File != backend.FileVec && u.File != backend.FileAcc {
+				f.op, f.dst, f.ptr = fMov, gunit(d.File, d.Units[0]), gunit(u.File, u.Units[0])
 			}
 		}
 	case kGeneric:
@@ -257,6 +268,22 @@ func prepareGeneric(p *backend.Program, in *backend.Instr, f *fInstr) {
 		}
 		f.op, f.acc, f.out, f.lanes, f.shift, f.elem = fSRS, gunits(a), gunits(in.Defs[0].Reg), lanes, int(shift), src.Dst.Type.Elem
 		f.lpu = lanes / len(a.Units)
+	case op == kernel.OpConcat:
+		// parts of whole units (kernel.Concat with part sizes a multiple of 16 bytes)
+		part := src.Args[0].Var.Type.Bytes()
+		if part <= 0 || part%16 != 0 || len(in.Uses) > 4 {
+			return
+		}
+		var x []int32
+		for _, u := range in.Uses {
+			if u.Reg.File != backend.FileVec || len(u.Reg.Units) != part/16 {
+				return
+			}
+			x = append(x, gunits(u.Reg)...)
+		}
+		if out := gunits(in.Defs[0].Reg); len(out) == len(x) {
+			f.op, f.x, f.out = fConcat, x, out
+		}
 	case op == kernel.OpVAdd || op == kernel.OpVSub:
 		ty := src.Args[0].Var.Type
 		if !ty.IsVector() || len(in.Uses) < 2 || in.Uses[0].Reg.File != backend.FileVec || in.Uses[1].Reg.File != backend.FileVec ||
@@ -292,7 +319,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 		if a < 0 || a+n > aie1.ReachBytes {
 			return s.exec(in, seq, t) // the error, worded by the general path
 		}
-		if ri := s.region[in.ID]; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
+		if ri := f.region; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
 			return s.exec(in, seq, t)
 		}
 		s.addrs[k] = int32(a)
@@ -340,7 +367,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 		if a < 0 || a+n > aie1.ReachBytes {
 			return s.exec(in, seq, t)
 		}
-		if ri := s.region[in.ID]; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
+		if ri := f.region; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
 			return s.exec(in, seq, t)
 		}
 		s.addrs[k] = int32(a)
@@ -401,8 +428,43 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 			s.ug[g].val[0].vec = [16]byte(out[16*i:])
 		}
 		return nil
+	case fMov:
+		s.ug[f.dst].val[0].s = s.ug[f.ptr].val[0].s
+		return nil
+	case fConcat:
+		v := &s.x8 // through a copy: the output may reuse source units
+		for i, g := range f.x {
+			*(*[16]byte)(v[16*i:]) = s.ug[g].val[0].vec
+		}
+		for i, g := range f.out {
+			s.ug[g].val[0].vec = [16]byte(v[16*i:])
+		}
+		return nil
 	}
 	return s.exec(in, seq, t)
+}
+
+// vld executes a vector load of whole units inside the memory and its region, reporting
+// false for any other case (fast has the general form and the errors); pass 2 calls it first,
+// outside fast's frame.
+func (s *sim) vld(f *fInstr, k int32) bool {
+	pv := &s.ug[f.ptr].val[0].s
+	a := int(*pv) + int(f.off)
+	n := int(f.size)
+	if a < 0 || a+n > len(s.mem) || n != 16*len(f.data) || f.spill {
+		return false
+	}
+	if ri := f.region; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
+		return false
+	}
+	s.addrs[k] = int32(a)
+	for i, g := range f.data {
+		s.ug[g].val[0].vec = [16]byte(s.mem[a+16*i:])
+	}
+	if f.inc {
+		*pv += f.postInc
+	}
+	return true
 }
 
 // simdMAC executes f on its assembly path, reporting false when it has none (pass 2 calls it

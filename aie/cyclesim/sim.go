@@ -290,6 +290,7 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 			if in != nil {
 				pi.tops[id] = timingOps(p, in, pi.kind[id], pi.dec[id])
 				pi.fops[id] = prepareF(p, in, pi.kind[id], pi.dec[id])
+				pi.fops[id].region = pi.region[id]
 			}
 		}
 		mergeTwins(pi.tops)

@@ -248,7 +248,7 @@ func (s *sim) functional(tr *trace) error {
 	defer func() { s.imm = false }()
 	for _, k := range tr.order {
 		d := &tr.issue[k]
-		if f := &s.fops[d.id]; f.op == fMAC48 && s.simdMAC(f) {
+		if f := &s.fops[d.id]; f.op == fMAC48 && s.simdMAC(f) || f.op == fVld && s.vld(f, k) {
 			continue
 		}
 		in := s.instrs[d.id]
