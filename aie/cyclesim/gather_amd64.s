@@ -10,6 +10,18 @@
 // R10 + 256*o) to the accumulator Yacc.
 #define OR1(o, acc) VPSHUFB (256*o)(R10), Y8, Y9; VPOR Y9, acc, acc
 
+// GSTEP is one entry of a gather (at ents, advanced past it): source chunk src of the
+// operand at base (chunks stride bytes apart) broadcast, shuffled by the entry's mask (in
+// masks) and ORed into acc. R8 keeps the mask's offset.
+#define GSTEP(ents, base, stride, masks, acc) \
+	MOVWLZX        gatherEnt_mask(ents), R8; \
+	MOVBLZX        gatherEnt_src(ents), R9; \
+	IMULQ          stride, R9; \
+	VBROADCASTI128 (base)(R9*1), Y8; \
+	VPSHUFB        (masks)(R8*1), Y8, Y9; \
+	VPOR           Y9, acc, acc; \
+	ADDQ           $gatherEnt__size, ents
+
 // func gatherBytes(tab *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte)
 //
 // One step per entry of tab.ents (an output chunk o and a source chunk s with bytes to
@@ -29,21 +41,15 @@ TEXT ·gatherBytes(SB), NOSPLIT, $0-32
 	JZ    gdone
 
 gloop:
-	MOVWLZX        gatherEnt_mask(R12), R8
-	MOVBLZX        gatherEnt_src(R12), R9
-	IMULQ          R11, R9
-	VBROADCASTI128 (SI)(R9*1), Y8
-	VPSHUFB        (R10)(R8*1), Y8, Y9
-	VPOR           Y9, Y0, Y0
-	CMPB           gatherEnt_last(R12), $0
-	JEQ            gnext
-	SHRL           $3, R8
-	ANDL           $0x1E0, R8
-	VMOVDQU        Y0, (DI)(R8*1)
-	VPXOR          Y0, Y0, Y0
+	GSTEP(R12, SI, R11, R10, Y0)
+	CMPB    (gatherEnt_last-gatherEnt__size)(R12), $0
+	JEQ     gnext
+	SHRL    $3, R8
+	ANDL    $0x1E0, R8
+	VMOVDQU Y0, (DI)(R8*1)
+	VPXOR   Y0, Y0, Y0
 
 gnext:
-	ADDQ $gatherEnt__size, R12
 	DECQ CX
 	JNZ  gloop
 
@@ -261,27 +267,15 @@ fpair:
 	VPXOR Y2, Y2, Y2
 
 fxent:
-	MOVWLZX        gatherEnt_mask(R12), R8
-	MOVBLZX        gatherEnt_src(R12), R9
-	IMULQ          R11, R9
-	VBROADCASTI128 (SI)(R9*1), Y8
-	VPSHUFB        (R10)(R8*1), Y8, Y9
-	VPOR           Y9, Y2, Y2
-	ADDQ           $gatherEnt__size, R12
-	CMPB           (gatherEnt_last-gatherEnt__size)(R12), $0
-	JEQ            fxent
-	VPXOR          Y3, Y3, Y3
+	GSTEP(R12, SI, R11, R10, Y2)
+	CMPB  (gatherEnt_last-gatherEnt__size)(R12), $0
+	JEQ   fxent
+	VPXOR Y3, Y3, Y3
 
 fzent:
-	MOVWLZX        gatherEnt_mask(AX), R8
-	MOVBLZX        gatherEnt_src(AX), R9
-	IMULQ          R13, R9
-	VBROADCASTI128 (DI)(R9*1), Y8
-	VPSHUFB        (BX)(R8*1), Y8, Y9
-	VPOR           Y9, Y3, Y3
-	ADDQ           $gatherEnt__size, AX
-	CMPB           (gatherEnt_last-gatherEnt__size)(AX), $0
-	JEQ            fzent
+	GSTEP(AX, DI, R13, BX, Y3)
+	CMPB (gatherEnt_last-gatherEnt__size)(AX), $0
+	JEQ  fzent
 
 	// lanes 0-7 in the low 16 bytes, 8-15 in the high ones, two columns each
 	VEXTRACTI128 $1, Y2, X4
