@@ -136,7 +136,7 @@ func compareSkip(t *testing.T, name string, p *backend.Program) int64 {
 	run := func(skip bool) (*timer, error, int64) {
 		steadySkip = skip
 		defer func() { steadySkip = true }()
-		s := &sim{instrs: pi.instrs, res: &Result{}}
+		s := &sim{runState: runState{instrs: pi.instrs, res: &Result{}}}
 		err := s.timing(tr, pi.tops)
 		return s.tm, err, s.steady.skipped
 	}
@@ -193,7 +193,7 @@ func TestSteadySkipMutatedLoops(t *testing.T) {
 			p.Bundles[from].Instrs = append(p.Bundles[from].Instrs[:j], p.Bundles[from].Instrs[j+1:]...)
 			pi := prepare(p)
 			tr := pi.traced(p)
-			s := &sim{instrs: pi.instrs, res: &Result{}}
+			s := &sim{runState: runState{instrs: pi.instrs, res: &Result{}}}
 			if s.timing(tr, pi.tops) != nil {
 				failed++
 			}
@@ -265,7 +265,7 @@ func TestReadBeforeItsWriter(t *testing.T) {
 	// program order: the writer (seq 0) then the reader (seq 1); issue order reversed
 	tr := &trace{issue: []dyn{{id: 1, t: 0, seq: 1}, {id: 0, t: 1, seq: 0}}, order: []int32{1, 0}, horizon: 8}
 	tr.setWants(ops)
-	s := &sim{res: &Result{}, instrs: []*backend.Instr{nil, nil}}
+	s := &sim{runState: runState{res: &Result{}, instrs: []*backend.Instr{nil, nil}}}
 	err := s.timing(tr, ops)
 	if err == nil || !strings.Contains(err.Error(), "before its producer's result lands") {
 		t.Fatalf("got %v, want a latency violation", err)
@@ -447,7 +447,7 @@ func TestMergeTwinsRule(t *testing.T) {
 // TestOutOfOrderWriteBack: a write landing after a later instruction's write to the same
 // unit is an error naming the unit its instruction writes (not the twin standing for it).
 func TestOutOfOrderWriteBack(t *testing.T) {
-	s := &sim{res: &Result{}, instrs: []*backend.Instr{nil}}
+	s := &sim{runState: runState{res: &Result{}, instrs: []*backend.Instr{nil}}}
 	tm := new(timer)
 	tm.reset(nil)
 	tm.ops = []tInstr{{writes: []tOp{{g: 5, s: 3, cyc: 2}}}}

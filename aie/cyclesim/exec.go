@@ -331,6 +331,9 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			h := (a / 32) % 2
 			var lanes [8]num.Acc
 			copy(lanes[:4], acc[4*h:4*h+4])
+			if s.accMem == nil {
+				s.accMem = map[int][8]num.Acc{}
+			}
 			s.accMem[a] = lanes
 		default:
 			v, err := s.readScalar(in, data, seq, t)

@@ -134,43 +134,50 @@ type deferred struct {
 	z   kernel.Vec
 }
 
+// runState is what every Run starts afresh.
+type runState struct {
+	p      *backend.Program
+	cfg    *Config
+	res    *Result
+	cycle  int64
+	dec    []*decoded       // by Instr.ID
+	kind   []uint8          // by Instr.ID
+	instrs []*backend.Instr // by Instr.ID
+	region []int32          // by Instr.ID: index in regions of its memory space (-1: none)
+	locks  lockSet
+	accMem map[int][8]num.Acc // spilled accumulator units by address (made when first written)
+	// writers: the reference engine's writer lists (progInfo.unitWriters)
+	writers *[numUnits][]int64
+	// imm: pass 2 (trace.go) is running: registers are read and written at once (val[0]).
+	imm bool
+	// cur is pass 2's current trace index
+	cur  int32
+	fops []fInstr
+}
+
+// sim is a simulator: a run's state and the buffers kept between runs (sync.Pool).
 type sim struct {
-	p     *backend.Program
-	cfg   *Config
+	runState
 	files [backend.NumFiles][]unit
-	mem   []byte
-	res   *Result
-	cycle int64
+	// ug: every register unit by global index (unitBase), set with files
+	ug  [numUnits]*unit
+	mem []byte
 	// ring of pending writes and deferred reads by cycle
 	ring    [64][]pendingWrite
 	defers  [64][]deferred
-	dec     []*decoded       // by Instr.ID
-	kind    []uint8          // by Instr.ID
-	instrs  []*backend.Instr // by Instr.ID
-	region  []int32          // by Instr.ID: index in regions of its memory space (-1: none)
-	locks   lockSet
-	accMem  map[int][8]num.Acc // spilled accumulator units by address
-	writers *[numUnits][]int64 // the reference engine's writer lists (progInfo.unitWriters)
-	regions [][2]int           // [base, size] by parameter index (size -1: not a region)
+	regions [][2]int // [base, size] by parameter index (size -1: not a region)
 	// dirty marks the 256-byte pages of mem written by this run (cleared by the next, so
 	// that a run clears what the previous one wrote rather than the whole 128 KB).
 	dirty [aie1.ReachBytes / 256 / 64]uint64
-
-	// imm: pass 2 (trace.go) is running: registers are read and written at once (val[0]).
-	imm bool
-	// cur is pass 2's current trace index; addrs the address of each traced memory access.
-	cur    int32
+	// addrs holds the address of each traced memory access (pass 2 for pass 3)
 	addrs  []int32
 	tm     *timer
 	steady steady
 	// memAccs and memOrder are pass 3's scratch
 	memAccs  []memAcc
 	memOrder memOrder
-	fops     []fInstr
-	// ug: every register unit by global index (unitBase)
-	ug [numUnits]*unit
 	// scratch receives a MAC's lanes in pass 2 (large: kept out of the stack frame), and so
-	// do fastMAC's operands and results
+	// do fastMAC's operands and results; every use writes what it reads
 	scratch  pendingWrite
 	x16, z16 [64]int16
 	x8, z8   kernel.Vec
@@ -375,10 +382,11 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	}
 	s := simPool.Get().(*sim)
 	defer simPool.Put(s)
+	s.runState = runState{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region}
 	dirty := s.dirty
-	*s = sim{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region,
-		accMem: map[int][8]num.Acc{}, regions: s.regions[:0], mem: s.mem, ring: s.ring, defers: s.defers, files: s.files,
-		addrs: s.addrs, tm: s.tm, memAccs: s.memAccs, memOrder: s.memOrder, steady: steady{prev: s.steady.prev[:0], cur: s.steady.cur[:0]}}
+	s.dirty = [len(s.dirty)]uint64{}
+	s.regions = s.regions[:0]
+	s.steady = steady{prev: s.steady.prev[:0], cur: s.steady.cur[:0]}
 	for i := range s.ring {
 		s.ring[i] = s.ring[i][:0]
 		s.defers[i] = s.defers[i][:0]
@@ -386,14 +394,25 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	for f := range s.files {
 		if len(s.files[f]) != backend.FileUnits[f] {
 			s.files[f] = make([]unit, backend.FileUnits[f])
+			for n := range s.files[f] {
+				s.files[f][n].file, s.files[f][n].idx = backend.File(f), n
+				s.ug[unitBase[f]+int32(n)] = &s.files[f][n]
+			}
 		}
 	}
 	// Only the units the program names are reset: no instruction reaches the others, which
-	// may still hold a previous run's values.
+	// may still hold a previous run's values. Pass 2 uses only a unit's first value (imm), so
+	// the trace engine resets only that.
+	tr := pi.traced(p)
+	traced := tr.err == nil && !useReference
 	for _, g := range pi.used {
 		f := fileOf(g)
 		i := int(g - unitBase[f])
 		u := &s.files[f][i]
+		if traced {
+			u.val[0] = regVal{seq: -1}
+			continue
+		}
 		*u = unit{file: f, idx: i}
 		u.top = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 		u.vis = -1 << 40
@@ -437,7 +456,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.markDirty(d+4, 4)
 		}
 	}
-	if tr := pi.traced(p); tr.err == nil && !useReference {
+	if traced {
 		if err := s.timing(tr, pi.tops); err != nil {
 			return s.res, err
 		}
@@ -446,11 +465,6 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		}
 		s.addrs = s.addrs[:len(tr.issue)]
 		s.fops = pi.fops
-		for f := range s.files {
-			for n := range s.files[f] {
-				s.ug[unitBase[f]+int32(n)] = &s.files[f][n]
-			}
-		}
 		if err := s.functional(tr); err != nil {
 			return s.res, err
 		}

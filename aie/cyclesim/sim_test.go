@@ -401,7 +401,7 @@ func testFastMAC(t *testing.T) {
 // units 0..1 and the result in 2..3.
 func fastMACUnits(t *testing.T, d *decoded, withAcc, spread bool, acc *kernel.AccVal, x, z *kernel.Vec) kernel.AccVal {
 	t.Helper()
-	s := &sim{res: &Result{}, dec: []*decoded{d}}
+	s := &sim{runState: runState{res: &Result{}, dec: []*decoded{d}}}
 	for f := range s.files {
 		s.files[f] = make([]unit, backend.FileUnits[f])
 		for n := range s.files[f] {
