@@ -55,11 +55,9 @@ type fInstr struct {
 	// xRun, zRun: the MAC's gathers read X's (Z's) units in place (prepareF)
 	xRun, zRun bool
 	tab        *macTable // the MAC's selection tables
-	// zu, zb: pathMac16x2's two Z elements, as unit and byte offset in it
-	zu    [2]int32
-	zb    [2]uint8
-	macs  int64
-	spill bool
+	mu         macUnits  // the units of pathMac16x2 and pathMac8
+	macs       int64
+	spill      bool
 	// fSRS, fVAdd: lanes and element type of the operation, SRS's constant shift
 	lanes int
 	elem  kernel.Elem
@@ -207,19 +205,27 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 // setMACPath decides f's MAC path once per program, and where its operands are read.
 func setMACPath(d *decoded, f *fInstr) {
 	f.path, f.tab = macPath(d, f), &d.tab
-	// the gathers read the operands in place when their units are consecutive (one stride
-	// apart in the register file) and hold every chunk the gathers read
+	if f.path == 0 {
+		return
+	}
+	// the assembly reads the operands in place when their units are consecutive (one
+	// stride apart in the register file) and hold every chunk the gathers read
 	t := &d.tab
+	f.mu = macUnits{x: f.x[0], z: f.z[0], acc0: f.acc[0], out0: f.out[0], acc1: f.acc[1], out1: f.out[1]}
 	switch f.path {
 	case pathMac16x2:
 		f.xRun = consecutive(f.x) && t.x16 != nil && t.x16.nSrc <= len(f.x)
-		for i := range f.zu {
-			o := int(t.z[0][i] & 126) // Z's two elements: even bytes, each within one unit
+		for i, o := range [2]int{int(t.z[0][0] & 126), int(t.z[0][1] & 126)} {
+			// Z's two elements: even bytes, each within one unit
 			if o/16 >= len(f.z) {
 				f.path = 0
-				break
+				return
 			}
-			f.zu[i], f.zb[i] = f.z[o/16], uint8(o%16)
+			if i == 0 {
+				f.mu.zu0, f.mu.zb0 = f.z[o/16], int32(o%16)
+			} else {
+				f.mu.zu1, f.mu.zb1 = f.z[o/16], int32(o%16)
+			}
 		}
 	case pathMac8:
 		f.xRun = consecutive(f.x) && t.simd.gx.nSrc <= len(f.x)
@@ -473,19 +479,16 @@ func (s *sim) simdMAC(f *fInstr) bool {
 	if !useSIMD {
 		return false
 	}
-	switch f.path {
-	case pathMac16x2:
-		if f.tab.x16 == nil {
-			return false
-		}
-		x, xs := s.operand(f.x, f.xRun, &s.x8)
-		z0, z1 := &s.ug[f.zu[0]].val[0].vec, &s.ug[f.zu[1]].val[0].vec
-		zpair := uint32(binary.LittleEndian.Uint16(z0[f.zb[0]&14:])) | uint32(binary.LittleEndian.Uint16(z1[f.zb[1]&14:]))<<16
-		mac16x2Acc(f.tab.x16, x, xs, zpair, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
-	case pathMac8:
+	switch {
+	case f.path == pathMac16x2 && f.xRun:
+		mac16x2U(f.tab.x16, &s.ug, &f.mu)
+	case f.path == pathMac8 && f.xRun && f.zRun:
+		mac8U(f.tab.simd, &s.ug, &f.mu)
+	case f.path == pathMac8:
+		// operands in scattered units: copied, then the steps one by one
 		x, xs := s.operand(f.x, f.xRun, &s.x8)
 		z, zs := s.operand(f.z, f.zRun, &s.z8)
-		mac8Acc(f.tab.simd, x, xs, z, zs, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+		mac8AccGo(f.tab.simd, x, xs, z, zs, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
 	default:
 		return false
 	}

@@ -40,7 +40,8 @@ type gatherTab struct {
 type gatherEnt struct {
 	mask uint16 // 256*o + 32*src: the offset of mask m[o][src] in m
 	src  uint8
-	last uint8 // 1 on the last entry of an output chunk
+	last uint8  // 1 on the last entry of an output chunk
+	off  uint32 // src*unitStride: the chunk's offset when the operand is in register units
 }
 
 // build fills g from idx (-1 marks a zero byte); at least nOut chunks are written, rounded
@@ -76,7 +77,7 @@ func (g *gatherTab) build(idx *[256]int16, nOut int) {
 				}
 			}
 			if used && o < g.nOut {
-				g.ents[g.nEnt] = gatherEnt{mask: uint16(256*o + 32*s), src: uint8(s)}
+				g.ents[g.nEnt] = gatherEnt{mask: uint16(256*o + 32*s), src: uint8(s), off: uint32(s) * uint32(unitStride)}
 				g.nEnt++
 			}
 		}
@@ -174,7 +175,33 @@ func buildMACSIMD(d *decoded, t *macTable) *macSIMD {
 	return m
 }
 
-// mac8AccGo is mac8Acc in the build's separate steps.
+// macUnits names the register units of a MAC on an assembly path (global unit indices):
+// X's and Z's first units (the others follow), the accumulator inputs and outputs, and for
+// mac16x2 the units and byte offsets of Z's two elements.
+type macUnits struct {
+	x, z                   int32
+	acc0, out0, acc1, out1 int32
+	zu0, zb0, zu1, zb1     int32
+}
+
+// vecAt is the address of unit g's vector value; accAt of its accumulator lanes.
+func vecAt(ug *[numUnits]*unit, g int32) unsafe.Pointer { return unsafe.Pointer(&ug[g].val[0].vec) }
+func accAt(ug *[numUnits]*unit, g int32) *[8]num.Acc    { return &ug[g].val[0].acc }
+
+// mac8UGo is mac8U in Go (the build's separate steps).
+func mac8UGo(m *macSIMD, ug *[numUnits]*unit, mu *macUnits) {
+	mac8AccGo(m, vecAt(ug, mu.x), unitStride, vecAt(ug, mu.z), unitStride, accAt(ug, mu.acc0), accAt(ug, mu.out0), accAt(ug, mu.acc1), accAt(ug, mu.out1))
+}
+
+// mac16x2UGo is mac16x2U in Go.
+func mac16x2UGo(tab *gatherTab, ug *[numUnits]*unit, mu *macUnits) {
+	z0, z1 := &ug[mu.zu0].val[0].vec, &ug[mu.zu1].val[0].vec
+	zpair := uint32(z0[mu.zb0]) | uint32(z0[mu.zb0+1])<<8 | uint32(z1[mu.zb1])<<16 | uint32(z1[mu.zb1+1])<<24
+	mac16x2AccGo(tab, chunks(vecAt(ug, mu.x), unitStride, tab.nSrc), zpair, accAt(ug, mu.acc0), accAt(ug, mu.out0), accAt(ug, mu.acc1), accAt(ug, mu.out1))
+}
+
+// mac8AccGo is an 8-bit MAC of the SIMD path in the build's separate steps: gatherBytes of X
+// and Z (chunks stride bytes apart), madd8 and acc48Add16.
 func mac8AccGo(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc) {
 	var sc macScratch
 	gatherBytes(&m.gx, x, xstride, &sc.gx)

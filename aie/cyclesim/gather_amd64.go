@@ -25,18 +25,18 @@ func gatherBytes(tab *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]b
 //go:noescape
 func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32)
 
-// mac16x2Acc is mac16x2AccGo on X's chunks at x + c*stride.
+// mac16x2U is mac16x2AccGo on the register units named by mu (X's consecutive).
 //
 //go:noescape
-func mac16x2Acc(tab *gatherTab, x unsafe.Pointer, stride uintptr, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
+func mac16x2U(tab *gatherTab, ug *[numUnits]*unit, mu *macUnits)
 
 // acc48Add16 is acc48Add16Go.
 //
 //go:noescape
 func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc)
 
-// mac8Acc is an 8-bit MAC of the SIMD path (pathMac8) in one call: gatherBytes of X and Z,
-// madd8, and acc48Add16 of the sums (mac8AccGo), without the memory in between.
+// mac8U is mac8AccGo on the register units named by mu (X's and Z's consecutive), in one
+// call without the memory between its steps.
 //
 //go:noescape
-func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc)
+func mac8U(m *macSIMD, ug *[numUnits]*unit, mu *macUnits)

@@ -22,6 +22,16 @@
 	VPOR           Y9, acc, acc; \
 	ADDQ           $gatherEnt__size, ents
 
+// GSTEPU is GSTEP for an operand in register units (chunks unit__size bytes apart: the
+// entry's precomputed offset).
+#define GSTEPU(ents, base, masks, acc) \
+	MOVWLZX        gatherEnt_mask(ents), R8; \
+	MOVL           gatherEnt_off(ents), R9; \
+	VBROADCASTI128 (base)(R9*1), Y8; \
+	VPSHUFB        (masks)(R8*1), Y8, Y9; \
+	VPOR           Y9, acc, acc; \
+	ADDQ           $gatherEnt__size, ents
+
 // func gatherBytes(tab *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte)
 //
 // One step per entry of tab.ents (an output chunk o and a source chunk s with bytes to
@@ -192,16 +202,32 @@ GLOBL permPairs<>(SB), RODATA|NOPTR, $32
 	MOVQ     d1, DI; \
 	UNIT8(Y1, X1, SI, DI)
 
-// func mac16x2Acc(tab *gatherTab, x unsafe.Pointer, stride uintptr, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc)
+// UNITPTR loads into dst the address of field off of register unit ug[mu.field] (R8: ug,
+// R9: mu; R10 is clobbered).
+#define UNITPTR(field, off, dst) \
+	MOVLQSX field(R9), R10; \
+	MOVQ    (R8)(R10*8), dst; \
+	ADDQ    $(off), dst
+
+// ACCPTRS loads the accumulator units of mu into R12 (acc0), R13 (out0), BX (acc1), CX (out1).
+#define ACCPTRS \
+	UNITPTR(macUnits_acc0, unit_val+regVal_acc, R12); \
+	UNITPTR(macUnits_out0, unit_val+regVal_acc, R13); \
+	UNITPTR(macUnits_acc1, unit_val+regVal_acc, BX); \
+	UNITPTR(macUnits_out1, unit_val+regVal_acc, CX)
+
+// func mac16x2U(tab *gatherTab, ug *[numUnits]*unit, mu *macUnits)
 //
-// The int16 mac16 with a broadcast Z pair (mac16x2): X (16-byte chunks stride bytes apart)
-// gathered into word pairs per lane
-// (tab: lanes 0-7 in chunk 0, 8-15 in chunk 1), VPMADDWD with (z0, z1), and the sums added
-// to two units of 48-bit accumulator lanes.
-TEXT ·mac16x2Acc(SB), NOSPLIT, $0-64
+// The int16 mac16 with a broadcast Z pair (mac16x2) on the register units themselves: X (from
+// unit mu.x on, unit__size bytes apart) gathered into word pairs per lane (tab: lanes 0-7 in
+// chunk 0, 8-15 in chunk 1), VPMADDWD with (z0, z1) read from units mu.zu0, mu.zu1 at bytes
+// mu.zb0, mu.zb1, and the sums added to the 48-bit accumulator lanes (ACC16).
+TEXT ·mac16x2U(SB), NOSPLIT, $0-24
 	MOVQ  tab+0(FP), AX
-	MOVQ  x+8(FP), SI
-	MOVQ  stride+16(FP), R11
+	MOVQ  ug+8(FP), R8
+	MOVQ  mu+16(FP), R9
+	UNITPTR(macUnits_x, unit_val+regVal_vec, SI)
+	MOVQ  $unit__size, R11
 	MOVQ  gatherTab_nSrc(AX), DX
 	LEAQ  gatherTab_m(AX), R10
 	VPXOR Y0, Y0, Y0
@@ -219,12 +245,20 @@ xsrc:
 	JNZ            xsrc
 
 xdone:
-	MOVL         zpair+24(FP), BX
-	VMOVD        BX, X2
+	UNITPTR(macUnits_zu0, unit_val+regVal_vec, DX)
+	MOVLQSX      macUnits_zb0(R9), R11
+	MOVWLZX      (DX)(R11*1), DI
+	UNITPTR(macUnits_zu1, unit_val+regVal_vec, DX)
+	MOVLQSX      macUnits_zb1(R9), R11
+	MOVWLZX      (DX)(R11*1), R11
+	SHLL         $16, R11
+	ORL          R11, DI
+	VMOVD        DI, X2
 	VPBROADCASTD X2, Y2
 	VPMADDWD     Y2, Y0, Y0
 	VPMADDWD     Y2, Y1, Y1
-	ACC16(src0+32(FP), dst0+40(FP), src1+48(FP), dst1+56(FP))
+	ACCPTRS
+	ACC16(R12, R13, BX, CX)
 	VZEROUPPER
 	RET
 
@@ -240,18 +274,20 @@ TEXT ·acc48Add16(SB), NOSPLIT, $0-40
 	VZEROUPPER
 	RET
 
-// func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc)
+// func mac8U(m *macSIMD, ug *[numUnits]*unit, mu *macUnits)
 //
-// An 8-bit mac16 in one call, in registers: for each column pair p, output chunk p of the X
-// and of the Z gather (gatherBytes's entries, walked in order: chunk p's end with the last
-// flag), widened to 16 bits, multiplied pairwise and summed per lane (madd8's arithmetic),
-// then added to the accumulator units (ACC16S: 8-bit pair sums cannot reach -2^31).
-TEXT ·mac8Acc(SB), NOSPLIT, $0-72
+// An 8-bit mac16 in one call, on the register units themselves (X from unit mu.x on, Z from
+// mu.z on, unit__size bytes apart), in registers: for each column pair p, output chunk p of
+// the X and of the Z gather (gatherBytes's entries, walked in order: chunk p's end with the
+// last flag), widened to 16 bits, multiplied pairwise and summed per lane (madd8's
+// arithmetic), then added to the accumulator units (ACC16S: 8-bit pair sums cannot reach
+// -2^31).
+TEXT ·mac8U(SB), NOSPLIT, $0-24
 	MOVQ  m+0(FP), BX
-	MOVQ  x+8(FP), SI
-	MOVQ  xstride+16(FP), R11
-	MOVQ  z+24(FP), DI
-	MOVQ  zstride+32(FP), R13
+	MOVQ  ug+8(FP), R8
+	MOVQ  mu+16(FP), R9
+	UNITPTR(macUnits_x, unit_val+regVal_vec, SI)
+	UNITPTR(macUnits_z, unit_val+regVal_vec, DI)
 	LEAQ  (macSIMD_gx+gatherTab_ents)(BX), R12
 	LEAQ  (macSIMD_gx+gatherTab_m)(BX), R10
 	LEAQ  (macSIMD_gz+gatherTab_ents)(BX), AX
@@ -267,13 +303,13 @@ fpair:
 	VPXOR Y2, Y2, Y2
 
 fxent:
-	GSTEP(R12, SI, R11, R10, Y2)
+	GSTEPU(R12, SI, R10, Y2)
 	CMPB  (gatherEnt_last-gatherEnt__size)(R12), $0
 	JEQ   fxent
 	VPXOR Y3, Y3, Y3
 
 fzent:
-	GSTEP(AX, DI, R13, BX, Y3)
+	GSTEPU(AX, DI, BX, Y3)
 	CMPB (gatherEnt_last-gatherEnt__size)(AX), $0
 	JEQ  fzent
 
@@ -310,6 +346,9 @@ fmul:
 	JNZ      fpair
 
 fdone:
-	ACC16S(src0+40(FP), dst0+48(FP), src1+56(FP), dst1+64(FP))
+	MOVQ ug+8(FP), R8
+	MOVQ mu+16(FP), R9
+	ACCPTRS
+	ACC16S(R12, R13, BX, CX)
 	VZEROUPPER
 	RET

@@ -19,14 +19,10 @@ func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32) {
 	madd8Go(gx, gz, npairs, mode&1 != 0, mode&2 != 0, out)
 }
 
-func mac16x2Acc(tab *gatherTab, x unsafe.Pointer, stride uintptr, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc) {
-	mac16x2AccGo(tab, chunks(x, stride, tab.nSrc), zpair, src0, dst0, src1, dst1)
-}
+func mac16x2U(tab *gatherTab, ug *[numUnits]*unit, mu *macUnits) { mac16x2UGo(tab, ug, mu) }
 
 func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc) {
 	acc48Add16Go(sums, src0, dst0, src1, dst1)
 }
 
-func mac8Acc(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc) {
-	mac8AccGo(m, x, xstride, z, zstride, src0, dst0, src1, dst1)
-}
+func mac8U(m *macSIMD, ug *[numUnits]*unit, mu *macUnits) { mac8UGo(m, ug, mu) }

@@ -77,11 +77,23 @@ func TestGatherAndMadd(t *testing.T) {
 	}
 }
 
-// TestMac16x2Acc compares the build's mac16x2Acc with mac16x2AccGo: random X selections and
+// testUnits returns register units for the assembly MACs' tests: X in units 0-7, Z in 8-15,
+// accumulators in 16-19.
+func testUnits() *[numUnits]*unit {
+	units := make([]unit, 20)
+	ug := new([numUnits]*unit)
+	for i := range units {
+		ug[i] = &units[i]
+	}
+	return ug
+}
+
+// TestMac16x2U compares the build's mac16x2U with mac16x2AccGo: random X selections and
 // operands (extremes included: -2^15 x -2^15 twice, the pair sum VPMADDWD wraps), random
 // 48-bit accumulators, separate and shared source and destination units.
-func TestMac16x2Acc(t *testing.T) {
+func TestMac16x2U(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
+	ug := testUnits()
 	for trial := 0; trial < 3000; trial++ {
 		var mt macTable
 		for l := range 16 {
@@ -92,39 +104,51 @@ func TestMac16x2Acc(t *testing.T) {
 		tab := x16PairTab(&mt)
 		var x kernel.Vec
 		rng.Read(x[:])
-		zpair := rng.Uint32()
-		if trial%3 == 0 {
-			for i := 0; i < len(x); i += 2 {
-				x[i], x[i+1] = 0, 0x80
-			}
-			zpair = 0x80008000
+		for i := 0; i < 8; i++ {
+			ug[i].val[0].vec = [16]byte(x[16*i:])
+			rng.Read(ug[8+i].val[0].vec[:])
 		}
+		mu := macUnits{x: 0, z: 8, zu0: int32(8 + rng.Intn(8)), zb0: int32(2 * rng.Intn(8)), zu1: int32(8 + rng.Intn(8)), zb1: int32(2 * rng.Intn(8))}
+		if trial%3 == 0 {
+			for i := 0; i < 8; i++ {
+				for j := 0; j < 16; j += 2 {
+					ug[i].val[0].vec[j], ug[i].val[0].vec[j+1] = 0, 0x80
+					ug[8+i].val[0].vec[j], ug[8+i].val[0].vec[j+1] = 0, 0x80
+				}
+			}
+			x = *chunks(vecAt(ug, 0), unitStride, 8)
+		}
+		z0, z1 := &ug[mu.zu0].val[0].vec, &ug[mu.zu1].val[0].vec
+		zpair := uint32(z0[mu.zb0]) | uint32(z0[mu.zb0+1])<<8 | uint32(z1[mu.zb1])<<16 | uint32(z1[mu.zb1+1])<<24
 		var a0, a1 [8]num.Acc
 		for i := range a0 {
 			a0[i] = num.AccFrom((rng.Int63n(1<<48) - 1<<47))
 			a1[i] = num.AccFrom((rng.Int63n(1<<48) - 1<<47))
 		}
-		g0, g1, w0, w1 := a0, a1, a0, a1
+		ug[16].val[0].acc, ug[18].val[0].acc = a0, a1
+		w0, w1, e0, e1 := a0, a1, a0, a1
 		if trial%2 == 0 { // in place
-			mac16x2Acc(tab, unsafe.Pointer(&x), 16, zpair, &g0, &g0, &g1, &g1)
+			mu.acc0, mu.out0, mu.acc1, mu.out1 = 16, 16, 18, 18
 			mac16x2AccGo(tab, &x, zpair, &w0, &w0, &w1, &w1)
 		} else {
-			var d0, d1, e0, e1 [8]num.Acc
-			mac16x2Acc(tab, unsafe.Pointer(&x), 16, zpair, &g0, &d0, &g1, &d1)
+			mu.acc0, mu.out0, mu.acc1, mu.out1 = 16, 17, 18, 19
 			mac16x2AccGo(tab, &x, zpair, &w0, &e0, &w1, &e1)
-			g0, g1, w0, w1 = d0, d1, e0, e1
+			w0, w1 = e0, e1
 		}
-		if g0 != w0 || g1 != w1 {
-			t.Fatalf("trial %d: mac16x2Acc differs from mac16x2AccGo\n%v %v\n%v %v", trial, g0, g1, w0, w1)
+		mac16x2U(tab, ug, &mu)
+		if g0, g1 := ug[mu.out0].val[0].acc, ug[mu.out1].val[0].acc; g0 != w0 || g1 != w1 {
+			t.Fatalf("trial %d: mac16x2U differs from mac16x2AccGo\n%v %v\n%v %v", trial, g0, g1, w0, w1)
 		}
 	}
 }
 
-// TestMac8Acc compares the build's mac8Acc with the same steps done one by one (mac8AccGo)
-// on random 8-bit selections: 1 to 8 columns, both signednesses, operands spread out as
-// register units are, accumulators updated in place.
-func TestMac8Acc(t *testing.T) {
+// TestMac8U compares the build's mac8U with the same steps done one by one (mac8AccGo) on
+// random 8-bit selections: 1 to 8 columns, both signednesses, operands in register units,
+// accumulators updated in place.
+func TestMac8U(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
+	ug := testUnits()
+	mu := macUnits{x: 0, z: 8, acc0: 16, out0: 16, acc1: 17, out1: 17}
 	for trial := 0; trial < 3000; trial++ {
 		var mt macTable
 		mt.mode, mt.lanes, mt.cols = fast8uu, 16, 1+rng.Intn(8)
@@ -141,20 +165,20 @@ func TestMac8Acc(t *testing.T) {
 			d.ze = kernel.Int8
 		}
 		m := buildMACSIMD(d, &mt)
-		stride := 16 * (1 + rng.Intn(3))
-		x, z := make([]byte, 8*stride), make([]byte, 8*stride)
-		rng.Read(x)
-		rng.Read(z)
+		for i := 0; i < 16; i++ {
+			rng.Read(ug[i].val[0].vec[:])
+		}
 		var a0, a1 [8]num.Acc
 		for i := range a0 {
 			a0[i] = num.AccFrom(rng.Int63n(1<<48) - 1<<47)
 			a1[i] = num.AccFrom(rng.Int63n(1<<48) - 1<<47)
 		}
-		g0, g1, w0, w1 := a0, a1, a0, a1
-		mac8Acc(m, unsafe.Pointer(&x[0]), uintptr(stride), unsafe.Pointer(&z[0]), uintptr(stride), &g0, &g0, &g1, &g1)
-		mac8AccGo(m, unsafe.Pointer(&x[0]), uintptr(stride), unsafe.Pointer(&z[0]), uintptr(stride), &w0, &w0, &w1, &w1)
-		if g0 != w0 || g1 != w1 {
-			t.Fatalf("trial %d (%d columns, mode %d): mac8Acc differs from mac8AccGo", trial, mt.cols, m.mode)
+		w0, w1 := a0, a1
+		mac8AccGo(m, vecAt(ug, 0), unitStride, vecAt(ug, 8), unitStride, &w0, &w0, &w1, &w1)
+		ug[16].val[0].acc, ug[17].val[0].acc = a0, a1
+		mac8U(m, ug, &mu)
+		if ug[16].val[0].acc != w0 || ug[17].val[0].acc != w1 {
+			t.Fatalf("trial %d (%d columns, mode %d): mac8U differs from mac8AccGo", trial, mt.cols, m.mode)
 		}
 	}
 }
