@@ -102,6 +102,44 @@ func gatherGo(g *gatherTab, src *kernel.Vec, dst *[256]byte) {
 	}
 }
 
+// macTables holds one copy of each distinct gather table of a program: a kernel's MACs
+// mostly repeat a few operand selections (the 8-bit conv kernel: 32 MAC instructions), and
+// a table is kilobytes; shared, the ones in use stay in L1.
+type macTables struct {
+	simd map[simdKey]*macSIMD
+	x16  map[[256]int16]*gatherTab
+}
+
+type simdKey struct {
+	gx, gz       [256]int16
+	npairs, mode int
+}
+
+// intern replaces t's gather tables by equal ones seen before.
+func (mt *macTables) intern(t *macTable) {
+	if m := t.simd; m != nil {
+		k := simdKey{m.gx.idx, m.gz.idx, m.npairs, m.mode}
+		if mt.simd == nil {
+			mt.simd = map[simdKey]*macSIMD{}
+		}
+		if o, ok := mt.simd[k]; ok && o.gx.nOut == m.gx.nOut && o.gz.nOut == m.gz.nOut {
+			t.simd = o
+		} else if !ok {
+			mt.simd[k] = m
+		}
+	}
+	if g := t.x16; g != nil {
+		if mt.x16 == nil {
+			mt.x16 = map[[256]int16]*gatherTab{}
+		}
+		if o, ok := mt.x16[g.idx]; ok && o.nOut == g.nOut {
+			t.x16 = o
+		} else if !ok {
+			mt.x16[g.idx] = g
+		}
+	}
+}
+
 // chunks collects n 16-byte chunks, stride bytes apart from src, into one vector.
 func chunks(src unsafe.Pointer, stride uintptr, n int) *kernel.Vec {
 	var v kernel.Vec

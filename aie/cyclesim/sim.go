@@ -320,6 +320,7 @@ func prepare(p *backend.Program) *progInfo {
 func buildInfo(p *backend.Program) *progInfo {
 	pi := &progInfo{dec: make([]*decoded, p.NumInstrs), kind: make([]uint8, p.NumInstrs),
 		instrs: make([]*backend.Instr, p.NumInstrs), region: make([]int32, p.NumInstrs)}
+	var shared macTables
 	params := map[string]int32{}
 	for i, prm := range p.Kernel.Params {
 		params[prm.Name] = int32(i)
@@ -342,6 +343,9 @@ func buildInfo(p *backend.Program) *progInfo {
 				d, err := decodeMAC(p, in)
 				if err != nil && pi.err == nil {
 					pi.err = fmt.Errorf("%s: %v", instrName(in), err)
+				}
+				if d != nil {
+					shared.intern(&d.tab)
 				}
 				pi.dec[in.ID] = d
 			}
