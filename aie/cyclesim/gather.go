@@ -288,9 +288,9 @@ func x16PairTab(t *macTable) *gatherTab {
 	return g
 }
 
-// mac16x2AccGo is the int16 mac16x2 in Go (mac16x2U in assembly): lane l's X pair gathered by tab, times (z0, z1) from
-// zpair's low and high halves, added to lane l%8 of src0 (l < 8) or src1, wrapped to 48
-// bits and stored in dst0 or dst1. src and dst may be the same unit.
+// mac16x2AccGo is the int16 mac16x2 in Go (mac16x2U in assembly): lane l's X pair gathered
+// by tab, times (z0, z1) from zpair's low and high halves, added to lane l%8 of src0 (l < 8)
+// or src1, wrapped to 48 bits and stored in dst0 or dst1. src and dst may be the same unit.
 func mac16x2AccGo(tab *gatherTab, x *kernel.Vec, zpair uint32, src0, dst0, src1, dst1 *[8]num.Acc) {
 	var g [256]byte
 	gatherGo(tab, x, &g)
