@@ -375,13 +375,14 @@ func (tm *timer) busy() bool {
 }
 
 // mergeTwins gives twin units one checker state. Two units are twins when exactly the same
-// writes reach them: the same instructions, at the same itinerary cycles, both as writes and
-// as issued writers (a 512-bit load fills four 128-bit units together, a MAC both halves of
-// its accumulator). Twins then hold the same checker state at every cycle, so pass 1 keeps it
-// once, in the lowest twin's slot: of an instruction's reads, writes and issued writers at
+// writes reach them: the same instructions, at the same itinerary cycles, both as timed writes
+// and as the units an instruction defines (notes, from which the trace's wants come; a
+// 512-bit load fills four 128-bit units together, a MAC both halves of its accumulator).
+// Twins then hold the same checker state at every cycle and want the same writers, so pass 1
+// keeps it once, in the lowest twin's slot: of an instruction's reads, writes and notes at
 // one cycle only the first of each twin set remains, which is also the one the reference
 // engine reports first; messages still name the unit the instruction names. Run it before
-// setUnits, whose unit lists are then lists of states.
+// setUnits and setWants, whose unit lists are then lists of states.
 func mergeTwins(ops []tInstr) {
 	var sig [numUnits][]int64
 	for id := range ops {
