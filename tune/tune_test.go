@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sumacdev/sumac/aie/vyasa"
@@ -14,11 +15,11 @@ import (
 
 // countEval is a stand-in cost for testing the tuner's machinery (not a performance model):
 // one cycle per vector MAC plus one per register load in the kernel text.
-type countEval struct{ calls int }
+type countEval struct{ calls atomic.Int64 } // the tuner evaluates in parallel
 
 func (c *countEval) Version() string { return "count-1" }
 func (c *countEval) Evaluate(p *vyasa.Program) (Eval, error) {
-	c.calls++
+	c.calls.Add(1)
 	return Eval{Cycles: p.VectorMACs + int64(len(p.Fused.XBufs)+len(p.Fused.ZBufs))}, nil
 }
 
@@ -60,14 +61,14 @@ func TestRunDeterministicAndCached(t *testing.T) {
 	if err := st.Save(); err != nil {
 		t.Fatal(err)
 	}
-	first := ev.calls
+	first := ev.calls.Load()
 	st2, _ := OpenStore(path)
 	r2, err := Run(ws, Options{Eval: ev, Workers: 1, Store: st2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev.calls != first {
-		t.Errorf("second run evaluated %d candidates, want all from the store", ev.calls-first)
+	if n := ev.calls.Load(); n != first {
+		t.Errorf("second run evaluated %d candidates, want all from the store", n-first)
 	}
 	for i := range r1 {
 		if r1[i].Schedule != r2[i].Schedule || r1[i].Cycles != r2[i].Cycles {
