@@ -228,8 +228,14 @@ func (tm *timer) advance(lr *loopRun, m int64, t int64) {
 }
 
 // boundary is called by pass 1 at trace index i (cycle t) before the cycle is processed; it
-// returns the index to continue from (i, or the first entry of the run's last iteration).
-func (tm *timer) boundary(tr *trace, st *steady, i int, t int64) int {
+// returns the index to continue from and the cycle the state now stands at: i and t, or past
+// the run's last iteration (the first entry after the loop, and the cycle its iterations'
+// shift reaches; the cycles from there to that entry's are still to be processed), or, when
+// an entry after the loop comes before that cycle, the first entry of its last iteration.
+// Past the last iteration the state is the one the iterations would leave in all a later
+// read can tell apart (the normalization above), not in what it cannot: the landing cycle of
+// a write that landed before the boundary (clamped) and the write before it.
+func (tm *timer) boundary(tr *trace, st *steady, i int, t int64) (int, int64) {
 	for st.next < len(tr.marks) && int(tr.marks[st.next].idx) < i {
 		st.next++
 	}
@@ -249,15 +255,19 @@ func (tm *timer) boundary(tr *trace, st *steady, i int, t int64) int {
 		st.cur = tm.snapshot(st.cur, lr, m.j, t, tr.horizon)
 		st.tries++
 		if slices.Equal(st.prev, st.cur) {
-			skip := int64(lr.n-1) - int64(m.j)
+			skip := int64(lr.n) - int64(m.j) // past the last iteration
+			after := i + int(skip)*int(lr.perIter)
+			if after < len(tr.issue) && int64(tr.issue[after].t) < t+skip*int64(lr.l) {
+				skip-- // to the last iteration instead
+			}
 			tm.advance(lr, skip, t)
 			st.run = -1
 			st.skipped += skip
-			return i + int(skip)*int(lr.perIter)
+			return i + int(skip)*int(lr.perIter), t + skip*int64(lr.l)
 		}
 		st.prev, st.cur = st.cur, st.prev
 	}
-	return i
+	return i, t
 }
 
 // steadySkip turns the skip on (tests turn it off to compare).

@@ -237,9 +237,27 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 	for i := 0; i < len(iss); {
 		t = int64(iss[i].t)
 		if st.next < len(tr.marks) {
-			if i = tm.boundary(tr, st, i, t); int64(iss[i].t) != t {
-				// skipped to the last iteration: the cycles in between were the same
-				t = int64(iss[i].t)
+			var at int64
+			if i, at = tm.boundary(tr, st, i, t); at != t {
+				// skipped iterations (all the same as the ones checked): the state stands at
+				// cycle at; the cycles from there to the next entry's have only what is due
+				next := at // none left: the drain below goes on from at
+				if i < len(iss) {
+					next = int64(iss[i].t)
+				}
+				for c := at; c < next; c++ {
+					if err := tm.retire(s, c); err != nil {
+						return err
+					}
+					if err := tm.late(s, c, ops); err != nil {
+						return err
+					}
+				}
+				if i >= len(iss) {
+					t = at - 1
+					break
+				}
+				t = next
 			}
 		}
 		if len(tm.ring[t&63]) > 0 {
