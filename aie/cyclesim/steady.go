@@ -174,12 +174,12 @@ func (tm *timer) snapshot(buf []int64, lr *loopRun, j int32, t, horizon int64) [
 	}
 	// everything pending is due within the program's horizon (trace.horizon)
 	for c := int64(0); c <= horizon; c++ {
-		q := tm.ring[(t+c)&63]
+		q := tm.ring[(t+c+tm.rot)&63]
 		buf = append(buf, int64(len(q)))
 		for _, w := range q {
 			buf = append(buf, int64(w.s), int64(w.by), enc(w.seq))
 		}
-		d := tm.defers[(t+c)&63]
+		d := tm.defers[(t+c+tm.rot)&63]
 		buf = append(buf, int64(len(d)))
 		for _, w := range d {
 			k := int64(w.k)
@@ -207,13 +207,10 @@ func (tm *timer) advance(lr *loopRun, m int64, t int64) {
 			tm.vis[g] += dt
 		}
 	}
-	// Every pending entry is due in a cycle t+c, c < 64, kept in slot (t+c)&63; m iterations
-	// later it is due dt cycles later: the ring rotates by dt, entries shifted in place.
-	ring, defers := tm.ring, tm.defers
-	for k := range ring {
-		tm.ring[(int64(k)+dt)&63] = ring[k]
-		tm.defers[(int64(k)+dt)&63] = defers[k]
-	}
+	// Every pending entry is due in a cycle t+c, c < 64, kept in slot (t+c+rot)&63; m
+	// iterations later it is due dt cycles later: the slots stay, rot moves by dt, and the
+	// entries are shifted in place.
+	tm.rot -= dt
 	dk := int32(m) * lr.perIter
 	for k := range tm.ring {
 		for i := range tm.ring[k] {

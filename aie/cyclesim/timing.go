@@ -193,10 +193,13 @@ type tDefer struct {
 type timer struct {
 	cur, prev [numUnits]int64 // seqs of the visible write and the one before (-1: reset)
 	vis       [numUnits]int64 // cycle the visible write landed
-	ring      [64][]tWrite
-	defers    [64][]tDefer
-	ops       []tInstr // the program's timing operands (for messages)
-	tr        *trace
+	// ring, defers: what is due in cycle c sits in slot (c+rot)&63 (the steady-state skip
+	// moves everything pending by changing rot)
+	ring   [64][]tWrite
+	defers [64][]tDefer
+	rot    int64
+	ops    []tInstr // the program's timing operands (for messages)
+	tr     *trace
 }
 
 // reset puts the given units (all when units is nil) and the queues in their start state;
@@ -214,6 +217,7 @@ func (tm *timer) reset(units []int32) {
 		tm.ring[i] = tm.ring[i][:0]
 		tm.defers[i] = tm.defers[i][:0]
 	}
+	tm.rot = 0
 }
 
 func (tm *timer) resetUnit(g int32) {
@@ -260,7 +264,7 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 				t = next
 			}
 		}
-		if len(tm.ring[t&63]) > 0 {
+		if len(tm.ring[(t+tm.rot)&63]) > 0 {
 			if err := tm.retire(s, t); err != nil {
 				return err
 			}
@@ -276,16 +280,16 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 			}
 			if len(ti.late) > 0 {
 				rc := t + int64(ti.late[0].cyc) - 1
-				q := &tm.defers[rc&63]
+				q := &tm.defers[(rc+tm.rot)&63]
 				*q = append(*q, tDefer{k: int32(i)})
 			} else {
 				for _, o := range ti.writes {
-					q := &tm.ring[(t+int64(o.cyc))&63]
+					q := &tm.ring[(t+int64(o.cyc)+tm.rot)&63]
 					*q = append(*q, tWrite{s: o.s, by: d.id, seq: d.seq})
 				}
 			}
 		}
-		if len(tm.defers[t&63]) > 0 {
+		if len(tm.defers[(t+tm.rot)&63]) > 0 {
 			if err := tm.late(s, t, ops); err != nil {
 				return err
 			}
@@ -293,12 +297,12 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 		// cycles without an issued instruction (empty bundles)
 		if i < len(iss) {
 			for c := t + 1; c < int64(iss[i].t); c++ {
-				if len(tm.ring[c&63]) > 0 {
+				if len(tm.ring[(c+tm.rot)&63]) > 0 {
 					if err := tm.retire(s, c); err != nil {
 						return err
 					}
 				}
-				if len(tm.defers[c&63]) > 0 {
+				if len(tm.defers[(c+tm.rot)&63]) > 0 {
 					if err := tm.late(s, c, ops); err != nil {
 						return err
 					}
@@ -341,7 +345,7 @@ func (tm *timer) violation(s *sim, now, t int64, id int32, o tOp, want int64) er
 }
 
 func (tm *timer) retire(s *sim, t int64) error {
-	q := &tm.ring[t&63]
+	q := &tm.ring[(t+tm.rot)&63]
 	for _, w := range *q {
 		if w.seq < tm.cur[w.s] {
 			s.cycle = t
@@ -363,7 +367,7 @@ func (tm *timer) retire(s *sim, t int64) error {
 // late performs the deferred reads of cycle t (a MAC's accumulator) and then queues the
 // writes of their instructions.
 func (tm *timer) late(s *sim, t int64, ops []tInstr) error {
-	q := &tm.defers[t&63]
+	q := &tm.defers[(t+tm.rot)&63]
 	for _, df := range *q {
 		d := &tm.tr.issue[df.k]
 		ti := &ops[d.id]
@@ -375,7 +379,7 @@ func (tm *timer) late(s *sim, t int64, ops []tInstr) error {
 			}
 		}
 		for _, o := range ti.writes {
-			w := &tm.ring[(dt+int64(o.cyc))&63]
+			w := &tm.ring[(dt+int64(o.cyc)+tm.rot)&63]
 			*w = append(*w, tWrite{s: o.s, by: d.id, seq: d.seq})
 		}
 	}
