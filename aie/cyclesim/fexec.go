@@ -56,6 +56,7 @@ type fInstr struct {
 	xRun, zRun bool
 	tab        *macTable // the MAC's selection tables
 	mu         macUnits  // the units of pathMac16x2 and pathMac8
+	asm        uint8     // asmMac16x2, asmMac8: the assembly on the units in place (0: none)
 	macs       int64
 	spill      bool
 	// fSRS, fVAdd: lanes and element type of the operation, SRS's constant shift
@@ -231,7 +232,19 @@ func setMACPath(d *decoded, f *fInstr) {
 		f.xRun = consecutive(f.x) && t.simd.gx.nSrc <= len(f.x)
 		f.zRun = consecutive(f.z) && t.simd.gz.nSrc <= len(f.z)
 	}
+	switch {
+	case f.path == pathMac16x2 && f.xRun:
+		f.asm = asmMac16x2
+	case f.path == pathMac8 && f.xRun && f.zRun:
+		f.asm = asmMac8
+	}
 }
+
+// The assembly MACs on register units in place (f.asm).
+const (
+	asmMac16x2 uint8 = 1 + iota // mac16x2U
+	asmMac8                     // mac8U
+)
 
 // The MAC forms with their own code in fastMAC: the GEMM-style int16 mac16 (16 lanes, 2
 // columns, broadcast Z) and the 8-bit mac16 of the SIMD path, both accumulating 16 lanes
@@ -473,16 +486,16 @@ func (s *sim) vld(f *fInstr, k int32) bool {
 	return true
 }
 
-// simdMAC executes f on its assembly path, reporting false when it has none (pass 2 calls it
-// first, outside fast's frame: these MACs are most of a kernel's instructions).
+// simdMAC executes f on its assembly path, reporting false when it has none (fastMAC's first
+// step; pass 2 runs the in-place forms itself, before any call).
 func (s *sim) simdMAC(f *fInstr) bool {
 	if !useSIMD {
 		return false
 	}
 	switch {
-	case f.path == pathMac16x2 && f.xRun:
+	case f.asm == asmMac16x2:
 		mac16x2U(f.tab.x16, &s.ug, &f.mu)
-	case f.path == pathMac8 && f.xRun && f.zRun:
+	case f.asm == asmMac8:
 		mac8U(f.tab.simd, &s.ug, &f.mu)
 	case f.path == pathMac8:
 		// operands in scattered units: copied, then the steps one by one

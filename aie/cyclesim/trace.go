@@ -246,9 +246,21 @@ func (tr *trace) setWants(ops []tInstr) {
 func (s *sim) functional(tr *trace) error {
 	s.imm = true
 	defer func() { s.imm = false }()
+	fops, simd := s.fops, useSIMD
 	for _, k := range tr.order {
 		d := &tr.issue[k]
-		if f := &s.fops[d.id]; f.op == fMAC48 && s.simdMAC(f) || f.op == fVld && s.vld(f, k) {
+		f := &fops[d.id]
+		// the common cases first, without a call between (simdMAC, fast)
+		switch {
+		case f.asm == asmMac8 && simd:
+			mac8U(f.tab.simd, &s.ug, &f.mu)
+			s.res.MACs += f.macs
+			continue
+		case f.asm == asmMac16x2 && simd:
+			mac16x2U(f.tab.x16, &s.ug, &f.mu)
+			s.res.MACs += f.macs
+			continue
+		case f.op == fVld && s.vld(f, k):
 			continue
 		}
 		in := s.instrs[d.id]
