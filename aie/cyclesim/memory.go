@@ -30,23 +30,26 @@ func (s *sim) memoryPass(tr *trace) error {
 	accs := s.memAccs[:0]
 	var banks [3]uint32
 	nb, t := 0, int32(-1)
-	for _, mm := range tr.mems {
+	for _, h := range tr.hot {
+		mm := &tr.mems[h]
 		d := &iss[mm.k]
-		if d.t != t {
-			t, nb = d.t, 0
-		}
 		a := int(s.addrs[mm.k])
 		n := int(mm.bytes)
-		m := aie1.AccessBanks(a, n)
-		for i := 0; i < nb; i++ {
-			if banks[i]&m != 0 {
-				s.res.Stalls += aie1.BankConflictStallCycles
-				break
+		if mm.shared {
+			if d.t != t {
+				t, nb = d.t, 0
 			}
-		}
-		if nb < len(banks) {
-			banks[nb] = m
-			nb++
+			m := aie1.AccessBanks(a, n)
+			for i := 0; i < nb; i++ {
+				if banks[i]&m != 0 {
+					s.res.Stalls += aie1.BankConflictStallCycles
+					break
+				}
+			}
+			if nb < len(banks) {
+				banks[nb] = m
+				nb++
+			}
 		}
 		if mm.check {
 			accs = append(accs, memAcc{seq: d.seq, g0: int32(a / memGranule), g1: int32((a + n + memGranule - 1) / memGranule), k: mm.k, store: mm.store})
@@ -67,6 +70,20 @@ func (s *sim) memoryPass(tr *trace) error {
 		return s.fail(in, "memory-order violation: %s of %d bytes at %#x issued after an access later in program order to the same bytes (a store or, for a store, a load)", what, in.Mem.Bytes, s.addrs[accs[v].k])
 	}
 	return nil
+}
+
+// markHot marks the accesses that share their issue cycle with another (bank conflicts need
+// two) and lists those and the ones the memory-order check needs (markReordered first).
+func markHot(tr *trace) {
+	ms := tr.mems
+	tr.hot = tr.hot[:0]
+	for i := range ms {
+		t := tr.issue[ms[i].k].t
+		ms[i].shared = i > 0 && tr.issue[ms[i-1].k].t == t || i+1 < len(ms) && tr.issue[ms[i+1].k].t == t
+		if ms[i].shared || ms[i].check {
+			tr.hot = append(tr.hot, int32(i))
+		}
+	}
 }
 
 // markReordered marks the accesses that change places with a store (check): an access and

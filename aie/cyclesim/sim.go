@@ -309,6 +309,7 @@ func (pi *progInfo) traced(p *backend.Program) *trace {
 			}
 		}
 		markReordered(pi.tr)
+		markHot(pi.tr)
 	})
 	return pi.tr
 }

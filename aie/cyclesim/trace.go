@@ -40,8 +40,10 @@ type trace struct {
 	slotUse [aie1.NumSlots]int64
 	hasMem  bool
 	// mems lists the memory accesses in issue order: trace index, bytes, store (pass 3
-	// reads these instead of the instructions)
+	// reads these instead of the instructions); hot indexes the ones pass 3 must look at
+	// (shared or check)
 	mems []traceMem
+	hot  []int32
 	// units are the register units pass 1 touches (nil: all)
 	units []int32
 	// wants[wantOff[k]:] holds, for trace entry k's reads and then its late reads (tInstr
@@ -61,10 +63,11 @@ type trace struct {
 }
 
 type traceMem struct {
-	k     int32
-	bytes int32
-	store bool
-	check bool // it changes places with a store (markReordered)
+	k      int32
+	bytes  int32
+	store  bool
+	check  bool // it changes places with a store (markReordered)
+	shared bool // another access issues in the same cycle (only then can banks conflict)
 }
 
 // loopStack holds the active hardware loops, outermost first, while the bundles are walked
