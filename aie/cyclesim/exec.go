@@ -320,7 +320,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			}
 			v := &vVal
 			copy(s.mem[a:a+m.Bytes], v[:m.Bytes])
-			s.markDirty(a, m.Bytes)
+			s.markStored(a, m.Bytes)
 		case backend.FileAcc:
 			// one 32-byte half of a 384-bit unit (four lanes) per instruction
 			var accVal kernel.AccVal
@@ -343,7 +343,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			var buf [8]byte
 			binary.LittleEndian.PutUint64(buf[:], uint64(v))
 			copy(s.mem[a:a+m.Bytes], buf[:m.Bytes])
-			s.markDirty(a, m.Bytes)
+			s.markStored(a, m.Bytes)
 		}
 		if in.Spill {
 			s.res.Spills++

@@ -365,7 +365,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 				}
 				copy(s.mem[a+lo:a+n], s.ug[g].val[0].vec[:])
 			}
-			s.markDirty(a, n)
+			s.markStored(a, n)
 			if f.spill {
 				s.res.Spills++
 			}
@@ -404,7 +404,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 		} else {
 			binary.LittleEndian.PutUint64(buf[:], uint64(s.ug[f.dst].val[0].s))
 			copy(s.mem[a:a+n], buf[:n])
-			s.markDirty(a, n)
+			s.markStored(a, n)
 			if f.spill {
 				s.res.Spills++
 			}

@@ -48,7 +48,9 @@ type Result struct {
 	SlotUse      [aie1.NumSlots]int64
 	Narrowed     int64
 	Saturated    int64
-	// Data is the final contents of every region by parameter name.
+	// Data is the final contents of every region by parameter name. A region that no store
+	// of the run touched and whose Config.Data slice covers it whole is that slice itself
+	// (not a copy): treat the results as read-only, like the inputs.
 	Data map[string][]byte
 }
 
@@ -167,8 +169,9 @@ type sim struct {
 	defers  [64][]deferred
 	regions [][2]int // [base, size] by parameter index (size -1: not a region)
 	// dirty marks the 256-byte pages of mem written by this run (cleared by the next, so
-	// that a run clears what the previous one wrote rather than the whole 128 KB).
-	dirty [aie1.ReachBytes / 256 / 64]uint64
+	// that a run clears what the previous one wrote rather than the whole 128 KB); stored
+	// those written by its stores (a region none of whose pages is stored to is unchanged)
+	dirty, stored [aie1.ReachBytes / 256 / 64]uint64
 	// addrs holds the address of each traced memory access (pass 2 for pass 3)
 	addrs  []int32
 	tm     *timer
@@ -389,7 +392,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	defer simPool.Put(s)
 	s.runState = runState{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region}
 	dirty := s.dirty
-	s.dirty = [len(s.dirty)]uint64{}
+	s.dirty, s.stored = [len(s.dirty)]uint64{}, [len(s.stored)]uint64{}
 	s.regions = s.regions[:0]
 	s.steady = steady{prev: s.steady.prev[:0], cur: s.steady.cur[:0]}
 	for i := range s.ring {
@@ -484,26 +487,57 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			return s.res, err
 		}
 	}
-	// the regions' final bytes, copied into one allocation
+	// the regions' final bytes: the input itself where nothing was stored, else copies in one
+	// allocation
 	total, nreg := 0, 0
-	for _, r := range s.regions {
+	for i, r := range s.regions {
 		if r[1] >= 0 {
-			total += r[1]
 			nreg++
+			if !s.unchanged(p.Kernel.Params[i].Name, r) {
+				total += r[1]
+			}
 		}
 	}
 	s.res.Data = make(map[string][]byte, nreg)
 	all := make([]byte, total)
 	for i, r := range s.regions {
-		if r[1] >= 0 {
-			s.res.Data[p.Kernel.Params[i].Name] = all[:r[1]:r[1]]
-			all = all[copy(all, s.mem[r[0]:r[0]+r[1]]):]
+		if r[1] < 0 {
+			continue
 		}
+		name := p.Kernel.Params[i].Name
+		if s.unchanged(name, r) {
+			s.res.Data[name] = cfg.Data[name]
+			continue
+		}
+		s.res.Data[name] = all[:r[1]:r[1]]
+		all = all[copy(all, s.mem[r[0]:r[0]+r[1]]):]
 	}
 	if s.res.Cycles > 0 {
 		s.res.MACsPerCycle = float64(s.res.MACs) / float64(s.res.Cycles)
 	}
 	return s.res, nil
+}
+
+// markStored is markDirty for a store of the program.
+func (s *sim) markStored(a, n int) {
+	s.markDirty(a, n)
+	for pg := a >> 8; pg <= (a+n-1)>>8 && n > 0; pg++ {
+		s.stored[pg>>6] |= 1 << (pg & 63)
+	}
+}
+
+// unchanged reports whether region r of parameter name still holds exactly the input: no
+// store touched its pages and the input covers it whole.
+func (s *sim) unchanged(name string, r [2]int) bool {
+	if len(s.cfg.Data[name]) != r[1] || r[1] == 0 {
+		return false
+	}
+	for pg := r[0] >> 8; pg <= (r[0]+r[1]-1)>>8; pg++ {
+		if s.stored[pg>>6]&(1<<(pg&63)) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // dirty records that mem[a:a+n] was written.
