@@ -131,6 +131,19 @@ func srsWide(a Acc, n Narrow) (int64, bool) {
 // srs64 is SRS for |v| < 2^62, shifts up to 63 and outputs of 1 to 32 bits, where nothing
 // overflows an int64: the floor is an arithmetic shift, rounding adds at most one, and the
 // limits fit. TestSRS64MatchesWide compares it with srsWide.
+// Range returns the least and largest results of a narrowing to n.Bits (at most 63) that
+// does not saturate.
+func (n Narrow) Range() (lo, hi int64) {
+	if n.Unsigned {
+		return 0, 1<<uint(n.Bits) - 1
+	}
+	lo, hi = -(1 << uint(n.Bits-1)), 1<<uint(n.Bits-1)-1
+	if n.Sat == Symmetric {
+		lo = -hi
+	}
+	return lo, hi
+}
+
 func srs64(v int64, n Narrow) (int64, bool) {
 	q := v
 	if s := n.Shift; s > 0 {
@@ -173,15 +186,7 @@ func srs64(v int64, n Narrow) (int64, bool) {
 			}
 		}
 	}
-	var lo, hi int64
-	if n.Unsigned {
-		lo, hi = 0, 1<<uint(n.Bits)-1
-	} else {
-		lo, hi = -(1 << uint(n.Bits-1)), 1<<uint(n.Bits-1)-1
-		if n.Sat == Symmetric {
-			lo = -hi
-		}
-	}
+	lo, hi := n.Range()
 	switch {
 	case q >= lo && q <= hi:
 		return q, false

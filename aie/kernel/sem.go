@@ -66,12 +66,39 @@ func SRS(acc *AccVal, lanes int, shift int, e Elem, round num.Round, sat num.Sat
 	}
 	n := num.Narrow{Bits: e.Bits(), Unsigned: !e.Signed(), Shift: uint(shift), Round: round, Sat: sat}
 	var r Vec
+	var v [len(AccVal{})]int64
 	for l := 0; l < lanes; l++ {
-		v, s := num.SRS(acc[l], n)
+		// no shift, a clamping saturation, a lane within int64's range: a clamp (num.SRS's
+		// result, without its rounding and mode dispatch)
+		if a := acc[l]; shift == 0 && sat != num.None && n.Bits <= 32 && a.Hi == int64(a.Lo)>>63 {
+			lo, hi := n.Range()
+			x := int64(a.Lo)
+			switch {
+			case x < lo:
+				x = lo
+				saturated++
+			case x > hi:
+				x = hi
+				saturated++
+			}
+			v[l] = x
+			continue
+		}
+		x, s := num.SRS(acc[l], n)
 		if s {
 			saturated++
 		}
-		r.SetLane(e, l, v)
+		v[l] = x
+	}
+	switch e.Bits() {
+	case 8:
+		for l := 0; l < lanes; l++ {
+			r.SetI8(l, v[l])
+		}
+	default:
+		for l := 0; l < lanes; l++ {
+			r.SetLane(e, l, v[l])
+		}
 	}
 	*out = r
 	return saturated

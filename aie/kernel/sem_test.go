@@ -131,3 +131,52 @@ func TestVAddWidths(t *testing.T) {
 		}
 	}
 }
+
+// TestSRSMatchesLanes: SRS over a vector (with its clamp for shift 0) equals num.SRS lane by
+// lane for every element type, rounding and saturation mode, shifts 0 and up, and
+// accumulators inside and beyond the 48-bit range.
+func TestSRSMatchesLanes(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	elems := []Elem{Int8, UInt8, Int16, UInt16, Int32}
+	sats := []num.Sat{num.Saturate, num.None, num.Symmetric}
+	for trial := 0; trial < 3000; trial++ {
+		e := elems[rng.Intn(len(elems))]
+		sat := sats[rng.Intn(len(sats))]
+		round := num.Round(rng.Intn(int(num.ConvOdd) + 1))
+		shift := 0
+		if trial%2 == 1 {
+			shift = rng.Intn(40)
+		}
+		var acc AccVal
+		for l := range acc {
+			switch rng.Intn(4) {
+			case 0:
+				acc[l] = num.AccFrom(rng.Int63n(600) - 300)
+			case 1:
+				acc[l] = num.AccFrom(rng.Int63n(1<<48) - 1<<47)
+			case 2:
+				acc[l] = num.Acc{Hi: rng.Int63n(5) - 2, Lo: rng.Uint64()} // beyond int64
+			default:
+				acc[l] = num.AccFrom(rng.Int63() - 1<<62)
+			}
+		}
+		lanes := 1 + rng.Intn(16)
+		if lanes*e.Bits() > 8*len(Vec{}) {
+			lanes = 8 * len(Vec{}) / e.Bits()
+		}
+		var got, want Vec
+		gs := SRS(&acc, lanes, shift, e, round, sat, &got)
+		n := num.Narrow{Bits: e.Bits(), Unsigned: !e.Signed(), Shift: uint(shift), Round: round, Sat: sat}
+		ws := 0
+		for l := 0; l < lanes; l++ {
+			v, s := num.SRS(acc[l], n)
+			if s {
+				ws++
+			}
+			want.SetLane(e, l, v)
+		}
+		if got != want || gs != ws {
+			t.Fatalf("trial %d (%v, shift %d, %v, %v): SRS %v (%d saturated), lane by lane %v (%d)", trial, e, shift, round, sat, got, gs, want, ws)
+		}
+	}
+}
