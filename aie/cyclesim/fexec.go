@@ -36,29 +36,31 @@ const (
 
 // fInstr is an instruction prepared for pass 2.
 type fInstr struct {
-	op        uint8
-	ptr       int32 // global unit of the address register (memory), or the source (padd)
-	dst       int32 // global unit written (padd, mov)
-	inc       bool  // memory: the address register is post-incremented
-	region    int32 // memory: index in sim.regions of the instruction's memory space (-1: none)
-	off, size int32 // memory: offset and bytes
-	postInc   int64
-	imm       int64
-	data      []int32 // vector units (vld: written, vst: read)
-	x, z, acc []int32 // MAC operands (acc: nil when the MAC has none)
-	out       []int32
-	lpu       int // MAC: accumulator lanes per unit
+	// The fields pass 2 reads most come first (one cache line: op, a MAC's assembly form,
+	// tables, units and count; a memory instruction's address and size).
+	op  uint8
+	asm uint8 // asmMac16x2, asmMac8: the assembly on the units in place (0: none)
+	inc bool  // memory: the address register is post-incremented
+	// xRun, zRun: the MAC's gathers read X's (Z's) units in place (prepareF)
+	xRun, zRun bool
+	spill      bool
+	path       uint8     // MAC: pathMac16x2, pathMac8 or 0 (fastMAC's general code), by macPath
+	tab        *macTable // the MAC's selection tables
+	macs       int64
+	mu         macUnits // the units of pathMac16x2 and pathMac8
+	ptr        int32    // global unit of the address register (memory), or the source (padd)
+	dst        int32    // global unit written (padd, mov)
+	region     int32    // memory: index in sim.regions of the instruction's memory space (-1: none)
+	off, size  int32    // memory: offset and bytes
+	postInc    int64
+	imm        int64
+	data       []int32 // vector units (vld: written, vst: read)
+	x, z, acc  []int32 // MAC operands (acc: nil when the MAC has none)
+	out        []int32
+	lpu        int // MAC: accumulator lanes per unit
 	// inPlace: the MAC's result units can be written while its accumulator input is still
 	// being read (each output unit is not an input unit of another output unit)
 	inPlace bool
-	path    uint8 // MAC: pathMac16x2, pathMac8 or 0 (fastMAC's general code), by macPath
-	// xRun, zRun: the MAC's gathers read X's (Z's) units in place (prepareF)
-	xRun, zRun bool
-	tab        *macTable // the MAC's selection tables
-	mu         macUnits  // the units of pathMac16x2 and pathMac8
-	asm        uint8     // asmMac16x2, asmMac8: the assembly on the units in place (0: none)
-	macs       int64
-	spill      bool
 	// fSRS, fVAdd: lanes and element type of the operation, SRS's constant shift
 	lanes int
 	elem  kernel.Elem
