@@ -168,6 +168,7 @@ type sim struct {
 	ring    [64][]pendingWrite
 	defers  [64][]deferred
 	regions [][2]int // [base, size] by parameter index (size -1: not a region)
+	inputs  [][]byte // Config.Data's slice by parameter index
 	// dirty marks the 256-byte pages of mem written by this run (cleared by the next, so
 	// that a run clears what the previous one wrote rather than the whole 128 KB); stored
 	// those written by its stores (a region none of whose pages is stored to is unchanged)
@@ -239,6 +240,14 @@ type decoded struct {
 	xo, zo, acco int
 }
 
+// paramInfo is a kernel parameter as a run places it: a region (window or pointer) at base,
+// a window's descriptor at desc.
+type paramInfo struct {
+	name           string
+	region, window bool
+	base, desc     int
+}
+
 // progInfo caches what a program's execution needs per instruction (decoded MAC operand
 // selections, instruction classes); programs are immutable once compiled.
 type progInfo struct {
@@ -247,6 +256,7 @@ type progInfo struct {
 	instrs []*backend.Instr
 	region []int32
 	used   []int32 // global indices of the register units the instructions name
+	params []paramInfo
 	err    error
 
 	// the trace and the timing operands, built on the first run that uses them
@@ -325,6 +335,10 @@ func buildInfo(p *backend.Program) *progInfo {
 	pi := &progInfo{dec: make([]*decoded, p.NumInstrs), kind: make([]uint8, p.NumInstrs),
 		instrs: make([]*backend.Instr, p.NumInstrs), region: make([]int32, p.NumInstrs)}
 	var shared macTables
+	for _, prm := range p.Kernel.Params {
+		pi.params = append(pi.params, paramInfo{name: prm.Name, region: prm.Type.IsWindow() || prm.Type.IsPointer(),
+			window: prm.Type.IsWindow(), base: p.Layout.Base[prm.Name], desc: p.Layout.Desc[prm.Name]})
+	}
 	params := map[string]int32{}
 	for i, prm := range p.Kernel.Params {
 		params[prm.Name] = int32(i)
@@ -389,7 +403,10 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		return nil, pi.err
 	}
 	s := simPool.Get().(*sim)
-	defer simPool.Put(s)
+	defer func() {
+		clear(s.inputs) // the pool keeps no reference to the caller's data
+		simPool.Put(s)
+	}()
 	s.runState = runState{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region}
 	dirty := s.dirty
 	s.dirty, s.stored = [len(s.dirty)]uint64{}, [len(s.stored)]uint64{}
@@ -438,27 +455,30 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			}
 		}
 	}
-	lay := p.Layout
-	for _, prm := range p.Kernel.Params {
+	s.inputs = s.inputs[:0]
+	for _, prm := range pi.params {
 		s.regions = append(s.regions, [2]int{0, -1})
-		if !(prm.Type.IsWindow() || prm.Type.IsPointer()) {
+		s.inputs = append(s.inputs, nil)
+		if !prm.region {
 			continue
 		}
-		size := len(cfg.Data[prm.Name])
-		if n, ok := cfg.Sizes[prm.Name]; ok {
+		in := cfg.Data[prm.name]
+		size := len(in)
+		if n, ok := cfg.Sizes[prm.name]; ok {
 			size = n
 		}
-		base := lay.Base[prm.Name]
+		base := prm.base
 		if base < 0 || base+size > aie1.ReachBytes {
-			return nil, fmt.Errorf("region %s (%d bytes at %#x) outside the 128 KB data memory", prm.Name, size, base)
+			return nil, fmt.Errorf("region %s (%d bytes at %#x) outside the 128 KB data memory", prm.name, size, base)
 		}
-		copy(s.mem[base:base+size], cfg.Data[prm.Name])
+		copy(s.mem[base:base+size], in)
 		s.markDirty(base, size)
 		s.regions[len(s.regions)-1] = [2]int{base, size}
-		if prm.Type.IsWindow() {
-			d := lay.Desc[prm.Name]
+		s.inputs[len(s.inputs)-1] = in
+		if prm.window {
+			d := prm.desc
 			if d < 0 || d+8 > len(s.mem) {
-				return nil, fmt.Errorf("window descriptor of %s at %#x outside the data memory", prm.Name, d)
+				return nil, fmt.Errorf("window descriptor of %s at %#x outside the data memory", prm.name, d)
 			}
 			binary.LittleEndian.PutUint32(s.mem[d+4:], uint32(base))
 			s.markDirty(d+4, 4)
@@ -493,7 +513,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	for i, r := range s.regions {
 		if r[1] >= 0 {
 			nreg++
-			if !s.unchanged(p.Kernel.Params[i].Name, r) {
+			if !s.unchanged(i) {
 				total += r[1]
 			}
 		}
@@ -504,9 +524,9 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		if r[1] < 0 {
 			continue
 		}
-		name := p.Kernel.Params[i].Name
-		if s.unchanged(name, r) {
-			s.res.Data[name] = cfg.Data[name]
+		name := pi.params[i].name
+		if s.unchanged(i) {
+			s.res.Data[name] = s.inputs[i]
 			continue
 		}
 		s.res.Data[name] = all[:r[1]:r[1]]
@@ -526,10 +546,11 @@ func (s *sim) markStored(a, n int) {
 	}
 }
 
-// unchanged reports whether region r of parameter name still holds exactly the input: no
+// unchanged reports whether the region of parameter i still holds exactly the input: no
 // store touched its pages and the input covers it whole.
-func (s *sim) unchanged(name string, r [2]int) bool {
-	if len(s.cfg.Data[name]) != r[1] || r[1] == 0 {
+func (s *sim) unchanged(i int) bool {
+	r := s.regions[i]
+	if len(s.inputs[i]) != r[1] || r[1] <= 0 {
 		return false
 	}
 	for pg := r[0] >> 8; pg <= (r[0]+r[1]-1)>>8; pg++ {
