@@ -362,7 +362,7 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 		var acc kernel.AccVal
 		copy(acc[4*h:4*h+4], lanes[:4])
 		if s.imm {
-			u := &s.files[d.Reg.File][d.Reg.Units[0]].val[0].acc
+			u := &s.r.acc[gunit(d.Reg.File, d.Reg.Units[0])]
 			copy(u[4*h:4*h+4], lanes[:4])
 			break
 		}
@@ -547,7 +547,7 @@ func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, ou
 	}
 	if s.imm {
 		for i, n := range out.Reg.Units {
-			s.files[out.Reg.File][n].val[0].acc = res[i&3]
+			s.r.acc[gunit(out.Reg.File, n)] = res[i&3]
 		}
 	}
 	return nil

@@ -67,8 +67,8 @@ type fInstr struct {
 	shift int
 }
 
-// consecutive reports whether the units follow each other in one register file (then they
-// lie unitStride bytes apart in the simulator's files).
+// consecutive reports whether the units follow each other in one register file (then their
+// values lie side by side in pass 2's registers, unitStride bytes apart).
 func consecutive(units []int32) bool {
 	for i := range units {
 		if units[i] != units[0]+int32(i) || i > 0 && fileOf(units[i]) != fileOf(units[0]) {
@@ -78,17 +78,17 @@ func consecutive(units []int32) bool {
 	return len(units) > 0
 }
 
-// unitStride is the distance in bytes between neighbouring units of a register file.
-const unitStride = unsafe.Sizeof(unit{})
+// unitStride is the distance in bytes between neighbouring vector units in pass 2's registers.
+const unitStride = unsafe.Sizeof([16]byte{})
 
 // operand returns where a MAC operand's 16-byte chunks are and their stride: in place in the
 // register units when run says they are consecutive, else copied into buf.
 func (s *sim) operand(units []int32, run bool, buf *kernel.Vec) (unsafe.Pointer, uintptr) {
 	if run {
-		return unsafe.Pointer(&s.ug[units[0]].val[0].vec), unitStride
+		return unsafe.Pointer(&s.r.vec[units[0]]), unitStride
 	}
 	for i, g := range units {
-		*(*[16]byte)(buf[16*i:]) = s.ug[g].val[0].vec
+		*(*[16]byte)(buf[16*i:]) = s.r.vec[g]
 	}
 	return unsafe.Pointer(buf), 16
 }
@@ -328,13 +328,13 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 	case fNop:
 		return nil
 	case fMovImm:
-		s.ug[f.dst].val[0].s = f.imm
+		s.r.s[f.dst] = f.imm
 		return nil
 	case fPadd:
-		s.ug[f.dst].val[0].s = s.ug[f.ptr].val[0].s + f.imm
+		s.r.s[f.dst] = s.r.s[f.ptr] + f.imm
 		return nil
 	case fVld, fVst:
-		pv := &s.ug[f.ptr].val[0].s
+		pv := &s.r.s[f.ptr]
 		a := int(*pv) + int(f.off)
 		n := int(f.size)
 		if a < 0 || a+n > aie1.ReachBytes {
@@ -346,7 +346,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 		s.addrs[k] = int32(a)
 		if f.op == fVld {
 			for i, g := range f.data {
-				v := &s.ug[g].val[0].vec
+				v := &s.r.vec[g]
 				lo := 16 * i
 				if lo >= n {
 					*v = [16]byte{}
@@ -365,7 +365,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 				if lo >= n {
 					break
 				}
-				copy(s.mem[a+lo:a+n], s.ug[g].val[0].vec[:])
+				copy(s.mem[a+lo:a+n], s.r.vec[g][:])
 			}
 			s.markStored(a, n)
 			if f.spill {
@@ -382,7 +382,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 	case fMAC48:
 		return s.fastMAC(f, in)
 	case fLds, fSts:
-		pv := &s.ug[f.ptr].val[0].s
+		pv := &s.r.s[f.ptr]
 		a := int(*pv) + int(f.off)
 		n := int(f.size)
 		if a < 0 || a+n > aie1.ReachBytes {
@@ -399,12 +399,12 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 			if n == 4 {
 				v = int64(int32(uint32(v)))
 			}
-			s.ug[f.dst].val[0].s = v
+			s.r.s[f.dst] = v
 			if f.spill {
 				s.res.Fills++
 			}
 		} else {
-			binary.LittleEndian.PutUint64(buf[:], uint64(s.ug[f.dst].val[0].s))
+			binary.LittleEndian.PutUint64(buf[:], uint64(s.r.s[f.dst]))
 			copy(s.mem[a:a+n], buf[:n])
 			s.markStored(a, n)
 			if f.spill {
@@ -425,40 +425,40 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 	case fSRS:
 		acc := &s.srsAcc
 		for i, g := range f.acc {
-			copy(acc[i*f.lpu:(i+1)*f.lpu], s.ug[g].val[0].acc[:f.lpu])
+			copy(acc[i*f.lpu:(i+1)*f.lpu], s.r.acc[g][:f.lpu])
 		}
 		var out kernel.Vec
 		n := kernel.SRS(acc, f.lanes, f.shift, f.elem, s.cfg.Round, s.cfg.Sat, &out)
 		s.res.Narrowed += int64(f.lanes)
 		s.res.Saturated += int64(n)
 		for i, g := range f.out {
-			s.ug[g].val[0].vec = [16]byte(out[16*i:])
+			s.r.vec[g] = [16]byte(out[16*i:])
 		}
 		return nil
 	case fVAdd:
 		a, b := &s.x8, &s.z8
 		for i, g := range f.x {
-			*(*[16]byte)(a[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(a[16*i:]) = s.r.vec[g]
 		}
 		for i, g := range f.z {
-			*(*[16]byte)(b[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(b[16*i:]) = s.r.vec[g]
 		}
 		var out kernel.Vec
 		kernel.VAdd(f.imm == 1, f.elem, f.lanes, a, b, &out)
 		for i, g := range f.out {
-			s.ug[g].val[0].vec = [16]byte(out[16*i:])
+			s.r.vec[g] = [16]byte(out[16*i:])
 		}
 		return nil
 	case fMov:
-		s.ug[f.dst].val[0].s = s.ug[f.ptr].val[0].s
+		s.r.s[f.dst] = s.r.s[f.ptr]
 		return nil
 	case fConcat:
 		v := &s.x8 // through a copy: the output may reuse source units
 		for i, g := range f.x {
-			*(*[16]byte)(v[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(v[16*i:]) = s.r.vec[g]
 		}
 		for i, g := range f.out {
-			s.ug[g].val[0].vec = [16]byte(v[16*i:])
+			s.r.vec[g] = [16]byte(v[16*i:])
 		}
 		return nil
 	}
@@ -469,7 +469,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 // false for any other case (fast has the general form and the errors); pass 2 calls it first,
 // outside fast's frame.
 func (s *sim) vld(f *fInstr, k int32) bool {
-	pv := &s.ug[f.ptr].val[0].s
+	pv := &s.r.s[f.ptr]
 	a := int(*pv) + int(f.off)
 	n := int(f.size)
 	if a < 0 || a+n > len(s.mem) || n != 16*len(f.data) || f.spill {
@@ -480,7 +480,7 @@ func (s *sim) vld(f *fInstr, k int32) bool {
 	}
 	s.addrs[k] = int32(a)
 	for i, g := range f.data {
-		s.ug[g].val[0].vec = [16]byte(s.mem[a+16*i:])
+		s.r.vec[g] = [16]byte(s.mem[a+16*i:])
 	}
 	if f.inc {
 		*pv += f.postInc
@@ -496,14 +496,14 @@ func (s *sim) simdMAC(f *fInstr) bool {
 	}
 	switch {
 	case f.asm == asmMac16x2:
-		mac16x2U(f.tab.x16, &s.ug, &f.mu)
+		mac16x2U(f.tab.x16, &s.r, &f.mu)
 	case f.asm == asmMac8:
-		mac8U(f.tab.simd, &s.ug, &f.mu)
+		mac8U(f.tab.simd, &s.r, &f.mu)
 	case f.path == pathMac8:
 		// operands in scattered units: copied, then the steps one by one
 		x, xs := s.operand(f.x, f.xRun, &s.x8)
 		z, zs := s.operand(f.z, f.zRun, &s.z8)
-		mac8AccGo(f.tab.simd, x, xs, z, zs, &s.ug[f.acc[0]].val[0].acc, &s.ug[f.out[0]].val[0].acc, &s.ug[f.acc[1]].val[0].acc, &s.ug[f.out[1]].val[0].acc)
+		mac8AccGo(f.tab.simd, x, xs, z, zs, &s.r.acc[f.acc[0]], &s.r.acc[f.out[0]], &s.r.acc[f.acc[1]], &s.r.acc[f.out[1]])
 	default:
 		return false
 	}
@@ -528,10 +528,10 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 	case useSIMD && d.tab.simd != nil:
 		x, z := &s.x8, &s.z8
 		for i, g := range f.x {
-			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(x[16*i:]) = s.r.vec[g]
 		}
 		for i, g := range f.z {
-			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(z[16*i:]) = s.r.vec[g]
 		}
 		lanes = macSumsSIMD(&d.tab, x, z, &s.msc, &sums)
 	case d.tab.mode == fast16 && littleEndian:
@@ -540,19 +540,19 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 		x, z := &s.x16, &s.z16
 		xb, zb := (*[128]byte)(unsafe.Pointer(x)), (*[128]byte)(unsafe.Pointer(z))
 		for i, g := range f.x {
-			*(*[16]byte)(xb[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(xb[16*i:]) = s.r.vec[g]
 		}
 		for i, g := range f.z {
-			*(*[16]byte)(zb[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(zb[16*i:]) = s.r.vec[g]
 		}
 		lanes = macSums16(&d.tab, x, z, &sums)
 	default:
 		x, z := &s.x8, &s.z8
 		for i, g := range f.x {
-			*(*[16]byte)(x[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(x[16*i:]) = s.r.vec[g]
 		}
 		for i, g := range f.z {
-			*(*[16]byte)(z[16*i:]) = s.ug[g].val[0].vec
+			*(*[16]byte)(z[16*i:]) = s.r.vec[g]
 		}
 		lanes = macSums(&d.tab, x, z, &sums)
 	}
@@ -560,7 +560,7 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 	for i := range f.out {
 		r := &res[i&1]
 		if f.inPlace {
-			r = &s.ug[f.out[i]].val[0].acc
+			r = &s.r.acc[f.out[i]]
 		}
 		n := max(min(f.lpu, lanes-i*f.lpu, 8), 0)
 		clear(r[n:]) // lanes past the MAC's (or the unit's share) are zero
@@ -580,7 +580,7 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 			}
 			continue
 		}
-		src := &s.ug[f.acc[i]].val[0].acc
+		src := &s.r.acc[f.acc[i]]
 		for j := 0; j < n; j++ {
 			sm := ls[j]
 			if neg {
@@ -592,7 +592,7 @@ func (s *sim) fastMAC(f *fInstr, in *backend.Instr) error {
 	}
 	if !f.inPlace {
 		for i, g := range f.out {
-			s.ug[g].val[0].acc = res[i&1]
+			s.r.acc[g] = res[i&1]
 		}
 	}
 	return nil
@@ -605,15 +605,15 @@ func (s *sim) mac16x2(f *fInstr, t *macTable) {
 	x, z := &s.x16, &s.z16
 	xb, zb := (*[128]byte)(unsafe.Pointer(x)), (*[128]byte)(unsafe.Pointer(z))
 	for i, g := range f.x {
-		*(*[16]byte)(xb[16*i:]) = s.ug[g].val[0].vec
+		*(*[16]byte)(xb[16*i:]) = s.r.vec[g]
 	}
 	for i, g := range f.z {
-		*(*[16]byte)(zb[16*i:]) = s.ug[g].val[0].vec
+		*(*[16]byte)(zb[16*i:]) = s.r.vec[g]
 	}
 	z0, z1 := int64(z[t.z[0][0]>>1&63]), int64(z[t.z[0][1]>>1&63])
 	for i := 0; i < 2; i++ {
-		src := &s.ug[f.acc[i]].val[0].acc
-		dst := &s.ug[f.out[i]].val[0].acc
+		src := &s.r.acc[f.acc[i]]
+		dst := &s.r.acc[f.out[i]]
 		xs := (*[8][8]uint8)(t.x[8*i:])
 		for j := 0; j < 8; j++ {
 			xi := &xs[j]

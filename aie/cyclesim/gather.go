@@ -223,17 +223,17 @@ type macUnits struct {
 }
 
 // vecAt is the address of unit g's vector value; accAt of its accumulator lanes.
-func vecAt(ug *[numUnits]*unit, g int32) unsafe.Pointer { return unsafe.Pointer(&ug[g].val[0].vec) }
-func accAt(ug *[numUnits]*unit, g int32) *[8]num.Acc    { return &ug[g].val[0].acc }
+func vecAt(r *regs, g int32) unsafe.Pointer { return unsafe.Pointer(&r.vec[g]) }
+func accAt(r *regs, g int32) *[8]num.Acc    { return &r.acc[g] }
 
 // mac8UGo is mac8U in Go (the build's separate steps).
-func mac8UGo(m *macSIMD, ug *[numUnits]*unit, mu *macUnits) {
+func mac8UGo(m *macSIMD, ug *regs, mu *macUnits) {
 	mac8AccGo(m, vecAt(ug, mu.x), unitStride, vecAt(ug, mu.z), unitStride, accAt(ug, mu.acc0), accAt(ug, mu.out0), accAt(ug, mu.acc1), accAt(ug, mu.out1))
 }
 
 // mac16x2UGo is mac16x2U in Go.
-func mac16x2UGo(tab *gatherTab, ug *[numUnits]*unit, mu *macUnits) {
-	z0, z1 := &ug[mu.zu0].val[0].vec, &ug[mu.zu1].val[0].vec
+func mac16x2UGo(tab *gatherTab, ug *regs, mu *macUnits) {
+	z0, z1 := &ug.vec[mu.zu0], &ug.vec[mu.zu1]
 	zpair := uint32(z0[mu.zb0]) | uint32(z0[mu.zb0+1])<<8 | uint32(z1[mu.zb1])<<16 | uint32(z1[mu.zb1+1])<<24
 	mac16x2AccGo(tab, chunks(vecAt(ug, mu.x), unitStride, tab.nSrc), zpair, accAt(ug, mu.acc0), accAt(ug, mu.out0), accAt(ug, mu.acc1), accAt(ug, mu.out1))
 }

@@ -28,7 +28,7 @@ func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32)
 // mac16x2U is mac16x2AccGo on the register units named by mu (X's consecutive).
 //
 //go:noescape
-func mac16x2U(tab *gatherTab, ug *[numUnits]*unit, mu *macUnits)
+func mac16x2U(tab *gatherTab, r *regs, mu *macUnits)
 
 // acc48Add16 is acc48Add16Go.
 //
@@ -39,4 +39,4 @@ func acc48Add16(sums *[16]int32, src0, dst0, src1, dst1 *[8]num.Acc)
 // call without the memory between its steps.
 //
 //go:noescape
-func mac8U(m *macSIMD, ug *[numUnits]*unit, mu *macUnits)
+func mac8U(m *macSIMD, r *regs, mu *macUnits)

@@ -22,8 +22,8 @@
 	VPOR           Y9, acc, acc; \
 	ADDQ           $gatherEnt__size, ents
 
-// GSTEPU is GSTEP for an operand in register units (chunks unit__size bytes apart: the
-// entry's precomputed offset).
+// GSTEPU is GSTEP for an operand in pass 2's registers (chunks 16 bytes apart: the entry's
+// precomputed offset).
 #define GSTEPU(ents, base, masks, acc) \
 	MOVWLZX        gatherEnt_mask(ents), R8; \
 	MOVL           gatherEnt_off(ents), R9; \
@@ -202,32 +202,37 @@ GLOBL permPairs<>(SB), RODATA|NOPTR, $32
 	MOVQ     d1, DI; \
 	UNIT8(Y1, X1, SI, DI)
 
-// UNITPTR loads into dst the address of field off of register unit ug[mu.field] (R8: ug,
-// R9: mu; R10 is clobbered).
-#define UNITPTR(field, off, dst) \
+// VECPTR loads into dst the address of the vector value of unit mu.field in pass 2's
+// registers (R8: the regs, R9: mu; R10 is clobbered); ACCPTR the same for accumulator lanes.
+#define VECPTR(field, dst) \
 	MOVLQSX field(R9), R10; \
-	MOVQ    (R8)(R10*8), dst; \
-	ADDQ    $(off), dst
+	SHLQ    $4, R10; \
+	LEAQ    regs_vec(R8)(R10*1), dst
+
+#define ACCPTR(field, dst) \
+	MOVLQSX field(R9), R10; \
+	SHLQ    $7, R10; \
+	LEAQ    regs_acc(R8)(R10*1), dst
 
 // ACCPTRS loads the accumulator units of mu into R12 (acc0), R13 (out0), BX (acc1), CX (out1).
 #define ACCPTRS \
-	UNITPTR(macUnits_acc0, unit_val+regVal_acc, R12); \
-	UNITPTR(macUnits_out0, unit_val+regVal_acc, R13); \
-	UNITPTR(macUnits_acc1, unit_val+regVal_acc, BX); \
-	UNITPTR(macUnits_out1, unit_val+regVal_acc, CX)
+	ACCPTR(macUnits_acc0, R12); \
+	ACCPTR(macUnits_out0, R13); \
+	ACCPTR(macUnits_acc1, BX); \
+	ACCPTR(macUnits_out1, CX)
 
-// func mac16x2U(tab *gatherTab, ug *[numUnits]*unit, mu *macUnits)
+// func mac16x2U(tab *gatherTab, r *regs, mu *macUnits)
 //
-// The int16 mac16 with a broadcast Z pair (mac16x2) on the register units themselves: X (from
-// unit mu.x on, unit__size bytes apart) gathered into word pairs per lane (tab: lanes 0-7 in
+// The int16 mac16 with a broadcast Z pair (mac16x2) on pass 2's registers: X (from unit mu.x
+// on, 16 bytes apart) gathered into word pairs per lane (tab: lanes 0-7 in
 // chunk 0, 8-15 in chunk 1), VPMADDWD with (z0, z1) read from units mu.zu0, mu.zu1 at bytes
 // mu.zb0, mu.zb1, and the sums added to the 48-bit accumulator lanes (ACC16).
 TEXT ·mac16x2U(SB), NOSPLIT, $0-24
 	MOVQ  tab+0(FP), AX
-	MOVQ  ug+8(FP), R8
+	MOVQ  r+8(FP), R8
 	MOVQ  mu+16(FP), R9
-	UNITPTR(macUnits_x, unit_val+regVal_vec, SI)
-	MOVQ  $unit__size, R11
+	VECPTR(macUnits_x, SI)
+	MOVQ  $16, R11
 	MOVQ  gatherTab_nSrc(AX), DX
 	LEAQ  gatherTab_m(AX), R10
 	VPXOR Y0, Y0, Y0
@@ -245,10 +250,10 @@ xsrc:
 	JNZ            xsrc
 
 xdone:
-	UNITPTR(macUnits_zu0, unit_val+regVal_vec, DX)
+	VECPTR(macUnits_zu0, DX)
 	MOVLQSX      macUnits_zb0(R9), R11
 	MOVWLZX      (DX)(R11*1), DI
-	UNITPTR(macUnits_zu1, unit_val+regVal_vec, DX)
+	VECPTR(macUnits_zu1, DX)
 	MOVLQSX      macUnits_zb1(R9), R11
 	MOVWLZX      (DX)(R11*1), R11
 	SHLL         $16, R11
@@ -274,20 +279,20 @@ TEXT ·acc48Add16(SB), NOSPLIT, $0-40
 	VZEROUPPER
 	RET
 
-// func mac8U(m *macSIMD, ug *[numUnits]*unit, mu *macUnits)
+// func mac8U(m *macSIMD, r *regs, mu *macUnits)
 //
-// An 8-bit mac16 in one call, on the register units themselves (X from unit mu.x on, Z from
-// mu.z on, unit__size bytes apart), in registers: for each column pair p, output chunk p of
+// An 8-bit mac16 in one call, on pass 2's registers (X from unit mu.x on, Z from mu.z on, 16
+// bytes apart), in vector registers: for each column pair p, output chunk p of
 // the X and of the Z gather (gatherBytes's entries, walked in order: chunk p's end with the
 // last flag), widened to 16 bits, multiplied pairwise and summed per lane (madd8's
 // arithmetic), then added to the accumulator units (ACC16S: 8-bit pair sums cannot reach
 // -2^31).
 TEXT ·mac8U(SB), NOSPLIT, $0-24
 	MOVQ  m+0(FP), BX
-	MOVQ  ug+8(FP), R8
+	MOVQ  r+8(FP), R8
 	MOVQ  mu+16(FP), R9
-	UNITPTR(macUnits_x, unit_val+regVal_vec, SI)
-	UNITPTR(macUnits_z, unit_val+regVal_vec, DI)
+	VECPTR(macUnits_x, SI)
+	VECPTR(macUnits_z, DI)
 	LEAQ  (macSIMD_gx+gatherTab_ents)(BX), R12
 	LEAQ  (macSIMD_gx+gatherTab_m)(BX), R10
 	LEAQ  (macSIMD_gz+gatherTab_ents)(BX), AX
@@ -346,7 +351,7 @@ fmul:
 	JNZ      fpair
 
 fdone:
-	MOVQ ug+8(FP), R8
+	MOVQ r+8(FP), R8
 	MOVQ mu+16(FP), R9
 	ACCPTRS
 	ACC16S(R12, R13, BX, CX)

@@ -77,16 +77,9 @@ func TestGatherAndMadd(t *testing.T) {
 	}
 }
 
-// testUnits returns register units for the assembly MACs' tests: X in units 0-7, Z in 8-15,
-// accumulators in 16-19.
-func testUnits() *[numUnits]*unit {
-	units := make([]unit, 20)
-	ug := new([numUnits]*unit)
-	for i := range units {
-		ug[i] = &units[i]
-	}
-	return ug
-}
+// testUnits returns pass 2's registers for the assembly MACs' tests: X in units 0-7, Z in
+// 8-15, accumulators in 16-19.
+func testUnits() *regs { return new(regs) }
 
 // TestMac16x2U compares the build's mac16x2U with mac16x2AccGo: random X selections and
 // operands (extremes included: -2^15 x -2^15 twice, the pair sum VPMADDWD wraps), random
@@ -105,27 +98,27 @@ func TestMac16x2U(t *testing.T) {
 		var x kernel.Vec
 		rng.Read(x[:])
 		for i := 0; i < 8; i++ {
-			ug[i].val[0].vec = [16]byte(x[16*i:])
-			rng.Read(ug[8+i].val[0].vec[:])
+			ug.vec[i] = [16]byte(x[16*i:])
+			rng.Read(ug.vec[8+i][:])
 		}
 		mu := macUnits{x: 0, z: 8, zu0: int32(8 + rng.Intn(8)), zb0: int32(2 * rng.Intn(8)), zu1: int32(8 + rng.Intn(8)), zb1: int32(2 * rng.Intn(8))}
 		if trial%3 == 0 {
 			for i := 0; i < 8; i++ {
 				for j := 0; j < 16; j += 2 {
-					ug[i].val[0].vec[j], ug[i].val[0].vec[j+1] = 0, 0x80
-					ug[8+i].val[0].vec[j], ug[8+i].val[0].vec[j+1] = 0, 0x80
+					ug.vec[i][j], ug.vec[i][j+1] = 0, 0x80
+					ug.vec[8+i][j], ug.vec[8+i][j+1] = 0, 0x80
 				}
 			}
 			x = *chunks(vecAt(ug, 0), unitStride, 8)
 		}
-		z0, z1 := &ug[mu.zu0].val[0].vec, &ug[mu.zu1].val[0].vec
+		z0, z1 := &ug.vec[mu.zu0], &ug.vec[mu.zu1]
 		zpair := uint32(z0[mu.zb0]) | uint32(z0[mu.zb0+1])<<8 | uint32(z1[mu.zb1])<<16 | uint32(z1[mu.zb1+1])<<24
 		var a0, a1 [8]num.Acc
 		for i := range a0 {
 			a0[i] = num.AccFrom((rng.Int63n(1<<48) - 1<<47))
 			a1[i] = num.AccFrom((rng.Int63n(1<<48) - 1<<47))
 		}
-		ug[16].val[0].acc, ug[18].val[0].acc = a0, a1
+		ug.acc[16], ug.acc[18] = a0, a1
 		w0, w1, e0, e1 := a0, a1, a0, a1
 		if trial%2 == 0 { // in place
 			mu.acc0, mu.out0, mu.acc1, mu.out1 = 16, 16, 18, 18
@@ -136,7 +129,7 @@ func TestMac16x2U(t *testing.T) {
 			w0, w1 = e0, e1
 		}
 		mac16x2U(tab, ug, &mu)
-		if g0, g1 := ug[mu.out0].val[0].acc, ug[mu.out1].val[0].acc; g0 != w0 || g1 != w1 {
+		if g0, g1 := ug.acc[mu.out0], ug.acc[mu.out1]; g0 != w0 || g1 != w1 {
 			t.Fatalf("trial %d: mac16x2U differs from mac16x2AccGo\n%v %v\n%v %v", trial, g0, g1, w0, w1)
 		}
 	}
@@ -166,7 +159,7 @@ func TestMac8U(t *testing.T) {
 		}
 		m := buildMACSIMD(d, &mt)
 		for i := 0; i < 16; i++ {
-			rng.Read(ug[i].val[0].vec[:])
+			rng.Read(ug.vec[i][:])
 		}
 		var a0, a1 [8]num.Acc
 		for i := range a0 {
@@ -175,9 +168,9 @@ func TestMac8U(t *testing.T) {
 		}
 		w0, w1 := a0, a1
 		mac8AccGo(m, vecAt(ug, 0), unitStride, vecAt(ug, 8), unitStride, &w0, &w0, &w1, &w1)
-		ug[16].val[0].acc, ug[17].val[0].acc = a0, a1
+		ug.acc[16], ug.acc[17] = a0, a1
 		mac8U(m, ug, &mu)
-		if ug[16].val[0].acc != w0 || ug[17].val[0].acc != w1 {
+		if ug.acc[16] != w0 || ug.acc[17] != w1 {
 			t.Fatalf("trial %d (%d columns, mode %d): mac8U differs from mac8AccGo", trial, mt.cols, m.mode)
 		}
 	}

@@ -150,20 +150,29 @@ type runState struct {
 	accMem map[int][8]num.Acc // spilled accumulator units by address (made when first written)
 	// writers: the reference engine's writer lists (progInfo.unitWriters)
 	writers *[numUnits][]int64
-	// imm: pass 2 (trace.go) is running: registers are read and written at once (val[0]).
+	// imm: pass 2 (trace.go) is running: registers are read and written at once (in r).
 	imm bool
 	// cur is pass 2's current trace index
 	cur  int32
 	fops []fInstr
 }
 
+// regs are pass 2's registers, by global unit index (unitBase): the value of every unit of
+// each kind side by side, so that an operand of consecutive units is one contiguous run and
+// the registers a kernel uses share few cache lines (the reference engine keeps its own, with
+// the values in flight, in files).
+type regs struct {
+	vec [numUnits][16]byte
+	acc [numUnits][8]num.Acc
+	s   [numUnits]int64
+}
+
 // sim is a simulator: a run's state and the buffers kept between runs (sync.Pool).
 type sim struct {
 	runState
 	files [backend.NumFiles][]unit
-	// ug: every register unit by global index (unitBase), set with files
-	ug  [numUnits]*unit
-	mem []byte
+	r     regs
+	mem   []byte
 	// ring of pending writes and deferred reads by cycle
 	ring    [64][]pendingWrite
 	defers  [64][]deferred
@@ -421,23 +430,22 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.files[f] = make([]unit, backend.FileUnits[f])
 			for n := range s.files[f] {
 				s.files[f][n].file, s.files[f][n].idx = backend.File(f), n
-				s.ug[unitBase[f]+int32(n)] = &s.files[f][n]
 			}
 		}
 	}
 	// Only the units the program names are reset: no instruction reaches the others, which
-	// may still hold a previous run's values. Pass 2 uses only a unit's first value (imm), so
-	// the trace engine resets only that.
+	// may still hold a previous run's values. The trace engine's pass 2 uses only its own
+	// registers (r).
 	tr := pi.traced(p)
 	traced := tr.err == nil && !useReference
 	for _, g := range pi.used {
+		if traced {
+			s.r.vec[g], s.r.acc[g], s.r.s[g] = [16]byte{}, [8]num.Acc{}, 0
+			continue
+		}
 		f := fileOf(g)
 		i := int(g - unitBase[f])
 		u := &s.files[f][i]
-		if traced {
-			u.val[0] = regVal{seq: -1}
-			continue
-		}
 		*u = unit{file: f, idx: i}
 		u.top = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 		u.vis = -1 << 40
@@ -730,8 +738,8 @@ func (s *sim) want(u *unit, seq int64) int64 {
 // sequence number seq.
 func (s *sim) readUnit(in *backend.Instr, u *unit, seq, rc, t int64) (vec *[16]byte, acc *[8]num.Acc, sc int64, err error) {
 	if s.imm {
-		v := &u.val[0]
-		return &v.vec, &v.acc, v.s, nil
+		g := gunit(u.file, u.idx)
+		return &s.r.vec[g], &s.r.acc[g], s.r.s[g], nil
 	}
 	want := s.want(u, seq)
 	if u.vis <= rc {
@@ -804,7 +812,7 @@ func (s *sim) push(vis int64, in *backend.Instr, f backend.File, n int, seq int6
 func (s *sim) writeVec(in *backend.Instr, op backend.Operand, seq, t int64, v *kernel.Vec) {
 	if s.imm {
 		for i, n := range op.Reg.Units {
-			copy(s.files[op.Reg.File][n].val[0].vec[:], v[16*i:16*i+16])
+			s.r.vec[gunit(op.Reg.File, n)] = [16]byte(v[16*i:])
 		}
 		return
 	}
@@ -818,7 +826,7 @@ func (s *sim) writeVec(in *backend.Instr, op backend.Operand, seq, t int64, v *k
 func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *kernel.AccVal, lanesPerUnit int) {
 	if s.imm {
 		for i, n := range op.Reg.Units {
-			a8 := &s.files[op.Reg.File][n].val[0].acc
+			a8 := &s.r.acc[gunit(op.Reg.File, n)]
 			copy(a8[:lanesPerUnit], a[i*lanesPerUnit:(i+1)*lanesPerUnit])
 			clear(a8[lanesPerUnit:])
 		}
@@ -834,7 +842,7 @@ func (s *sim) writeAcc(in *backend.Instr, op backend.Operand, seq, t int64, a *k
 
 func (s *sim) writeScalar(in *backend.Instr, op backend.Operand, seq, t int64, v int64) {
 	if s.imm {
-		s.files[op.Reg.File][op.Reg.Units[0]].val[0].s = v
+		s.r.s[gunit(op.Reg.File, op.Reg.Units[0])] = v
 		return
 	}
 	w := s.push(t+int64(op.Cycle), in, op.Reg.File, op.Reg.Units[0], seq, 2)

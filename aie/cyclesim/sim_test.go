@@ -402,12 +402,6 @@ func testFastMAC(t *testing.T) {
 func fastMACUnits(t *testing.T, d *decoded, withAcc, spread bool, acc *kernel.AccVal, x, z *kernel.Vec) kernel.AccVal {
 	t.Helper()
 	s := &sim{runState: runState{res: &Result{}, dec: []*decoded{d}}}
-	for f := range s.files {
-		s.files[f] = make([]unit, backend.FileUnits[f])
-		for n := range s.files[f] {
-			s.ug[unitBase[f]+int32(n)] = &s.files[f][n]
-		}
-	}
 	lanes := d.sel.Lanes
 	f := fInstr{op: fMAC48, lpu: (lanes + 1) / 2, out: []int32{gunit(backend.FileAcc, 2), gunit(backend.FileAcc, 3)}}
 	for i := 0; i < 8; i++ {
@@ -418,13 +412,13 @@ func fastMACUnits(t *testing.T, d *decoded, withAcc, spread bool, acc *kernel.Ac
 		}
 		f.x = append(f.x, gunit(backend.FileVec, xi))
 		f.z = append(f.z, gunit(backend.FileVec, zi))
-		s.files[backend.FileVec][xi].val[0].vec = [16]byte(x[16*i:])
-		s.files[backend.FileVec][zi].val[0].vec = [16]byte(z[16*i:])
+		s.r.vec[gunit(backend.FileVec, xi)] = [16]byte(x[16*i:])
+		s.r.vec[gunit(backend.FileVec, zi)] = [16]byte(z[16*i:])
 	}
 	if withAcc {
 		f.acc = []int32{gunit(backend.FileAcc, 0), gunit(backend.FileAcc, 1)}
 		for l := 0; l < lanes; l++ {
-			s.files[backend.FileAcc][l/f.lpu].val[0].acc[l%f.lpu] = acc[l]
+			s.r.acc[gunit(backend.FileAcc, l/f.lpu)][l%f.lpu] = acc[l]
 		}
 		if d.kind == kernel.Mac {
 			// in place, into the accumulator units themselves (the GEMM kernels' case,
@@ -438,7 +432,7 @@ func fastMACUnits(t *testing.T, d *decoded, withAcc, spread bool, acc *kernel.Ac
 	}
 	var got kernel.AccVal
 	for l := 0; l < lanes; l++ {
-		got[l] = s.ug[f.out[l/f.lpu]].val[0].acc[l%f.lpu]
+		got[l] = s.r.acc[f.out[l/f.lpu]][l%f.lpu]
 	}
 	return got
 }

@@ -256,11 +256,11 @@ func (s *sim) functional(tr *trace) error {
 		// the common cases first, without a call between (simdMAC, fast)
 		switch {
 		case f.asm == asmMac8 && simd:
-			mac8U(f.tab.simd, &s.ug, &f.mu)
+			mac8U(f.tab.simd, &s.r, &f.mu)
 			s.res.MACs += f.macs
 			continue
 		case f.asm == asmMac16x2 && simd:
-			mac16x2U(f.tab.x16, &s.ug, &f.mu)
+			mac16x2U(f.tab.x16, &s.r, &f.mu)
 			s.res.MACs += f.macs
 			continue
 		case f.op == fVld && s.vld(f, k):
