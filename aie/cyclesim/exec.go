@@ -15,8 +15,7 @@ func (s *sim) issue(b *backend.Bundle, t, seqOff int64) error {
 	if err := s.retire(t); err != nil {
 		return err
 	}
-	var banks [3]uint32
-	nb := 0
+	var banks cycleBanks
 	for _, in := range b.Instrs {
 		seq := in.Seq + seqOff
 		s.res.SlotUse[in.Slot]++
@@ -25,16 +24,8 @@ func (s *sim) issue(b *backend.Bundle, t, seqOff int64) error {
 			if err != nil {
 				return err
 			}
-			m := aie1.AccessBanks(addr, in.Mem.Bytes)
-			for i := 0; i < nb; i++ {
-				if banks[i]&m != 0 {
-					s.res.Stalls += aie1.BankConflictStallCycles
-					break
-				}
-			}
-			if nb < len(banks) {
-				banks[nb] = m
-				nb++
+			if banks.add(aie1.AccessBanks(addr, in.Mem.Bytes)) {
+				s.res.Stalls += aie1.BankConflictStallCycles
 			}
 		}
 		if err := s.exec(in, seq, t); err != nil {

@@ -19,6 +19,25 @@ type memAcc struct {
 	store  bool
 }
 
+// cycleBanks collects the banks of one cycle's memory accesses (two loads and a store).
+type cycleBanks struct {
+	m [3]uint32
+	n int
+}
+
+// add notes an access's banks and reports whether it collides with an earlier one of the
+// cycle (a stall, aie1.BankConflictStallCycles).
+func (c *cycleBanks) add(m uint32) (conflict bool) {
+	for _, b := range c.m[:c.n] {
+		conflict = conflict || b&m != 0
+	}
+	if c.n < len(c.m) {
+		c.m[c.n] = m
+		c.n++
+	}
+	return conflict
+}
+
 // memoryPass adds bank-conflict stall cycles and checks that no access is issued out of
 // program order with respect to a store to the same bytes (among the accesses that change
 // places with a store at all, markReordered).
@@ -28,8 +47,8 @@ func (s *sim) memoryPass(tr *trace) error {
 	}
 	iss := tr.issue
 	accs := s.memAccs[:0]
-	var banks [3]uint32
-	nb, t := 0, int32(-1)
+	var banks cycleBanks
+	t := int32(-1)
 	for _, h := range tr.hot {
 		mm := &tr.mems[h]
 		d := &iss[mm.k]
@@ -37,18 +56,10 @@ func (s *sim) memoryPass(tr *trace) error {
 		n := int(mm.bytes)
 		if mm.shared {
 			if d.t != t {
-				t, nb = d.t, 0
+				t, banks = d.t, cycleBanks{}
 			}
-			m := aie1.AccessBanks(a, n)
-			for i := 0; i < nb; i++ {
-				if banks[i]&m != 0 {
-					s.res.Stalls += aie1.BankConflictStallCycles
-					break
-				}
-			}
-			if nb < len(banks) {
-				banks[nb] = m
-				nb++
+			if banks.add(aie1.AccessBanks(a, n)) {
+				s.res.Stalls += aie1.BankConflictStallCycles
 			}
 		}
 		if mm.check {
