@@ -68,7 +68,7 @@ type fInstr struct {
 }
 
 // consecutive reports whether the units follow each other in one register file (then their
-// values lie side by side in pass 2's registers, unitStride bytes apart).
+// values lie side by side in pass 2's registers, 16 bytes apart).
 func consecutive(units []int32) bool {
 	for i := range units {
 		if units[i] != units[0]+int32(i) || i > 0 && fileOf(units[i]) != fileOf(units[0]) {
@@ -78,19 +78,16 @@ func consecutive(units []int32) bool {
 	return len(units) > 0
 }
 
-// unitStride is the distance in bytes between neighbouring vector units in pass 2's registers.
-const unitStride = unsafe.Sizeof([16]byte{})
-
-// operand returns where a MAC operand's 16-byte chunks are and their stride: in place in the
-// register units when run says they are consecutive, else copied into buf.
-func (s *sim) operand(units []int32, run bool, buf *kernel.Vec) (unsafe.Pointer, uintptr) {
+// operand returns where a MAC operand's 16-byte chunks are, one after the other: in place in
+// pass 2's registers when run says its units are consecutive, else copied into buf.
+func (s *sim) operand(units []int32, run bool, buf *kernel.Vec) unsafe.Pointer {
 	if run {
-		return unsafe.Pointer(&s.r.vec[units[0]]), unitStride
+		return unsafe.Pointer(&s.r.vec[units[0]])
 	}
 	for i, g := range units {
 		*(*[16]byte)(buf[16*i:]) = s.r.vec[g]
 	}
-	return unsafe.Pointer(buf), 16
+	return unsafe.Pointer(buf)
 }
 
 func gunits(r backend.Reg) []int32 {
@@ -501,9 +498,7 @@ func (s *sim) simdMAC(f *fInstr) bool {
 		mac8U(f.tab.simd, &s.r, &f.mu)
 	case f.path == pathMac8:
 		// operands in scattered units: copied, then the steps one by one
-		x, xs := s.operand(f.x, f.xRun, &s.x8)
-		z, zs := s.operand(f.z, f.zRun, &s.z8)
-		mac8AccGo(f.tab.simd, x, xs, z, zs, &s.r.acc[f.acc[0]], &s.r.acc[f.out[0]], &s.r.acc[f.acc[1]], &s.r.acc[f.out[1]])
+		mac8AccGo(f.tab.simd, s.operand(f.x, f.xRun, &s.x8), s.operand(f.z, f.zRun, &s.z8), &s.r.acc[f.acc[0]], &s.r.acc[f.out[0]], &s.r.acc[f.acc[1]], &s.r.acc[f.out[1]])
 	default:
 		return false
 	}

@@ -39,9 +39,8 @@ type gatherTab struct {
 // gatherEnt is one step of a gather: output chunk o takes bytes of source chunk src.
 type gatherEnt struct {
 	mask uint16 // 256*o + 32*src: the offset of mask m[o][src] in m
-	src  uint8
 	last uint8  // 1 on the last entry of an output chunk
-	off  uint32 // src*unitStride: the chunk's offset when the operand is in register units
+	off  uint32 // 16*src: the source chunk's offset
 }
 
 // build fills g from idx (-1 marks a zero byte); at least nOut chunks are written, rounded
@@ -77,7 +76,7 @@ func (g *gatherTab) build(idx *[256]int16, nOut int) {
 				}
 			}
 			if used && o < g.nOut {
-				g.ents[g.nEnt] = gatherEnt{mask: uint16(256*o + 32*s), src: uint8(s), off: uint32(s) * uint32(unitStride)}
+				g.ents[g.nEnt] = gatherEnt{mask: uint16(256*o + 32*s), off: uint32(16 * s)}
 				g.nEnt++
 			}
 		}
@@ -140,12 +139,11 @@ func (mt *macTables) intern(t *macTable) {
 	}
 }
 
-// chunks collects n 16-byte chunks, stride bytes apart from src, into one vector.
-func chunks(src unsafe.Pointer, stride uintptr, n int) *kernel.Vec {
+// chunks copies the n 16-byte chunks at src into a vector (an operand in pass 2's registers
+// may end before a whole vector does).
+func chunks(src unsafe.Pointer, n int) *kernel.Vec {
 	var v kernel.Vec
-	for c := 0; c < n && c < len(v)/16; c++ {
-		*(*[16]byte)(v[16*c:]) = *(*[16]byte)(unsafe.Add(src, uintptr(c)*stride))
-	}
+	copy(v[:], unsafe.Slice((*byte)(src), 16*min(n, len(v)/16)))
 	return &v
 }
 
@@ -228,22 +226,22 @@ func accAt(r *regs, g int32) *[8]num.Acc    { return &r.acc[g] }
 
 // mac8UGo is mac8U in Go (the build's separate steps).
 func mac8UGo(m *macSIMD, ug *regs, mu *macUnits) {
-	mac8AccGo(m, vecAt(ug, mu.x), unitStride, vecAt(ug, mu.z), unitStride, accAt(ug, mu.acc0), accAt(ug, mu.out0), accAt(ug, mu.acc1), accAt(ug, mu.out1))
+	mac8AccGo(m, vecAt(ug, mu.x), vecAt(ug, mu.z), accAt(ug, mu.acc0), accAt(ug, mu.out0), accAt(ug, mu.acc1), accAt(ug, mu.out1))
 }
 
 // mac16x2UGo is mac16x2U in Go.
 func mac16x2UGo(tab *gatherTab, ug *regs, mu *macUnits) {
 	z0, z1 := &ug.vec[mu.zu0], &ug.vec[mu.zu1]
 	zpair := uint32(z0[mu.zb0]) | uint32(z0[mu.zb0+1])<<8 | uint32(z1[mu.zb1])<<16 | uint32(z1[mu.zb1+1])<<24
-	mac16x2AccGo(tab, chunks(vecAt(ug, mu.x), unitStride, tab.nSrc), zpair, accAt(ug, mu.acc0), accAt(ug, mu.out0), accAt(ug, mu.acc1), accAt(ug, mu.out1))
+	mac16x2AccGo(tab, chunks(vecAt(ug, mu.x), tab.nSrc), zpair, accAt(ug, mu.acc0), accAt(ug, mu.out0), accAt(ug, mu.acc1), accAt(ug, mu.out1))
 }
 
 // mac8AccGo is an 8-bit MAC of the SIMD path in the build's separate steps: gatherBytes of X
-// and Z (chunks stride bytes apart), madd8 and acc48Add16.
-func mac8AccGo(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, zstride uintptr, src0, dst0, src1, dst1 *[8]num.Acc) {
+// and Z, madd8 and acc48Add16.
+func mac8AccGo(m *macSIMD, x, z unsafe.Pointer, src0, dst0, src1, dst1 *[8]num.Acc) {
 	var sc macScratch
-	gatherBytes(&m.gx, x, xstride, &sc.gx)
-	gatherBytes(&m.gz, z, zstride, &sc.gz)
+	gatherBytes(&m.gx, x, &sc.gx)
+	gatherBytes(&m.gz, z, &sc.gz)
 	madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
 	acc48Add16(&sc.o8, src0, dst0, src1, dst1)
 }
@@ -251,8 +249,8 @@ func mac8AccGo(m *macSIMD, x unsafe.Pointer, xstride uintptr, z unsafe.Pointer, 
 // macSumsSIMD is macSums through the gathers and pairwise products.
 func macSumsSIMD(t *macTable, x, z *kernel.Vec, sc *macScratch, sums *[16]int64) int {
 	m := t.simd
-	gatherBytes(&m.gx, unsafe.Pointer(x), 16, &sc.gx)
-	gatherBytes(&m.gz, unsafe.Pointer(z), 16, &sc.gz)
+	gatherBytes(&m.gx, unsafe.Pointer(x), &sc.gx)
+	gatherBytes(&m.gz, unsafe.Pointer(z), &sc.gz)
 	lanes := min(t.lanes, 16)
 	madd8(&sc.gx, &sc.gz, m.npairs, m.mode, &sc.o8)
 	for l := 0; l < lanes; l++ {

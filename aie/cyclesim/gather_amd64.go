@@ -15,10 +15,10 @@ import (
 var useSIMD = cpu.X86.HasAVX2
 
 // gatherBytes writes the first 32*tab.nOut bytes of dst as tab says (gatherGo) from the
-// source's tab.nSrc 16-byte chunks, chunk c at src + c*stride.
+// source's tab.nSrc 16-byte chunks at src.
 //
 //go:noescape
-func gatherBytes(tab *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte)
+func gatherBytes(tab *gatherTab, src unsafe.Pointer, dst *[256]byte)
 
 // madd8 is madd8Go; mode bit 0: X signed, bit 1: Z signed. npairs is at most 4.
 //

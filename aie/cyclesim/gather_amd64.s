@@ -10,21 +10,10 @@
 // R10 + 256*o) to the accumulator Yacc.
 #define OR1(o, acc) VPSHUFB (256*o)(R10), Y8, Y9; VPOR Y9, acc, acc
 
-// GSTEP is one entry of a gather (at ents, advanced past it): source chunk src of the
-// operand at base (chunks stride bytes apart) broadcast, shuffled by the entry's mask (in
-// masks) and ORed into acc. R8 keeps the mask's offset.
-#define GSTEP(ents, base, stride, masks, acc) \
-	MOVWLZX        gatherEnt_mask(ents), R8; \
-	MOVBLZX        gatherEnt_src(ents), R9; \
-	IMULQ          stride, R9; \
-	VBROADCASTI128 (base)(R9*1), Y8; \
-	VPSHUFB        (masks)(R8*1), Y8, Y9; \
-	VPOR           Y9, acc, acc; \
-	ADDQ           $gatherEnt__size, ents
-
-// GSTEPU is GSTEP for an operand in pass 2's registers (chunks 16 bytes apart: the entry's
-// precomputed offset).
-#define GSTEPU(ents, base, masks, acc) \
+// GSTEP is one entry of a gather (at ents, advanced past it): the source chunk at base +
+// the entry's offset broadcast, shuffled by the entry's mask (in masks) and ORed into acc.
+// R8 keeps the mask's offset.
+#define GSTEP(ents, base, masks, acc) \
 	MOVWLZX        gatherEnt_mask(ents), R8; \
 	MOVL           gatherEnt_off(ents), R9; \
 	VBROADCASTI128 (base)(R9*1), Y8; \
@@ -32,17 +21,16 @@
 	VPOR           Y9, acc, acc; \
 	ADDQ           $gatherEnt__size, ents
 
-// func gatherBytes(tab *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte)
+// func gatherBytes(tab *gatherTab, src unsafe.Pointer, dst *[256]byte)
 //
 // One step per entry of tab.ents (an output chunk o and a source chunk s with bytes to
-// move, grouped by o): source chunk s (at src + s*stride) is broadcast, shuffled by mask
+// move, grouped by o): source chunk s (at src + 16*s) is broadcast, shuffled by mask
 // m[o][s] and ORed into Y0; the last entry of an output chunk stores Y0 at dst + 32*o
 // (the mask's offset 256*o + 32*s, divided by 8, rounded down to 32).
-TEXT ·gatherBytes(SB), NOSPLIT, $0-32
+TEXT ·gatherBytes(SB), NOSPLIT, $0-24
 	MOVQ  tab+0(FP), AX
 	MOVQ  src+8(FP), SI
-	MOVQ  stride+16(FP), R11
-	MOVQ  dst+24(FP), DI
+	MOVQ  dst+16(FP), DI
 	MOVQ  gatherTab_nEnt(AX), CX
 	LEAQ  gatherTab_ents(AX), R12
 	LEAQ  gatherTab_m(AX), R10
@@ -51,7 +39,7 @@ TEXT ·gatherBytes(SB), NOSPLIT, $0-32
 	JZ    gdone
 
 gloop:
-	GSTEP(R12, SI, R11, R10, Y0)
+	GSTEP(R12, SI, R10, Y0)
 	CMPB    (gatherEnt_last-gatherEnt__size)(R12), $0
 	JEQ     gnext
 	SHRL    $3, R8
@@ -176,31 +164,27 @@ GLOBL permPairs<>(SB), RODATA|NOPTR, $32
 	ACC4(Y4, src, dst, 0); \
 	ACC4(Y5, src, dst, 64)
 
-// ACC16S is ACC16 with UNIT8S.
-#define ACC16S(s0, d0, s1, d1) \
+// ACCUNITS adds the pair sums in Y0 (lanes 0-7) and Y1 (lanes 8-15) to the accumulator lanes
+// of the units at s0 and s1, storing them at d0 and d1, with unit (UNIT8 or UNIT8S) for
+// each half (Y12 zero, Y14 permPairs; UNIT8 also needs Y13, ACC16 sets it).
+#define ACCUNITS(unit, s0, d0, s1, d1) \
 	VPXOR   Y12, Y12, Y12; \
 	VMOVDQU permPairs<>(SB), Y14; \
 	MOVQ    s0, SI; \
 	MOVQ    d0, DI; \
-	UNIT8S(Y0, X0, SI, DI); \
+	unit(Y0, X0, SI, DI); \
 	MOVQ    s1, SI; \
 	MOVQ    d1, DI; \
-	UNIT8S(Y1, X1, SI, DI)
+	unit(Y1, X1, SI, DI)
 
-// ACC16 adds the pair sums in Y0 (lanes 0-7) and Y1 (lanes 8-15) to the accumulator lanes of
-// the units at s0 and s1, storing them at d0 and d1 (the constants UNIT8 and ACC4 use: Y12
-// zero, Y13 the int32 lanes 0x80000000, Y14 permPairs).
+// ACC16 is ACCUNITS for VPMADDWD pair sums (Y13: the int32 lanes 0x80000000).
 #define ACC16(s0, d0, s1, d1) \
-	VPXOR    Y12, Y12, Y12; \
 	VPCMPEQD Y13, Y13, Y13; \
 	VPSLLD   $31, Y13, Y13; \
-	VMOVDQU  permPairs<>(SB), Y14; \
-	MOVQ     s0, SI; \
-	MOVQ     d0, DI; \
-	UNIT8(Y0, X0, SI, DI); \
-	MOVQ     s1, SI; \
-	MOVQ     d1, DI; \
-	UNIT8(Y1, X1, SI, DI)
+	ACCUNITS(UNIT8, s0, d0, s1, d1)
+
+// ACC16S is ACCUNITS for sums known not to be -2^31 (8-bit products).
+#define ACC16S(s0, d0, s1, d1) ACCUNITS(UNIT8S, s0, d0, s1, d1)
 
 // VECPTR loads into dst the address of the vector value of unit mu.field in pass 2's
 // registers (R8: the regs, R9: mu; R10 is clobbered); ACCPTR the same for accumulator lanes.
@@ -232,7 +216,6 @@ TEXT ·mac16x2U(SB), NOSPLIT, $0-24
 	MOVQ  r+8(FP), R8
 	MOVQ  mu+16(FP), R9
 	VECPTR(macUnits_x, SI)
-	MOVQ  $16, R11
 	MOVQ  gatherTab_nSrc(AX), DX
 	LEAQ  gatherTab_m(AX), R10
 	VPXOR Y0, Y0, Y0
@@ -244,7 +227,7 @@ xsrc:
 	VBROADCASTI128 (SI), Y8
 	OR1(0, Y0)
 	OR1(1, Y1)
-	ADDQ           R11, SI
+	ADDQ           $16, SI
 	ADDQ           $32, R10
 	DECQ           DX
 	JNZ            xsrc
@@ -308,13 +291,13 @@ fpair:
 	VPXOR Y2, Y2, Y2
 
 fxent:
-	GSTEPU(R12, SI, R10, Y2)
+	GSTEP(R12, SI, R10, Y2)
 	CMPB  (gatherEnt_last-gatherEnt__size)(R12), $0
 	JEQ   fxent
 	VPXOR Y3, Y3, Y3
 
 fzent:
-	GSTEPU(AX, DI, BX, Y3)
+	GSTEP(AX, DI, BX, Y3)
 	CMPB (gatherEnt_last-gatherEnt__size)(AX), $0
 	JEQ  fzent
 

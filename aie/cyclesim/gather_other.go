@@ -11,8 +11,8 @@ import (
 // useSIMD: this build has no assembly; the MACs run macSums's Go loops.
 var useSIMD = false
 
-func gatherBytes(g *gatherTab, src unsafe.Pointer, stride uintptr, dst *[256]byte) {
-	gatherGo(g, chunks(src, stride, g.nSrc), dst)
+func gatherBytes(g *gatherTab, src unsafe.Pointer, dst *[256]byte) {
+	gatherGo(g, chunks(src, g.nSrc), dst)
 }
 
 func madd8(gx, gz *[256]byte, npairs int, mode int, out *[16]int32) {
