@@ -50,7 +50,7 @@ func (s *sim) addr(in *backend.Instr, seq, t int64) (int, error) {
 			if s.imm {
 				s.addrs[s.cur] = int32(a)
 			}
-			if ri := s.region[in.ID]; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+in.Mem.Bytes > s.regions[ri][0]+s.regions[ri][1]) {
+			if ri := s.region[in.ID]; s.outsideRegion(ri, a, in.Mem.Bytes) {
 				r := s.regions[ri]
 				return 0, s.fail(in, "access of %d bytes at element offset %d is outside window/buffer %s (%d bytes)", in.Mem.Bytes, a-r[0], in.Mem.Space, r[1])
 			}

@@ -331,16 +331,10 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 		s.r.s[f.dst] = s.r.s[f.ptr] + f.imm
 		return nil
 	case fVld, fVst:
-		pv := &s.r.s[f.ptr]
-		a := int(*pv) + int(f.off)
-		n := int(f.size)
-		if a < 0 || a+n > aie1.ReachBytes {
+		pv, a, n, ok := s.access(f, k)
+		if !ok {
 			return s.exec(in, seq, t) // the error, worded by the general path
 		}
-		if ri := f.region; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
-			return s.exec(in, seq, t)
-		}
-		s.addrs[k] = int32(a)
 		if f.op == fVld {
 			for i, g := range f.data {
 				v := &s.r.vec[g]
@@ -379,16 +373,10 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 	case fMAC48:
 		return s.fastMAC(f, in)
 	case fLds, fSts:
-		pv := &s.r.s[f.ptr]
-		a := int(*pv) + int(f.off)
-		n := int(f.size)
-		if a < 0 || a+n > aie1.ReachBytes {
+		pv, a, n, ok := s.access(f, k)
+		if !ok {
 			return s.exec(in, seq, t)
 		}
-		if ri := f.region; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
-			return s.exec(in, seq, t)
-		}
-		s.addrs[k] = int32(a)
 		var buf [8]byte
 		if f.op == fLds {
 			copy(buf[:], s.mem[a:a+n])
@@ -462,20 +450,40 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 	return s.exec(in, seq, t)
 }
 
+// access computes a memory instruction's address (its pointer register is pv) and records it
+// for pass 3; ok is false when the access leaves the memory or its region (exec words the
+// error).
+func (s *sim) access(f *fInstr, k int32) (pv *int64, a, n int, ok bool) {
+	pv = &s.r.s[f.ptr]
+	a, n = int(*pv)+int(f.off), int(f.size)
+	if a < 0 || a+n > aie1.ReachBytes || s.outsideRegion(f.region, a, n) {
+		return pv, a, n, false
+	}
+	s.addrs[k] = int32(a)
+	return pv, a, n, true
+}
+
+// outsideRegion reports whether bytes [a, a+n) leave region ri (-1: none; a region of size
+// -1 is not one).
+func (s *sim) outsideRegion(ri int32, a, n int) bool {
+	if ri < 0 {
+		return false
+	}
+	r := s.regions[ri]
+	return r[1] >= 0 && (a < r[0] || a+n > r[0]+r[1])
+}
+
 // vld executes a vector load of whole units inside the memory and its region, reporting
 // false for any other case (fast has the general form and the errors); pass 2 calls it first,
 // outside fast's frame.
 func (s *sim) vld(f *fInstr, k int32) bool {
-	pv := &s.r.s[f.ptr]
-	a := int(*pv) + int(f.off)
-	n := int(f.size)
-	if a < 0 || a+n > len(s.mem) || n != 16*len(f.data) || f.spill {
+	if int(f.size) != 16*len(f.data) || f.spill {
 		return false
 	}
-	if ri := f.region; ri >= 0 && s.regions[ri][1] >= 0 && (a < s.regions[ri][0] || a+n > s.regions[ri][0]+s.regions[ri][1]) {
+	pv, a, _, ok := s.access(f, k)
+	if !ok {
 		return false
 	}
-	s.addrs[k] = int32(a)
 	for i, g := range f.data {
 		s.r.vec[g] = [16]byte(s.mem[a+16*i:])
 	}

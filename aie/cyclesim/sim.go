@@ -181,7 +181,7 @@ type sim struct {
 	// dirty marks the 256-byte pages of mem written by this run (cleared by the next, so
 	// that a run clears what the previous one wrote rather than the whole 128 KB); stored
 	// those written by its stores (a region none of whose pages is stored to is unchanged)
-	dirty, stored [aie1.ReachBytes / 256 / 64]uint64
+	dirty, stored pages
 	// addrs holds the address of each traced memory access (pass 2 for pass 3)
 	addrs  []int32
 	tm     *timer
@@ -344,12 +344,10 @@ func buildInfo(p *backend.Program) *progInfo {
 	pi := &progInfo{dec: make([]*decoded, p.NumInstrs), kind: make([]uint8, p.NumInstrs),
 		instrs: make([]*backend.Instr, p.NumInstrs), region: make([]int32, p.NumInstrs)}
 	var shared macTables
-	for _, prm := range p.Kernel.Params {
-		pi.params = append(pi.params, paramInfo{name: prm.Name, region: prm.Type.IsWindow() || prm.Type.IsPointer(),
-			window: prm.Type.IsWindow(), base: p.Layout.Base[prm.Name], desc: p.Layout.Desc[prm.Name]})
-	}
 	params := map[string]int32{}
 	for i, prm := range p.Kernel.Params {
+		pi.params = append(pi.params, paramInfo{name: prm.Name, region: prm.Type.IsWindow() || prm.Type.IsPointer(),
+			window: prm.Type.IsWindow(), base: p.Layout.Base[prm.Name], desc: p.Layout.Desc[prm.Name]})
 		params[prm.Name] = int32(i)
 	}
 	for _, b := range p.Bundles {
@@ -519,26 +517,27 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 	// allocation
 	total, nreg := 0, 0
 	for i, r := range s.regions {
-		if r[1] >= 0 {
-			nreg++
-			if !s.unchanged(i) {
-				total += r[1]
-			}
+		if r[1] < 0 {
+			continue
+		}
+		nreg++
+		if s.unchanged(i) {
+			r[1] = -2 // returned as is (regions is rebuilt by every run)
+			s.regions[i] = r
+		} else {
+			total += r[1]
 		}
 	}
 	s.res.Data = make(map[string][]byte, nreg)
 	all := make([]byte, total)
 	for i, r := range s.regions {
-		if r[1] < 0 {
-			continue
-		}
-		name := pi.params[i].name
-		if s.unchanged(i) {
+		switch name := pi.params[i].name; {
+		case r[1] == -2:
 			s.res.Data[name] = s.inputs[i]
-			continue
+		case r[1] >= 0:
+			s.res.Data[name] = all[:r[1]:r[1]]
+			all = all[copy(all, s.mem[r[0]:r[0]+r[1]]):]
 		}
-		s.res.Data[name] = all[:r[1]:r[1]]
-		all = all[copy(all, s.mem[r[0]:r[0]+r[1]]):]
 	}
 	if s.res.Cycles > 0 {
 		s.res.MACsPerCycle = float64(s.res.MACs) / float64(s.res.Cycles)
@@ -548,10 +547,8 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 
 // markStored is markDirty for a store of the program.
 func (s *sim) markStored(a, n int) {
-	s.markDirty(a, n)
-	for pg := a >> 8; pg <= (a+n-1)>>8 && n > 0; pg++ {
-		s.stored[pg>>6] |= 1 << (pg & 63)
-	}
+	markPages(&s.dirty, a, n)
+	markPages(&s.stored, a, n)
 }
 
 // unchanged reports whether the region of parameter i still holds exactly the input: no
@@ -569,14 +566,16 @@ func (s *sim) unchanged(i int) bool {
 	return true
 }
 
-// dirty records that mem[a:a+n] was written.
 // markDirty notes that bytes [a, a+n) of mem were written (a, n inside mem, n > 0).
-func (s *sim) markDirty(a, n int) {
-	if n <= 0 {
-		return
-	}
-	for pg := a >> 8; pg <= (a+n-1)>>8; pg++ {
-		s.dirty[pg>>6] |= 1 << (pg & 63)
+func (s *sim) markDirty(a, n int) { markPages(&s.dirty, a, n) }
+
+// pages is a set of the 256-byte pages of the data memory.
+type pages = [aie1.ReachBytes / 256 / 64]uint64
+
+// markPages adds the pages of bytes [a, a+n) (inside the memory) to p.
+func markPages(p *pages, a, n int) {
+	for pg := a >> 8; pg <= (a+n-1)>>8 && n > 0; pg++ {
+		p[pg>>6] |= 1 << (pg & 63)
 	}
 }
 

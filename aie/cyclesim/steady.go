@@ -18,8 +18,9 @@ import "slices"
 //
 // Pass 1 is a deterministic function of this normalized state and of the iteration's
 // instructions and the writers their reads must see (the trace's wants), which are the same
-// in every iteration from the second on with sequence numbers and cycles shifted
-// (setWants turns the skip off where they are not). So if the normalized states at boundaries j-1 and j are equal (and iteration j-1
+// in every iteration from the second on with sequence numbers and cycles shifted (setWants
+// turns the skip off where they are not). So if the normalized states at boundaries j-1 and
+// j are equal (and iteration j-1
 // passed its checks), every later iteration passes too and ends in the same state, shifted:
 // the state at the last iteration's boundary is the state at j with m = n-1-j iterations'
 // shift applied, and the checks resume there. TestSteadySkipMatchesFullCheck compares the
@@ -39,27 +40,20 @@ type loopRun struct {
 }
 
 // setUnits fills each run's units from the timing operands of its first iteration, and the
-// trace's from all instructions'.
+// trace's units and horizon from all instructions'.
 func (tr *trace) setUnits(ops []tInstr) {
 	var all [numUnits]bool
-	for i := range ops {
-		ti := &ops[i]
-		for _, list := range [][]tOp{ti.reads, ti.late, ti.writes} {
-			for _, o := range list {
-				all[o.s] = true
-			}
-		}
-		for _, g := range ti.notes {
-			all[g] = true
-		}
-	}
 	tr.horizon = 0
 	for i := range ops {
 		ti := &ops[i]
 		for _, list := range [][]tOp{ti.reads, ti.late, ti.writes} {
 			for _, o := range list {
+				all[o.s] = true
 				tr.horizon = max(tr.horizon, int64(o.cyc))
 			}
+		}
+		for _, g := range ti.notes {
+			all[g] = true
 		}
 	}
 	tr.horizon = min(tr.horizon, 63)

@@ -250,10 +250,7 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 					next = int64(iss[i].t)
 				}
 				for c := at; c < next; c++ {
-					if err := tm.retire(s, c); err != nil {
-						return err
-					}
-					if err := tm.late(s, c, ops); err != nil {
+					if err := tm.due(s, c, ops); err != nil {
 						return err
 					}
 				}
@@ -297,27 +294,30 @@ func (s *sim) timing(tr *trace, ops []tInstr) error {
 		// cycles without an issued instruction (empty bundles)
 		if i < len(iss) {
 			for c := t + 1; c < int64(iss[i].t); c++ {
-				if len(tm.ring[(c+tm.rot)&63]) > 0 {
-					if err := tm.retire(s, c); err != nil {
-						return err
-					}
-				}
-				if len(tm.defers[(c+tm.rot)&63]) > 0 {
-					if err := tm.late(s, c, ops); err != nil {
-						return err
-					}
+				if err := tm.due(s, c, ops); err != nil {
+					return err
 				}
 			}
 		}
 	}
 	// drain: results still in flight after the last bundle
 	for c := t + 1; tm.busy(); c++ {
+		if err := tm.due(s, c, ops); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// due processes cycle c where nothing issues: the writes landing and the late reads due.
+func (tm *timer) due(s *sim, c int64, ops []tInstr) error {
+	if len(tm.ring[(c+tm.rot)&63]) > 0 {
 		if err := tm.retire(s, c); err != nil {
 			return err
 		}
-		if err := tm.late(s, c, ops); err != nil {
-			return err
-		}
+	}
+	if len(tm.defers[(c+tm.rot)&63]) > 0 {
+		return tm.late(s, c, ops)
 	}
 	return nil
 }
