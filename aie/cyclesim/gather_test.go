@@ -198,3 +198,34 @@ func TestAcc48Add16(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMACAsm times the assembly MAC pieces alone: one 8-bit MAC of 8 columns (mac8U)
+// and the 48-bit accumulation of 16 lanes (acc48Add16), the figures of docs/aie-timing.md.
+func BenchmarkMACAsm(b *testing.B) {
+	rng := rand.New(rand.NewSource(8))
+	b.Run("mac8U", func(b *testing.B) {
+		ug := testUnits()
+		mu := macUnits{x: 0, z: 8, acc0: 16, out0: 16, acc1: 17, out1: 17}
+		var mt macTable
+		mt.mode, mt.lanes, mt.cols = fast8uu, 16, 8
+		for l := range 16 {
+			for c := range mt.cols {
+				mt.x[l][c], mt.z[l][c] = uint8(rng.Intn(128)), uint8(rng.Intn(32))
+			}
+		}
+		m := buildMACSIMD(&decoded{xe: kernel.UInt8, ze: kernel.Int8}, &mt)
+		for i := 0; i < 16; i++ {
+			rng.Read(ug.vec[i][:])
+		}
+		for b.Loop() {
+			mac8U(m, ug, &mu)
+		}
+	})
+	b.Run("acc48Add16", func(b *testing.B) {
+		var sums [16]int32
+		var a0, a1, g0, g1 [8]num.Acc
+		for b.Loop() {
+			acc48Add16(&sums, &a0, &g0, &a1, &g1)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -62,5 +63,19 @@ func TestPeakAndKernel(t *testing.T) {
 	}
 	if _, err := MeasurePeak("int4", time.Millisecond); err == nil {
 		t.Error("unknown dtype accepted")
+	}
+}
+
+// BenchmarkF32StridedRows times one strided fp32 tile of 1 to 6 rows at k = 256: a tile of few
+// rows costs nearly as much as a full one (docs/cpu-conv.md, the tail split of cpu/conv).
+func BenchmarkF32StridedRows(b *testing.B) {
+	const lda = 300
+	a, bb, c := make([]float32, 5*lda+benchKG), make([]float32, benchKG*F32NR), make([]float32, F32MR*F32NR)
+	for rows := 1; rows <= F32MR; rows++ {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			for b.Loop() {
+				F32StridedRows(rows, benchKG, a, lda, bb, c, F32NR, 1, 1)
+			}
+		})
 	}
 }
