@@ -128,9 +128,6 @@ func srsWide(a Acc, n Narrow) (int64, bool) {
 	}
 }
 
-// srs64 is SRS for |v| < 2^62, shifts up to 63 and outputs of 1 to 32 bits, where nothing
-// overflows an int64: the floor is an arithmetic shift, rounding adds at most one, and the
-// limits fit. TestSRS64MatchesWide compares it with srsWide.
 // Range returns the least and largest results of a narrowing to n.Bits (at most 63) that
 // does not saturate.
 func (n Narrow) Range() (lo, hi int64) {
@@ -144,6 +141,9 @@ func (n Narrow) Range() (lo, hi int64) {
 	return lo, hi
 }
 
+// srs64 is SRS for |v| < 2^62, shifts up to 63 and outputs of 1 to 32 bits, where nothing
+// overflows an int64: the floor is an arithmetic shift, rounding adds at most one, and the
+// limits fit. TestSRS64MatchesWide compares it with srsWide.
 func srs64(v int64, n Narrow) (int64, bool) {
 	q := v
 	if s := n.Shift; s > 0 {

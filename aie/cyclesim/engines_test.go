@@ -22,11 +22,7 @@ func TestTraceEngineMatchesReference(t *testing.T) {
 			defs = append(defs, c.def)
 		}
 		k := parse(t, c.file, defs...)
-		data, sizes := randomData(t, k, 3)
-		p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, data, sizes := compiled(t, k, 3)
 		if tr := prepare(p).traced(p); tr.err != nil {
 			t.Fatalf("%s %s: no trace: %v", c.file, c.def, tr.err)
 		}
@@ -52,11 +48,7 @@ func TestTraceEngineMatchesReference(t *testing.T) {
 // value.
 func TestMemoryOrderViolation(t *testing.T) {
 	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
-	data, sizes := randomData(t, k, 2)
-	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, data, sizes := compiled(t, k, 2)
 	// (no run before the change: a program's trace is kept once built)
 	// the first store, then the first later load from the same pointer register and offset
 	si, li, lj := -1, -1, -1
@@ -92,7 +84,7 @@ func TestMemoryOrderViolation(t *testing.T) {
 	if !moved {
 		t.Fatal("no bundle to move the load to")
 	}
-	_, err = Run(p, Config{Data: data, Sizes: sizes})
+	_, err := Run(p, Config{Data: data, Sizes: sizes})
 	if err == nil || !strings.Contains(err.Error(), "memory-order violation") {
 		t.Fatalf("want a memory-order violation, got %v", err)
 	}
@@ -111,11 +103,7 @@ func TestSteadySkipMatchesFullCheck(t *testing.T) {
 			defs = append(defs, c.def)
 		}
 		k := parse(t, c.file, defs...)
-		_, sizes := randomData(t, k, 3)
-		p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, _, _ := compiled(t, k, 3)
 		skipped := compareSkip(t, c.file+" "+c.def, p)
 		t.Logf("%s %s: %d iterations skipped", c.file, c.def, skipped)
 		if c.file == "lei_gemm_16x4.cc" && skipped == 0 {
@@ -287,11 +275,7 @@ func TestReadBeforeItsWriter(t *testing.T) {
 // mutations create violations) show the verdicts unchanged.
 func TestTwinReadsDropped(t *testing.T) {
 	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
-	_, sizes := randomData(t, k, 3)
-	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, _ := compiled(t, k, 3)
 	pi := prepare(p)
 	pi.traced(p)
 	all, kept := 0, 0

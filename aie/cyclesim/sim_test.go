@@ -50,13 +50,21 @@ func randomData(t testing.TB, k *kernel.Kernel, seed int64) (map[string][]byte, 
 	return data, sizes
 }
 
-func runBoth(t *testing.T, k *kernel.Kernel) (*Result, *backend.Program) {
+// compiled returns k compiled by the timing backend for the region sizes of randomData, with
+// that data.
+func compiled(t testing.TB, k *kernel.Kernel, seed int64) (*backend.Program, map[string][]byte, map[string]int) {
 	t.Helper()
-	data, sizes := randomData(t, k, 1)
+	data, sizes := randomData(t, k, seed)
 	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p, data, sizes
+}
+
+func runBoth(t *testing.T, k *kernel.Kernel) (*Result, *backend.Program) {
+	t.Helper()
+	p, data, sizes := compiled(t, k, 1)
 	want, err := interp.Run(k, interp.Config{Data: data, Sizes: sizes})
 	if err != nil {
 		t.Fatal(err)
@@ -142,11 +150,7 @@ func TestOtherKernels(t *testing.T) {
 // operand's load has not landed, and the simulator must say so instead of reading stale data.
 func TestLatencyViolation(t *testing.T) {
 	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
-	data, sizes := randomData(t, k, 2)
-	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, data, sizes := compiled(t, k, 2)
 	moved := false
 	for i := 1; i < len(p.Bundles) && !moved; i++ {
 		for j, in := range p.Bundles[i].Instrs {
@@ -173,7 +177,7 @@ func TestLatencyViolation(t *testing.T) {
 	if !moved {
 		t.Fatal("no MAC to move")
 	}
-	_, err = Run(p, Config{Data: data, Sizes: sizes})
+	_, err := Run(p, Config{Data: data, Sizes: sizes})
 	if err == nil || !strings.Contains(err.Error(), "latency violation") {
 		t.Fatalf("want a latency violation, got %v", err)
 	}
@@ -441,11 +445,7 @@ func fastMACUnits(t *testing.T, d *decoded, withAcc, spread bool, acc *kernel.Ac
 // several goroutines must not interfere (pooled simulators, per-program tables).
 func TestConcurrentRuns(t *testing.T) {
 	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
-	data, sizes := randomData(t, k, 5)
-	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, data, sizes := compiled(t, k, 5)
 	first, err := Run(p, Config{Data: data, Sizes: sizes})
 	if err != nil {
 		t.Fatal(err)
@@ -517,11 +517,7 @@ func BenchmarkMACSums(b *testing.B) {
 // cover are zero).
 func TestRunStartsFromZeroMemory(t *testing.T) {
 	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
-	data, sizes := randomData(t, k, 9)
-	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, data, sizes := compiled(t, k, 9)
 	empty := map[string][]byte{}
 	for name := range data {
 		empty[name] = nil
@@ -561,11 +557,7 @@ func TestRunsOfDifferentProgramsAgree(t *testing.T) {
 			defs = append(defs, c.def)
 		}
 		k := parse(t, c.file, defs...)
-		data, sizes := randomData(t, k, 4)
-		p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, data, sizes := compiled(t, k, 4)
 		progs = append(progs, prog{p, data, sizes})
 	}
 	first := make([]*Result, len(progs))
@@ -595,11 +587,7 @@ func TestMACPathsTaken(t *testing.T) {
 		want uint8
 	}{{"lei_gemm_16x4.cc", []string{"Kc=64"}, pathMac16x2}, {"lei_conv_8x8_u8.cc", nil, pathMac8}} {
 		k := parse(t, c.file, c.defs...)
-		_, sizes := randomData(t, k, 1)
-		p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, _, _ := compiled(t, k, 1)
 		pi := prepare(p)
 		pi.traced(p)
 		n := 0
@@ -618,11 +606,7 @@ func TestMACPathsTaken(t *testing.T) {
 // slice; a region the kernel wrote is a copy, equal on both engines.
 func TestResultDataShared(t *testing.T) {
 	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
-	data, sizes := randomData(t, k, 4)
-	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, data, sizes := compiled(t, k, 4)
 	r, err := Run(p, Config{Data: data, Sizes: sizes})
 	if err != nil {
 		t.Fatal(err)

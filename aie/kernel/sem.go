@@ -67,11 +67,12 @@ func SRS(acc *AccVal, lanes int, shift int, e Elem, round num.Round, sat num.Sat
 	n := num.Narrow{Bits: e.Bits(), Unsigned: !e.Signed(), Shift: uint(shift), Round: round, Sat: sat}
 	var r Vec
 	var v [len(AccVal{})]int64
+	// no shift and a clamping saturation: a lane within int64's range is clamped (num.SRS's
+	// result, without its rounding and mode dispatch)
+	clamp := shift == 0 && sat != num.None && n.Bits <= 32
+	lo, hi := n.Range()
 	for l := 0; l < lanes; l++ {
-		// no shift, a clamping saturation, a lane within int64's range: a clamp (num.SRS's
-		// result, without its rounding and mode dispatch)
-		if a := acc[l]; shift == 0 && sat != num.None && n.Bits <= 32 && a.Hi == int64(a.Lo)>>63 {
-			lo, hi := n.Range()
+		if a := acc[l]; clamp && a.Hi == int64(a.Lo)>>63 {
 			x := int64(a.Lo)
 			switch {
 			case x < lo:
