@@ -186,17 +186,16 @@ GLOBL permPairs<>(SB), RODATA|NOPTR, $32
 // ACC16S is ACCUNITS for sums known not to be -2^31 (8-bit products).
 #define ACC16S(s0, d0, s1, d1) ACCUNITS(UNIT8S, s0, d0, s1, d1)
 
-// VECPTR loads into dst the address of the vector value of unit mu.field in pass 2's
-// registers (R8: the regs, R9: mu; R10 is clobbered); ACCPTR the same for accumulator lanes.
-#define VECPTR(field, dst) \
+// UNITPTR loads into dst the address of element mu.field of the array at offset base of pass
+// 2's registers, 1<<shift bytes an element (R8: the regs, R9: mu; R10 is clobbered). VECPTR
+// is a unit's vector value (16 bytes), ACCPTR its accumulator lanes (8 num.Acc, 128 bytes).
+#define UNITPTR(field, shift, base, dst) \
 	MOVLQSX field(R9), R10; \
-	SHLQ    $4, R10; \
-	LEAQ    regs_vec(R8)(R10*1), dst
+	SHLQ    $shift, R10; \
+	LEAQ    base(R8)(R10*1), dst
 
-#define ACCPTR(field, dst) \
-	MOVLQSX field(R9), R10; \
-	SHLQ    $7, R10; \
-	LEAQ    regs_acc(R8)(R10*1), dst
+#define VECPTR(field, dst) UNITPTR(field, 4, regs_vec, dst)
+#define ACCPTR(field, dst) UNITPTR(field, 7, regs_acc, dst)
 
 // ACCPTRS loads the accumulator units of mu into R12 (acc0), R13 (out0), BX (acc1), CX (out1).
 #define ACCPTRS \
