@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -69,20 +70,33 @@ func TestCachesAndBlocking(t *testing.T) {
 	if ci.L1.Size < 4<<10 || ci.L2.Size < ci.L1.Size || ci.L1.Line <= 0 {
 		t.Errorf("implausible caches %+v", ci)
 	}
-	for _, s := range []shape{shapeF32, shapeF64, shapeI16, shapeU8} {
+	// A valid blocking for s is positive and a fixed point of validate's rounding.
+	valid := func(b Blocking, s shape) error {
+		r, err := b.validate(s)
+		if err == nil && r != b {
+			err = fmt.Errorf("%v is not aligned to the kernel (rounds to %v)", b, r)
+		}
+		return err
+	}
+	for _, s := range []shape{shapeF32, shapeF64, shapeI16, shapeU8, shapeF32Z, shapeF64Z} {
 		b := derive(ci, s)
-		if err := b.validate(s); err != nil {
+		if err := valid(b, s); err != nil {
 			t.Errorf("%+v: %v", s, err)
 		}
 		for _, mnk := range [][3]int{{1, 1, 1}, {7, 300, 5}, {4096, 4096, 290}} {
 			f := b.fit(s, mnk[0], mnk[1], mnk[2])
-			if err := f.validate(s); err != nil {
+			if err := valid(f, s); err != nil {
 				t.Errorf("%+v fit %v: %v", s, mnk, err)
 			}
 		}
 	}
-	if got := (Blocking{MC: 252, KC: 256, NC: 4096}).fit(shapeF32, 4096, 4096, 290).KC; got != 145 {
-		t.Errorf("k=290 with kc=256 balanced to kc=%d, want 145", got)
+	if got, err := (Blocking{MC: 7, KC: 9, NC: 17}).validate(shapeU8); err != nil || got != (Blocking{MC: 12, KC: 12, NC: 32}) {
+		t.Errorf("mc=7 kc=9 nc=17 for u8s8 rounded to %v, %v; want mc=12 kc=12 nc=32", got, err)
+	}
+	for _, c := range [][2]int{{290, 290}, {400, 200}, {2048, 256}, {100, 100}, {700, 234}} {
+		if got := (Blocking{MC: 252, KC: 256, NC: 4096}).fit(shapeF32, 4096, 4096, c[0]).KC; got != c[1] {
+			t.Errorf("k=%d with kc=256 cut into blocks of %d, want %d", c[0], got, c[1])
+		}
 	}
 }
 
@@ -95,11 +109,11 @@ func TestParseBlocking(t *testing.T) {
 			t.Errorf("ParseBlocking(%q) accepted", s)
 		}
 	}
-	t.Setenv(BlockingEnv, "7,8,16")
+	t.Setenv(BlockingEnv, "0,8,16")
 	if err := Sgemm(NoTrans, NoTrans, 1, 1, 1, 1, []float32{1}, 1, []float32{1}, 1, 0, []float32{0}, 1); err == nil {
-		t.Error("mc=7 (not a multiple of 6) accepted from the environment")
+		t.Error("mc=0 accepted from the environment")
 	}
-	t.Setenv(BlockingEnv, "12,8,32")
+	t.Setenv(BlockingEnv, "7,8,20") // rounded up to the kernel's multiples
 	c := []float32{0}
 	if err := Sgemm(NoTrans, NoTrans, 1, 1, 1, 1, []float32{2}, 1, []float32{3}, 1, 0, c, 1); err != nil || c[0] != 6 {
 		t.Errorf("with %s: %v, C = %v", BlockingEnv, err, c)

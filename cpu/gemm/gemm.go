@@ -184,15 +184,12 @@ func views[TA, TB number](ar args, a []TA, b []TB) (view[TA], view[TB]) {
 
 func (o Options) blocking(s shape) (Blocking, error) {
 	if o.Blocking != nil {
-		if err := o.Blocking.validate(s); err != nil {
-			return Blocking{}, err
-		}
-		return *o.Blocking, nil
+		return o.Blocking.validate(s)
 	}
 	if env := os.Getenv(BlockingEnv); env != "" {
 		b, err := ParseBlocking(env)
 		if err == nil {
-			err = b.validate(s)
+			b, err = b.validate(s)
 		}
 		if err != nil {
 			return Blocking{}, fmt.Errorf("gemm: %s=%q: %v", BlockingEnv, env, err)
@@ -203,8 +200,8 @@ func (o Options) blocking(s shape) (Blocking, error) {
 }
 
 // BlockingEnv names an environment variable that overrides the derived block sizes of
-// every GEMM without Options.Blocking, as "mc,kc,nc" (for tuning experiments; the sizes
-// must suit every element type used, e.g. multiples of 6, 4 and 16).
+// every GEMM without Options.Blocking, as "mc,kc,nc" (for tuning experiments; each call
+// rounds the sizes up to its kernel's multiples, as for Options.Blocking).
 const BlockingEnv = "SUMAC_GEMM_BLOCKING"
 
 // ParseBlocking parses "mc,kc,nc".
@@ -226,11 +223,37 @@ func ParseBlocking(s string) (Blocking, error) {
 
 // Kernel shapes: register block, k group and packed element sizes (cpu/kernels).
 var (
-	shapeF32 = shape{mr: kernels.F32MR, nr: kernels.F32NR, group: 1, sizeA: 4, sizeB: 4}
-	shapeF64 = shape{mr: kernels.F64MR, nr: kernels.F64NR, group: 1, sizeA: 8, sizeB: 8}
-	shapeI16 = shape{mr: kernels.I16MR, nr: kernels.I16NR, group: kernels.I16KGroup, sizeA: 2, sizeB: 2}
-	shapeU8  = shape{mr: kernels.U8MR, nr: kernels.U8NR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1}
+	shapeF32 = shape{mr: kernels.F32MR, nr: kernels.F32NR, group: 1, sizeA: 4, sizeB: 4, l1Div: 2, l2Div: 2}
+	shapeF64 = shape{mr: kernels.F64MR, nr: kernels.F64NR, group: 1, sizeA: 8, sizeB: 8, l1Div: 2, l2Div: 2}
+	shapeI16 = shape{mr: kernels.I16MR, nr: kernels.I16NR, group: kernels.I16KGroup, sizeA: 2, sizeB: 2, l1Div: 2, l2Div: 2}
+	shapeU8  = shape{mr: kernels.U8MR, nr: kernels.U8NR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1, l1Div: 2, l2Div: 2}
+
+	// The AVX-512 kernels: the same six rows, twice the columns.
+	shapeF32Z = shape{mr: kernels.F32MR, nr: kernels.F32ZNR, group: 1, sizeA: 4, sizeB: 4, l1Div: 1, l2Div: 4}
+	shapeF64Z = shape{mr: kernels.F64MR, nr: kernels.F64ZNR, group: 1, sizeA: 8, sizeB: 8, l1Div: 1, l2Div: 4}
 )
+
+// floatKernels are the micro-kernels Sgemm and Dgemm run, with their shapes.
+type floatKernels struct {
+	f32      shape
+	f32Tiles kernelFn[float32, float32, float32]
+	f64      shape
+	f64Tiles kernelFn[float64, float64, float64]
+}
+
+// floatKernelSet returns the AVX-512 kernels (6x32 float32, 6x16 float64) or the AVX2 ones
+// (6x16, 6x8). Both compute the same on any CPU (the Go fallbacks stand in for missing
+// instructions); the choice is speed.
+func floatKernelSet(avx512 bool) floatKernels {
+	if avx512 {
+		return floatKernels{shapeF32Z, kernels.F32ZTiles, shapeF64Z, kernels.F64ZTiles}
+	}
+	return floatKernels{shapeF32, kernels.F32Tiles, shapeF64, kernels.F64Tiles}
+}
+
+// floats is the set in use: AVX-512 where kernels.AVX512 reports it (the CPU has it and
+// kernels.MaxISAEnv does not cap it), else AVX2.
+var floats = floatKernelSet(kernels.AVX512())
 
 // Workspace pools, one per (packed A, packed B, C) type combination.
 var (
@@ -246,9 +269,9 @@ var (
 func DefaultBlocking(dtype string) (Blocking, error) {
 	switch dtype {
 	case "float32":
-		return derive(Caches(), shapeF32), nil
+		return derive(Caches(), floats.f32), nil
 	case "float64":
-		return derive(Caches(), shapeF64), nil
+		return derive(Caches(), floats.f64), nil
 	case "int16":
 		return derive(Caches(), shapeI16), nil
 	case "u8s8":
@@ -266,7 +289,7 @@ func (o Options) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runFloat(o, ar, shapeF32, kernels.F32Tiles, &wsF32, alpha, a, b, beta, c)
+	return runFloat(o, ar, floats.f32, floats.f32Tiles, &wsF32, alpha, a, b, beta, c)
 }
 
 // Dgemm is the float64 GEMM with these options.
@@ -278,7 +301,7 @@ func (o Options) Dgemm(tA, tB Transpose, m, n, k int, alpha float64, a []float64
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runFloat(o, ar, shapeF64, kernels.F64Tiles, &wsF64, alpha, a, b, beta, c)
+	return runFloat(o, ar, floats.f64, floats.f64Tiles, &wsF64, alpha, a, b, beta, c)
 }
 
 func runFloat[T float32 | float64](o Options, ar args, s shape, kern kernelFn[T, T, T], ws *wsPool[T, T, T], alpha T, a, b []T, beta T, c []T) error {

@@ -269,16 +269,34 @@ func TestThreadSplits(t *testing.T) {
 	}
 }
 
+// withFloatKernels runs f with Sgemm and Dgemm on the AVX-512 kernel set (avx512) or the
+// AVX2 one, so both are tested on every machine (where the CPU lacks an instruction set,
+// its kernels' Go fallbacks run the same packing and blocking).
+func withFloatKernels(avx512 bool, f func()) {
+	old := floats
+	floats = floatKernelSet(avx512)
+	defer func() { floats = old }()
+	f()
+}
+
 func TestSgemm(t *testing.T) {
-	testFloat(t, 1, iters(150, 600), func(p problem, a, b, c []float32) error {
-		return p.opts.Sgemm(p.tA, p.tB, p.m, p.n, p.k, float32(p.alphaF), a, p.lda, b, p.ldb, float32(p.betaF), c, p.ldc)
-	}, op.AccF32)
+	for _, avx512 := range []bool{false, true} {
+		withFloatKernels(avx512, func() {
+			testFloat(t, 1, iters(150, 600), func(p problem, a, b, c []float32) error {
+				return p.opts.Sgemm(p.tA, p.tB, p.m, p.n, p.k, float32(p.alphaF), a, p.lda, b, p.ldb, float32(p.betaF), c, p.ldc)
+			}, op.AccF32)
+		})
+	}
 }
 
 func TestDgemm(t *testing.T) {
-	testFloat(t, 2, iters(100, 400), func(p problem, a, b, c []float64) error {
-		return p.opts.Dgemm(p.tA, p.tB, p.m, p.n, p.k, p.alphaF, a, p.lda, b, p.ldb, p.betaF, c, p.ldc)
-	}, op.AccF64)
+	for _, avx512 := range []bool{false, true} {
+		withFloatKernels(avx512, func() {
+			testFloat(t, 2, iters(100, 400), func(p problem, a, b, c []float64) error {
+				return p.opts.Dgemm(p.tA, p.tB, p.m, p.n, p.k, p.alphaF, a, p.lda, b, p.ldb, p.betaF, c, p.ldc)
+			}, op.AccF64)
+		})
+	}
 }
 
 // testInt checks an integer GEMM bit for bit against op/ref's exact product (int32 wrap).
@@ -409,7 +427,7 @@ func TestBadArguments(t *testing.T) {
 		"layout":    func() error { return Options{Layout: 9}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
 		"threads":   func() error { return Options{Threads: -1}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2) },
 		"blocking": func() error {
-			return Options{Blocking: &Blocking{MC: 5, KC: 8, NC: 16}}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2)
+			return Options{Blocking: &Blocking{MC: 6, KC: 0, NC: 16}}.Sgemm(NoTrans, NoTrans, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2)
 		},
 		"u8 path": func() error {
 			return Options{U8Path: 9}.GemmU8S8(NoTrans, NoTrans, 2, 2, 2, 1, make([]uint8, 4), 2, make([]int8, 4), 2, 0, make([]int32, 4), 2)

@@ -235,13 +235,21 @@ func packBRows[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, panel in
 	if isSame && full > 0 {
 		switch src := any(b.data).(type) {
 		case []float32:
-			if nr == 16 {
+			switch nr {
+			case 16:
 				kernels.PackB16F32(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float32), panel)
+				asm = true
+			case 32:
+				kernels.PackB32F32(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float32), panel)
 				asm = true
 			}
 		case []float64:
-			if nr == 8 {
+			switch nr {
+			case 8:
 				kernels.PackB8F64(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float64), panel)
+				asm = true
+			case 16:
+				kernels.PackB16F64(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float64), panel)
 				asm = true
 			}
 		}

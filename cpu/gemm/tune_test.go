@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,28 +118,60 @@ func TestTune(t *testing.T) {
 	}
 }
 
-// TestTuneBlocking compares block sizes for SGEMM on one shape, interleaved round-robin so
-// that every candidate sees the same machine conditions. SUMAC_TUNE=1 go test -run TuneBlocking -v
+// TestTuneBlocking compares block sizes for one GEMM, interleaved round-robin so that every
+// candidate sees the same machine conditions. SUMAC_TUNE=1 go test -run TuneBlocking -v
+// (float32 1024^3 and a fixed candidate list); SUMAC_TUNE_DTYPE=float64,
+// SUMAC_TUNE_SHAPE=m,n,k and SUMAC_TUNE_BLOCKINGS="mc,kc,nc mc,kc,nc ..." change them. The
+// derived blocking always runs first.
 func TestTuneBlocking(t *testing.T) {
 	if os.Getenv("SUMAC_TUNE") == "" {
 		t.Skip("set SUMAC_TUNE=1")
 	}
 	m, n, k := 1024, 1024, 1024
-	A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
-	def := derive(Caches(), shapeF32)
-	cands := []Blocking{def, {MC: 144, KC: 256, NC: 4080}, {MC: 240, KC: 256, NC: 4096}, {MC: 360, KC: 384, NC: 4096}, {MC: 120, KC: 384, NC: 4096}, {MC: 480, KC: 192, NC: 4096}, {MC: 96, KC: 512, NC: 4096}}
+	if env := os.Getenv("SUMAC_TUNE_SHAPE"); env != "" {
+		if _, err := fmt.Sscanf(env, "%d,%d,%d", &m, &n, &k); err != nil {
+			t.Fatalf("SUMAC_TUNE_SHAPE=%q: want m,n,k", env)
+		}
+	}
+	dtype, s := "float32", shapeF32
+	if os.Getenv("SUMAC_TUNE_DTYPE") == "float64" {
+		dtype, s = "float64", shapeF64
+	}
+	cands := []Blocking{derive(Caches(), s)}
+	if env := os.Getenv("SUMAC_TUNE_BLOCKINGS"); env != "" {
+		for _, f := range strings.Fields(env) {
+			b, err := ParseBlocking(f)
+			if err == nil {
+				b, err = b.validate(s)
+			}
+			if err != nil {
+				t.Fatalf("SUMAC_TUNE_BLOCKINGS: %q: %v", f, err)
+			}
+			cands = append(cands, b)
+		}
+	} else {
+		cands = append(cands, Blocking{MC: 144, KC: 256, NC: 4080}, Blocking{MC: 240, KC: 256, NC: 4096}, Blocking{MC: 360, KC: 384, NC: 4096}, Blocking{MC: 120, KC: 384, NC: 4096}, Blocking{MC: 480, KC: 192, NC: 4096}, Blocking{MC: 96, KC: 512, NC: 4096})
+	}
+	var run func(o Options)
+	if dtype == "float64" {
+		A, B, C := randF64(m*k), randF64(k*n), make([]float64, m*n)
+		run = func(o Options) { o.Dgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n) }
+	} else {
+		A, B, C := randF32(m*k), randF32(k*n), make([]float32, m*n)
+		run = func(o Options) { o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n) }
+	}
 	res := make([][]float64, len(cands))
 	fl := 2 * float64(m) * float64(n) * float64(k)
 	for round := 0; round < 7; round++ {
 		for i, bl := range cands {
 			o := Options{Threads: 1, Blocking: &bl}
-			r, _ := ratio(t, "float32", 1, fl, func() { o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n) })
+			r, _ := ratio(t, dtype, 1, fl, func() { run(o) })
 			res[i] = append(res[i], r)
 		}
 	}
 	for i, bl := range cands {
 		sort.Float64s(res[i])
-		fmt.Printf("%v: median %.1f%% of peak (min %.1f max %.1f)\n", bl, 100*res[i][len(res[i])/2], 100*res[i][0], 100*res[i][len(res[i])-1])
+		fmt.Printf("%s %dx%dx%d %v: median %.1f%% of peak (min %.1f max %.1f)\n", dtype, m, n, k, bl, 100*res[i][len(res[i])/2], 100*res[i][0], 100*res[i][len(res[i])-1])
 	}
 }
 

@@ -30,6 +30,17 @@ func BenchmarkF64(b *testing.B) {
 	benchKernel(b, "float64", 2*F64MR*F64NR*benchKG, func() { F64(benchKG, a, bb, c, F64NR, 1, 1) })
 }
 
+// The AVX-512 kernels (their Go fallbacks without AVX-512), same k.
+func BenchmarkF32Z(b *testing.B) {
+	a, bb, c := make([]float32, benchKG*F32MR), make([]float32, benchKG*F32ZNR), make([]float32, F32MR*F32ZNR)
+	benchKernel(b, "float32", 2*F32MR*F32ZNR*benchKG, func() { F32ZTiles(1, benchKG, a, bb, c, F32ZNR, 1, 1) })
+}
+
+func BenchmarkF64Z(b *testing.B) {
+	a, bb, c := make([]float64, benchKG*F64MR), make([]float64, benchKG*F64ZNR), make([]float64, F64MR*F64ZNR)
+	benchKernel(b, "float64", 2*F64MR*F64ZNR*benchKG, func() { F64ZTiles(1, benchKG, a, bb, c, F64ZNR, 1, 1) })
+}
+
 func BenchmarkI16(b *testing.B) {
 	const kg = benchKG / 2
 	a, bb, c := make([]int16, kg*I16MR*2), make([]int16, kg*I16NR*2), make([]int32, I16MR*I16NR)

@@ -5,6 +5,7 @@ package kernels
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"golang.org/x/sys/cpu"
@@ -15,14 +16,27 @@ import (
 // clear it to run the Go fallbacks on the same machine.
 var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// useAVX512 selects the AVX-512 GEMM kernels (F32ZTiles, F64ZTiles). x/sys/cpu reports
+// AVX512F only when the OS saves the zmm and mask state. MaxISAEnv set to "avx2" turns
+// them off, to compare the two kernel sets on one machine.
+var useAVX512 = useAsm && cpu.X86.HasAVX512F && os.Getenv(MaxISAEnv) != "avx2"
+
 // Accelerated reports whether the assembly kernels are in use.
 func Accelerated() bool { return useAsm }
+
+// AVX512 reports whether the AVX-512 kernels are in use: the CPU has AVX-512F and
+// MaxISAEnv does not cap the kernels at AVX2. Callers (cpu/gemm) then prefer F32ZTiles and
+// F64ZTiles, and the float peak loops measure the zmm kernels' arithmetic.
+func AVX512() bool { return useAVX512 }
 
 // PeakLoop returns the register-only loop of dtype's kernel ("float32", "float64",
 // "int16", "u8s8", "s8u8") and the multiply-adds of one iteration. n must be positive; keep
 // it near 1<<16 (about 0.4 ms) so the goroutine stays preemptible.
 func PeakLoop(dtype string) (loop func(n int), macsPerIter int, err error) {
 	p, ok := peaks[dtype]
+	if z, zok := peaksAVX512[dtype]; zok && useAVX512 {
+		p = z
+	}
 	if !ok {
 		return nil, 0, fmt.Errorf("kernels: no peak loop for %q", dtype)
 	}

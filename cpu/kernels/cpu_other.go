@@ -10,6 +10,9 @@ import (
 // Accelerated reports whether the assembly kernels are in use: never in this build.
 func Accelerated() bool { return false }
 
+// AVX512 reports whether the AVX-512 kernels are in use: never in this build.
+func AVX512() bool { return false }
+
 // MeasurePeak needs the assembly kernels, which this build does not have.
 func MeasurePeak(dtype string, d time.Duration) (float64, error) {
 	return 0, errors.New("kernels: built without assembly kernels (non-amd64 or -tags noasm); no peak")

@@ -10,9 +10,9 @@ import "unsafe"
 
 type float interface{ float32 | float64 }
 
-// maxTile bounds MR*NR of every kernel x86gen accepts (MR <= 8, at most 13 accumulators of
-// up to 8 lanes).
-const maxTile = 8 * 16
+// maxTile bounds MR*NR of every kernel x86gen accepts (AVX2: at most 13 accumulators of up
+// to 8 lanes; AVX-512: at most 29 of up to 16 lanes).
+const maxTile = 29 * 16
 
 // goFloatTile finishes a tile: C = alpha*acc + beta*C, not reading C when beta == 0.
 func goFloatTile[T float](mr, nr int, acc []T, c *T, ldc int, alpha, beta T) {
@@ -256,13 +256,13 @@ func goPackA6F64(k4 int, src *float64, lda int, dst *float64) {
 	}
 }
 
-// goPackB64 is packB64 in Go (strides in bytes).
-func goPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	s := unsafe.Slice((*byte)(src), (k-1)*ldb+64*np)
-	d := unsafe.Slice((*byte)(dst), (np-1)*panel+64*k)
+// goPackBRows is packBRows in Go (w-byte panel rows, strides in bytes).
+func goPackBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	s := unsafe.Slice((*byte)(src), (k-1)*ldb+w*np)
+	d := unsafe.Slice((*byte)(dst), (np-1)*panel+w*k)
 	for p := 0; p < k; p++ {
 		for jp := 0; jp < np; jp++ {
-			copy(d[jp*panel+64*p:][:64], s[p*ldb+64*jp:][:64])
+			copy(d[jp*panel+w*p:][:w], s[p*ldb+w*jp:][:w])
 		}
 	}
 }

@@ -60,6 +60,10 @@ const (
 	U8KGroup     = 4
 )
 
+// MaxISAEnv names an environment variable that caps the instruction set of the kernels:
+// "avx2" keeps an AVX-512 machine on the AVX2 kernels (read once, at start).
+const MaxISAEnv = "SUMAC_MAX_ISA"
+
 // maxChunk bounds the k groups of one assembly call: 2048 groups of a 6x16 tile are about
 // 12k cycles (4 us), short enough that the scheduler's preemption requests are honoured.
 // Calls with more groups are split; the later chunks accumulate into C with beta = 1.
@@ -132,6 +136,41 @@ func F32Tiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alp
 	check("C", len(c), (tiles*F32MR-1)*ldc+F32NR)
 	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float32) {
 		kF32P6x16(n, at(a, (t0*kg+g0)*F32MR*g), at(b, g0*F32NR*g), &c[t0*F32MR*ldc], ldc, alpha, beta, nt)
+	})
+}
+
+// Shapes of the AVX-512 GEMM kernels (the same six rows as F32MR and F64MR, one zmm
+// register per 16 float32 or 8 float64 columns).
+const (
+	F32ZNR = 32
+	F64ZNR = 16
+)
+
+// F32ZTiles is F32Tiles for 6x32 tiles (packed B micro-panels of F32ZNR columns) on the
+// AVX-512 kernel; without AVX-512 (see AVX512) its Go fallback computes the same.
+func F32ZTiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
+	const g = 1
+	checkTiles(tiles)
+	checkArgs(kg, ldc, F32ZNR, 0)
+	check("A", len(a), tiles*kg*F32MR*g)
+	check("B", len(b), kg*F32ZNR*g)
+	check("C", len(c), (tiles*F32MR-1)*ldc+F32ZNR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float32) {
+		kF32P6x32Z(n, at(a, (t0*kg+g0)*F32MR*g), at(b, g0*F32ZNR*g), &c[t0*F32MR*ldc], ldc, alpha, beta, nt)
+	})
+}
+
+// F64ZTiles is F64Tiles for 6x16 tiles (packed B micro-panels of F64ZNR columns) on the
+// AVX-512 kernel; without AVX-512 its Go fallback computes the same.
+func F64ZTiles(tiles, kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
+	const g = 1
+	checkTiles(tiles)
+	checkArgs(kg, ldc, F64ZNR, 0)
+	check("A", len(a), tiles*kg*F64MR*g)
+	check("B", len(b), kg*F64ZNR*g)
+	check("C", len(c), (tiles*F64MR-1)*ldc+F64ZNR)
+	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float64) {
+		kF64P6x16Z(n, at(a, (t0*kg+g0)*F64MR*g), at(b, g0*F64ZNR*g), &c[t0*F64MR*ldc], ldc, alpha, beta, nt)
 	})
 }
 
@@ -340,7 +379,17 @@ func PackB8F64(k, np int, src []float64, ldb int, dst []float64, panel int) {
 	packRows(k, np, 8, src, ldb, dst, panel)
 }
 
-// packRows checks and runs packB64 on panels of nr elements that are 64 bytes wide.
+// PackB32F32 is PackB16F32 for panels of 32 columns (the AVX-512 kernel's F32ZNR).
+func PackB32F32(k, np int, src []float32, ldb int, dst []float32, panel int) {
+	packRows(k, np, 32, src, ldb, dst, panel)
+}
+
+// PackB16F64 is PackB8F64 for panels of 16 columns (the AVX-512 kernel's F64ZNR).
+func PackB16F64(k, np int, src []float64, ldb int, dst []float64, panel int) {
+	packRows(k, np, 16, src, ldb, dst, panel)
+}
+
+// packRows checks and runs packBRows on panels of nr elements that are 64 or 128 bytes wide.
 func packRows[T float32 | float64](k, np, nr int, src []T, ldb int, dst []T, panel int) {
 	if k < 0 || np < 0 || ldb < 0 || panel < nr*k {
 		panic(fmt.Sprintf("kernels: PackB k=%d np=%d ldb=%d panel=%d", k, np, ldb, panel))
@@ -350,11 +399,11 @@ func packRows[T float32 | float64](k, np, nr int, src []T, ldb int, dst []T, pan
 	}
 	check("src", len(src), (k-1)*ldb+nr*np)
 	check("dst", len(dst), (np-1)*panel+nr*k)
-	size := 64 / nr
+	size := int(unsafe.Sizeof(src[0]))
 	rows := max(1, maxCall/np) // bounded assembly calls
 	for p0 := 0; p0 < k; p0 += rows {
 		n := min(rows, k-p0)
-		packB64(n, np, unsafe.Pointer(&src[p0*ldb]), ldb*size, unsafe.Pointer(&dst[nr*p0]), panel*size)
+		packBRows(nr*size, n, np, unsafe.Pointer(&src[p0*ldb]), ldb*size, unsafe.Pointer(&dst[nr*p0]), panel*size)
 	}
 }
 

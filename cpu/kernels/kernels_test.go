@@ -492,6 +492,8 @@ func testPackA6[T float32 | float64](t *testing.T, pack func(k int, src []T, lda
 
 func TestPackB16F32(t *testing.T) { testPackB(t, 16, PackB16F32) }
 func TestPackB8F64(t *testing.T)  { testPackB(t, 8, PackB8F64) }
+func TestPackB32F32(t *testing.T) { testPackB(t, 32, PackB32F32) }
+func TestPackB16F64(t *testing.T) { testPackB(t, 16, PackB16F64) }
 
 func testPackB[T float32 | float64](t *testing.T, nr int, pack func(k, np int, src []T, ldb int, dst []T, panel int)) {
 	r := rand.New(rand.NewPCG(15, 16))
@@ -765,6 +767,71 @@ func TestStridedTiles(t *testing.T) {
 				for i := range g8 {
 					if g8[i] != w8[i] {
 						t.Fatalf("%s U8S8 kg=%d tiles=%d: C[%d] = %d, per-tile %d", impl, kg, tiles, i, g8[i], w8[i])
+					}
+				}
+			}
+		}
+		restore()
+	}
+}
+
+// TestAVX512Kernels checks F32ZTiles and F64ZTiles (6x32 and 6x16 tiles; the AVX-512
+// kernels where the CPU has them, their Go fallbacks everywhere) against the exact
+// reference, tile by tile, for every scalar pair and k remainder.
+func TestAVX512Kernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		impl := fmt.Sprintf("%s avx512=%v", impl, AVX512())
+		for _, kg := range kgs {
+			for _, s := range floatScalars {
+				tiles := 1 + r.IntN(3)
+				name := fmt.Sprintf("%s k=%d tiles=%d alpha=%v beta=%v", impl, kg, tiles, s.alpha, s.beta)
+				{
+					ldc := F32ZNR + r.IntN(5)
+					a, b := make([]float32, tiles*kg*F32MR), make([]float32, kg*F32ZNR)
+					for i := range a {
+						a[i] = float32(r.Float64()*2 - 1)
+					}
+					for i := range b {
+						b[i] = float32(r.Float64()*2 - 1)
+					}
+					c0 := randC(r, (tiles*F32MR-1)*ldc+F32ZNR, s.beta)
+					c := make([]float32, len(c0))
+					for i := range c {
+						c[i] = float32(c0[i])
+						c0[i] = float64(c[i])
+					}
+					F32ZTiles(tiles, kg, a, b, c, ldc, float32(s.alpha), float32(s.beta))
+					got := make([]float64, len(c))
+					for i := range c {
+						got[i] = float64(c[i])
+					}
+					for tt := 0; tt < tiles; tt++ {
+						at := a[tt*kg*F32MR:]
+						off := tt * F32MR * ldc
+						checkFloat(t, "F32Z "+name, F32MR, F32ZNR, kg, func(i, p int) float64 { return float64(at[p*F32MR+i]) },
+							func(p, j int) float64 { return float64(b[p*F32ZNR+j]) }, c0[off:], got[off:], ldc, s, 0x1p-24)
+					}
+				}
+				{
+					ldc := F64ZNR + r.IntN(5)
+					a, b := make([]float64, tiles*kg*F64MR), make([]float64, kg*F64ZNR)
+					for i := range a {
+						a[i] = r.Float64()*2 - 1
+					}
+					for i := range b {
+						b[i] = r.Float64()*2 - 1
+					}
+					c0 := randC(r, (tiles*F64MR-1)*ldc+F64ZNR, s.beta)
+					c := append([]float64(nil), c0...)
+					F64ZTiles(tiles, kg, a, b, c, ldc, s.alpha, s.beta)
+					for tt := 0; tt < tiles; tt++ {
+						at := a[tt*kg*F64MR:]
+						off := tt * F64MR * ldc
+						// The reference sums in float64 too, so allow the bound twice.
+						checkFloat(t, "F64Z "+name, F64MR, F64ZNR, kg, func(i, p int) float64 { return at[p*F64MR+i] },
+							func(p, j int) float64 { return b[p*F64ZNR+j] }, c0[off:], c[off:], ldc, s, 0x1p-52)
 					}
 				}
 			}

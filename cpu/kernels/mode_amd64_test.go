@@ -12,7 +12,8 @@ func implementations() []string {
 }
 
 func use(impl string) (restore func()) {
-	old := useAsm
+	old, old512 := useAsm, useAVX512
 	useAsm = impl == "asm"
-	return func() { useAsm = old }
+	useAVX512 = useAsm && old512
+	return func() { useAsm, useAVX512 = old, old512 }
 }

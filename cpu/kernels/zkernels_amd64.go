@@ -330,6 +330,30 @@ func kU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *
 //go:noescape
 func asmU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
+// kF32P6x32Z runs asmF32P6x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32P6x32Z(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32P6x32Z(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32P(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32P6x32Z(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF64P6x16Z runs asmF64P6x16Z when the CPU has AVX-512F, else its Go fallback.
+func kF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int) {
+	if useAVX512 {
+		asmF64P6x16Z(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF64P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int)
+
 // peakF32 runs n iterations of the F32 kernel's arithmetic (96 MACs each) on registers.
 //
 //go:noescape
@@ -355,6 +379,16 @@ func peakU8S8(n int)
 //go:noescape
 func peakS8U8(n int)
 
+// peakF32Z runs n iterations of the F32 kernel's arithmetic (192 MACs each) on registers.
+//
+//go:noescape
+func peakF32Z(n int)
+
+// peakF64Z runs n iterations of the F64 kernel's arithmetic (96 MACs each) on registers.
+//
+//go:noescape
+func peakF64Z(n int)
+
 // packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6].
 func packA6F32(k8 int, src *float32, lda int, dst *float32) {
 	if useAsm {
@@ -379,17 +413,23 @@ func packA6F64(k4 int, src *float64, lda int, dst *float64) {
 //go:noescape
 func asmPackA6F64(k4 int, src *float64, lda int, dst *float64)
 
-// packB64 copies 64-byte panel rows (strides in bytes).
-func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	if useAsm {
+// packBRows copies w-byte panel rows, w 64 or 128 (strides in bytes).
+func packBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	switch {
+	case useAsm && w == 64:
 		asmPackB64(k, np, src, ldb, dst, panel)
-		return
+	case useAsm && w == 128:
+		asmPackB128(k, np, src, ldb, dst, panel)
+	default:
+		goPackBRows(w, k, np, src, ldb, dst, panel)
 	}
-	goPackB64(k, np, src, ldb, dst, panel)
 }
 
 //go:noescape
 func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackB128(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
 // packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels.
 func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
@@ -469,7 +509,7 @@ func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 //go:noescape
 func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 
-// peaks maps an element type to its peak loop and the MACs of one iteration.
+// peaks maps an element type to the peak loop and the MACs of one iteration.
 var peaks = map[string]struct {
 	loop func(int)
 	macs int
@@ -479,4 +519,13 @@ var peaks = map[string]struct {
 	"int16":   {peakI16, 192},
 	"u8s8":    {peakU8S8, 384},
 	"s8u8":    {peakS8U8, 384},
+}
+
+// peaksAVX512 maps an element type to the peak loop of the AVX-512 kernels and the MACs of one iteration.
+var peaksAVX512 = map[string]struct {
+	loop func(int)
+	macs int
+}{
+	"float32": {peakF32Z, 192},
+	"float64": {peakF64Z, 96},
 }

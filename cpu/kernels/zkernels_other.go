@@ -114,12 +114,20 @@ func kU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *
 	goU8S8W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
 }
 
+func kF32P6x32Z(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32P(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int) {
+	goF64P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
 func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
 
 func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, src, lda, dst) }
 
-func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackB64(k, np, src, ldb, dst, panel)
+func packBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	goPackBRows(w, k, np, src, ldb, dst, panel)
 }
 
 func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {

@@ -56,16 +56,22 @@ func Catalog() []Kernel {
 	for _, e := range []Elem{F32, I16, U8S8} {
 		ks = append(ks, Kernel{Elem: e, MR: 6, NR: 16, Unroll: 4, Strided: true, Window: true})
 	}
+	// AVX-512 GEMM kernels for CPUs that have it: the same six rows (so A packs as for
+	// AVX2) and twelve accumulators, each a zmm register of 16 float32 or 8 float64.
+	ks = append(ks,
+		Kernel{Elem: F32, MR: 6, NR: 32, Unroll: 4, PrefetchA: 512, AVX512: true},
+		Kernel{Elem: F64, MR: 6, NR: 16, Unroll: 4, PrefetchA: 512, AVX512: true},
+	)
 	return ks
 }
 
-// peaks returns the first packed kernel of each element type: the ones whose arithmetic
-// the peak loops reproduce.
-func peaks(ks []Kernel) []Kernel {
+// peaks returns the first packed kernel of each element type with (avx512) or without
+// AVX-512: the ones whose arithmetic the peak loops reproduce.
+func peaks(ks []Kernel, avx512 bool) []Kernel {
 	var out []Kernel
 	seen := map[Elem]bool{}
 	for _, k := range ks {
-		if !k.Strided && !seen[k.Elem] {
+		if !k.Strided && k.AVX512 == avx512 && !seen[k.Elem] {
 			seen[k.Elem] = true
 			out = append(out, k)
 		}
@@ -117,12 +123,13 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	for _, k := range ks {
 		k.emit(&s)
 	}
-	for _, k := range peaks(ks) {
+	for _, k := range append(peaks(ks, false), peaks(ks, true)...) {
 		k.emitPeak(&s)
 	}
 	emitPackA6F32(&s)
 	emitPackA6F64(&s)
-	emitPackB64(&s)
+	emitPackBRows(&s, 64)
+	emitPackBRows(&s, 128)
 	emitPackBGroups(&s, "asmPackBPairs16", 2)
 	emitPackBGroups(&s, "asmPackBQuads8", 4)
 	emitPackBPairsWiden(&s, "asmPackBPairsS8", true)
@@ -136,24 +143,33 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	decl.WriteString(header)
 	fmt.Fprintf(&decl, "//go:build amd64 && !noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
 	for _, k := range ks {
-		fmt.Fprintf(&decl, "// %s runs %s when the CPU has AVX2 and FMA, else its Go fallback.\n", k.Dispatcher(), k.Symbol())
+		isa, use := "AVX2 and FMA", "useAsm"
+		if k.AVX512 {
+			isa, use = "AVX-512F", "useAVX512"
+		}
+		fmt.Fprintf(&decl, "// %s runs %s when the CPU has %s, else its Go fallback.\n", k.Dispatcher(), k.Symbol(), isa)
 		fmt.Fprintf(&decl, "func %s(%s) {\n", k.Dispatcher(), k.goSignature())
-		fmt.Fprintf(&decl, "\tif useAsm {\n\t\t%s(%s)\n\t\treturn\n\t}\n", k.Symbol(), k.goArgNames())
+		fmt.Fprintf(&decl, "\tif %s {\n\t\t%s(%s)\n\t\treturn\n\t}\n", use, k.Symbol(), k.goArgNames())
 		fmt.Fprintf(&decl, "\t%s(%d, %d, %s)\n}\n\n", k.fallback(), k.MR, k.NR, k.goArgNames())
 		fmt.Fprintf(&decl, "//go:noescape\nfunc %s(%s)\n\n", k.Symbol(), k.goSignature())
 	}
 
-	for _, k := range peaks(ks) {
+	for _, k := range append(peaks(ks, false), peaks(ks, true)...) {
 		fmt.Fprintf(&decl, "// %s runs n iterations of the %s kernel's arithmetic (%d MACs each) on registers.\n", k.PeakSymbol(), elems[k.Elem].tag, k.MR*k.NR*elems[k.Elem].group)
 		fmt.Fprintf(&decl, "//\n//go:noescape\nfunc %s(n int)\n\n", k.PeakSymbol())
 	}
 	decl.WriteString(packDecls)
-	fmt.Fprintf(&decl, "// peaks maps an element type to its peak loop and the MACs of one iteration.\n")
-	fmt.Fprintf(&decl, "var peaks = map[string]struct {\n\tloop func(int)\n\tmacs int\n}{\n")
-	for _, k := range peaks(ks) {
-		fmt.Fprintf(&decl, "\t%q: {%s, %d},\n", elems[k.Elem].dtype, k.PeakSymbol(), k.MR*k.NR*elems[k.Elem].group)
+	for _, m := range []struct {
+		name, doc string
+		avx512    bool
+	}{{"peaks", "", false}, {"peaksAVX512", " of the AVX-512 kernels", true}} {
+		fmt.Fprintf(&decl, "// %s maps an element type to the peak loop%s and the MACs of one iteration.\n", m.name, m.doc)
+		fmt.Fprintf(&decl, "var %s = map[string]struct {\n\tloop func(int)\n\tmacs int\n}{\n", m.name)
+		for _, k := range peaks(ks, m.avx512) {
+			fmt.Fprintf(&decl, "\t%q: {%s, %d},\n", elems[k.Elem].dtype, k.PeakSymbol(), k.MR*k.NR*elems[k.Elem].group)
+		}
+		fmt.Fprintf(&decl, "}\n\n")
 	}
-	fmt.Fprintf(&decl, "}\n\n")
 
 	var other bytes.Buffer
 	other.WriteString(header)
@@ -201,17 +217,23 @@ func packA6F64(k4 int, src *float64, lda int, dst *float64) {
 //go:noescape
 func asmPackA6F64(k4 int, src *float64, lda int, dst *float64)
 
-// packB64 copies 64-byte panel rows (strides in bytes).
-func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	if useAsm {
+// packBRows copies w-byte panel rows, w 64 or 128 (strides in bytes).
+func packBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	switch {
+	case useAsm && w == 64:
 		asmPackB64(k, np, src, ldb, dst, panel)
-		return
+	case useAsm && w == 128:
+		asmPackB128(k, np, src, ldb, dst, panel)
+	default:
+		goPackBRows(w, k, np, src, ldb, dst, panel)
 	}
-	goPackB64(k, np, src, ldb, dst, panel)
 }
 
 //go:noescape
 func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackB128(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
 // packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels.
 func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
@@ -297,8 +319,8 @@ const packOther = `func packA6F32(k8 int, src *float32, lda int, dst *float32) {
 
 func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, src, lda, dst) }
 
-func packB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackB64(k, np, src, ldb, dst, panel)
+func packBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+	goPackBRows(w, k, np, src, ldb, dst, panel)
 }
 
 func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {

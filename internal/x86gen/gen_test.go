@@ -14,6 +14,16 @@ func TestValidateRejects(t *testing.T) {
 		"MR zero":            {Elem: F32, MR: 0, NR: 16, Unroll: 1},
 		"prefetch":           {Elem: F32, MR: 6, NR: 16, Unroll: 1, PrefetchA: 10},
 		"elem":               {Elem: Elem(99), MR: 6, NR: 16, Unroll: 1},
+		"avx512 int":         {Elem: I16, MR: 6, NR: 32, Unroll: 1, AVX512: true},
+		"avx512 strided":     {Elem: F32, MR: 6, NR: 32, Unroll: 1, AVX512: true, Strided: true},
+		"avx512 registers":   {Elem: F32, MR: 10, NR: 48, Unroll: 1, AVX512: true}, // 30 accumulators
+		"avx512 NR":          {Elem: F64, MR: 6, NR: 12, Unroll: 1, AVX512: true},
+	}
+	// The 32 zmm registers take tiles the 16 ymm cannot.
+	for _, k := range []Kernel{{Elem: F32, MR: 14, NR: 32, Unroll: 4, AVX512: true}, {Elem: F64, MR: 6, NR: 32, Unroll: 4, AVX512: true}} {
+		if err := k.Validate(); err != nil {
+			t.Errorf("%+v rejected: %v", k, err)
+		}
 	}
 	for name, k := range bad {
 		if err := k.Validate(); err == nil {
@@ -47,5 +57,16 @@ func TestGenerateShape(t *testing.T) {
 	k.emit(&a)
 	if n := strings.Count(a.buf.String(), "VFMADD231PS"); n != 12*2 { // loop body + beta epilogue
 		t.Errorf("6x16 unroll 1: %d FMAs, want 12 in the loop and 12 in the epilogue", n)
+	}
+	// Its AVX-512 counterpart 6x32 does the same on zmm registers, loading 64 bytes of B each.
+	k = Kernel{Elem: F32, MR: 6, NR: 32, Unroll: 1, AVX512: true}
+	a = asm{}
+	k.emit(&a)
+	body := a.buf.String()
+	if n := strings.Count(body, "VFMADD231PS Z"); n != 12*2 {
+		t.Errorf("6x32 zmm unroll 1: %d zmm FMAs, want 24", n)
+	}
+	if strings.Contains(body, " Y") || !strings.Contains(body, "VMOVUPS 64(BX), Z") {
+		t.Errorf("6x32 zmm kernel: ymm registers or no 64-byte B step:\n%s", body)
 	}
 }

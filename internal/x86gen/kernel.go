@@ -65,6 +65,12 @@ type Kernel struct {
 	PrefetchA int
 	// PrefetchB is the same for the packed B micro-panel (0: none).
 	PrefetchB int
+	// AVX512 kernels use the 32 zmm registers of AVX-512F (64-byte vectors) instead of the
+	// 16 ymm of AVX2; packed float kernels only. On Zen 4 a zmm FMA issues as one
+	// instruction for two 256-bit halves, so the same flops take half the instructions,
+	// loads and broadcasts; on Intel server cores with two 512-bit FMA units it doubles the
+	// peak.
+	AVX512 bool
 	// Tag tells apart variants of one shape (tuning experiments); it suffixes the symbol.
 	Tag string
 }
@@ -72,7 +78,11 @@ type Kernel struct {
 // Symbol is the Go name of the assembly function (the dispatcher adds a "k" prefix).
 func (k Kernel) Symbol() string {
 	form := k.form()
-	return fmt.Sprintf("asm%s%s%dx%d%s", elems[k.Elem].tag, form, k.MR, k.NR, k.Tag)
+	isa := ""
+	if k.AVX512 {
+		isa = "Z"
+	}
+	return fmt.Sprintf("asm%s%s%dx%d%s%s", elems[k.Elem].tag, form, k.MR, k.NR, isa, k.Tag)
 }
 
 // Dispatcher is the Go function that callers use: assembly when available, Go otherwise.
@@ -92,19 +102,51 @@ func (k Kernel) form() string {
 	return "P"
 }
 
-func (k Kernel) lanes() int { return 32 / elems[k.Elem].laneBytes }
+func (k Kernel) lanes() int { return k.vecBytes() / elems[k.Elem].laneBytes }
+
+// vecBytes is the width of one vector register: 32 (ymm) or 64 (zmm).
+func (k Kernel) vecBytes() int {
+	if k.AVX512 {
+		return 64
+	}
+	return 32
+}
+
+// numRegs is the size of the vector register file: 16 ymm or 32 zmm.
+func (k Kernel) numRegs() int {
+	if k.AVX512 {
+		return 32
+	}
+	return 16
+}
+
+// vreg names vector register i of the kernel's width.
+func (k Kernel) vreg(i int) string {
+	if k.AVX512 {
+		return fmt.Sprintf("Z%d", i)
+	}
+	return y(i)
+}
 
 // nv is the number of vector registers per row of the C tile.
 func (k Kernel) nv() int { return k.NR / k.lanes() }
 
-// Validate checks that the kernel fits the 16 ymm registers of AVX2 and is well formed.
+// Validate checks that the kernel fits the vector registers (16 ymm of AVX2, 32 zmm of
+// AVX-512) and is well formed.
 func (k Kernel) Validate() error {
 	e, ok := elems[k.Elem]
 	if !ok {
 		return fmt.Errorf("x86gen: unknown element type %d", k.Elem)
 	}
-	if k.MR < 1 || k.MR > 8 {
-		return fmt.Errorf("x86gen: %s: MR=%d outside 1..8", e.tag, k.MR)
+	maxMR := 8 // strided kernels address A rows from three base registers, 3 rows each
+	if k.AVX512 {
+		maxMR = 14
+		if !e.isFloat || k.Strided {
+			return fmt.Errorf("x86gen: %s: AVX-512 kernels are packed float kernels", e.tag)
+		}
+	}
+	if k.MR < 1 || k.MR > maxMR {
+		return fmt.Errorf("x86gen: %s: MR=%d outside 1..%d", e.tag, k.MR, maxMR)
 	}
 	if k.NR < k.lanes() || k.NR%k.lanes() != 0 {
 		return fmt.Errorf("x86gen: %s: NR=%d is not a positive multiple of %d lanes", e.tag, k.NR, k.lanes())
@@ -119,8 +161,8 @@ func (k Kernel) Validate() error {
 	if !e.isFloat {
 		need++
 	}
-	if need > 16 || k.MR*k.nv() > 13 {
-		return fmt.Errorf("x86gen: %s %dx%d needs %d ymm registers, AVX2 has 16", e.tag, k.MR, k.NR, need)
+	if regs := k.numRegs(); need > regs || k.MR*k.nv() > regs-3 {
+		return fmt.Errorf("x86gen: %s %dx%d needs %d vector registers, there are %d", e.tag, k.MR, k.NR, need, regs)
 	}
 	if k.Window && !k.Strided {
 		return fmt.Errorf("x86gen: %s: a window kernel reads A in place (Strided)", e.tag)
@@ -226,22 +268,22 @@ func (k Kernel) allocate() regs {
 	for i := 0; i < k.MR; i++ {
 		row := make([]string, k.nv())
 		for j := range row {
-			row[j] = y(n)
+			row[j] = k.vreg(n)
 			n++
 		}
 		r.acc = append(r.acc, row)
 	}
 	for j := 0; j < k.nv(); j++ {
-		r.b = append(r.b, y(n))
+		r.b = append(r.b, k.vreg(n))
 		n++
 	}
-	last := 15
+	last := k.numRegs() - 1
 	if !elems[k.Elem].isFloat {
-		r.tmp = y(15)
-		last = 14
+		r.tmp = k.vreg(last)
+		last--
 	}
 	for ; n <= last; n++ {
-		r.bcast = append(r.bcast, y(n))
+		r.bcast = append(r.bcast, k.vreg(n))
 	}
 	return r
 }
@@ -283,7 +325,7 @@ func (k Kernel) update(a *asm, r regs, s int, bcastNext *int, loads bool) {
 		case !e.isFloat:
 			load = "VMOVDQU"
 		}
-		a.ins(load, mem(s*bStep+32*j, "BX"), rb)
+		a.ins(load, mem(s*bStep+k.vecBytes()*j, "BX"), rb)
 	}
 	for i := 0; i < k.MR; i++ {
 		ra := r.bcast[*bcastNext%len(r.bcast)]
@@ -387,7 +429,9 @@ func (k Kernel) emit(a *asm) {
 	rowBytes := k.NR * e.cElem
 	a.ins("MOVQ", "R13", "R10")
 	for i := 0; i < k.MR; i++ {
-		a.ins("PREFETCHT0", mem(0, "R10"))
+		for off := 0; off < rowBytes-1; off += 64 {
+			a.ins("PREFETCHT0", mem(off, "R10"))
+		}
 		a.ins("PREFETCHT0", mem(rowBytes-1, "R10"))
 		if i < k.MR-1 {
 			a.ins("ADDQ", "DX", "R10")
@@ -396,9 +440,12 @@ func (k Kernel) emit(a *asm) {
 
 	for _, row := range r.acc {
 		for _, acc := range row {
-			if e.isFloat {
+			switch {
+			case k.AVX512:
+				a.ins("VPXORQ", acc, acc, acc) // VXORPS on zmm would need AVX512DQ
+			case e.isFloat:
 				a.ins("VXORPS", acc, acc, acc)
-			} else {
+			default:
 				a.ins("VPXOR", acc, acc, acc)
 			}
 		}
@@ -503,7 +550,7 @@ func (k Kernel) storeRows(a *asm, r regs, body func(acc, m string)) {
 	a.ins("MOVQ", "R13", "DI")
 	for i, row := range r.acc {
 		for j, acc := range row {
-			body(acc, mem(32*j, "DI"))
+			body(acc, mem(k.vecBytes()*j, "DI"))
 		}
 		if i < k.MR-1 {
 			a.ins("ADDQ", "DX", "DI")
@@ -581,7 +628,12 @@ func (k Kernel) intEpilogue(a *asm, r regs) {
 }
 
 // PeakSymbol is the Go name of the kernel's compute-only loop.
-func (k Kernel) PeakSymbol() string { return "peak" + elems[k.Elem].tag }
+func (k Kernel) PeakSymbol() string {
+	if k.AVX512 {
+		return "peak" + elems[k.Elem].tag + "Z"
+	}
+	return "peak" + elems[k.Elem].tag
+}
 
 // emitPeak writes a loop of n iterations of the kernel's arithmetic without its loads: the
 // instruction mix of the micro-kernel on registers only, the ceiling the kernel can reach on
@@ -592,8 +644,12 @@ func (k Kernel) emitPeak(a *asm) {
 	a.line("// func %s(n int)", k.PeakSymbol())
 	a.line("TEXT ·%s(SB), NOSPLIT, $0-8", k.PeakSymbol())
 	a.ins("MOVQ", "n+0(FP)", "CX")
-	for i := 0; i < 16; i++ {
-		a.ins("VPXOR", y(i), y(i), y(i))
+	for i := 0; i < k.numRegs(); i++ {
+		if k.AVX512 {
+			a.ins("VPXORQ", k.vreg(i), k.vreg(i), k.vreg(i))
+		} else {
+			a.ins("VPXOR", y(i), y(i), y(i))
+		}
 	}
 	a.label("loop")
 	bc := 0

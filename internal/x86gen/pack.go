@@ -37,13 +37,15 @@ func emitPackA6F32(a *asm) {
 	a.blank()
 }
 
-// emitPackB64 writes asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer,
-// panel int), all strides in bytes: rows p < k of a row-major B, np whole panels of 64 bytes
-// of each row (16 float32 or 8 float64 columns), into panel jp at dst + jp*panel + p*64.
-// Each row is read front to back once.
-func emitPackB64(a *asm) {
-	a.line("// func asmPackB64(k int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)")
-	a.line("TEXT ·asmPackB64(SB), NOSPLIT, $0-48")
+// emitPackBRows writes asmPackB<w>(k, np int, src unsafe.Pointer, ldb int, dst
+// unsafe.Pointer, panel int), all strides in bytes: rows p < k of a row-major B, np whole
+// panels of w bytes of each row (w = 64: 16 float32 or 8 float64 columns, the AVX2 kernels'
+// panels; w = 128: the AVX-512 kernels'), into panel jp at dst + jp*panel + p*w. Each row
+// is read front to back once, in ymm pieces.
+func emitPackBRows(a *asm, w int) {
+	sym := fmt.Sprintf("asmPackB%d", w)
+	a.line("// func %s(k int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)", sym)
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-48", sym)
 	a.ins("MOVQ", "k+0(FP)", "CX")
 	a.ins("MOVQ", "src+16(FP)", "SI")
 	a.ins("MOVQ", "ldb+24(FP)", "R8")
@@ -54,16 +56,18 @@ func emitPackB64(a *asm) {
 	a.ins("MOVQ", "SI", "R10")
 	a.ins("MOVQ", "DI", "R11")
 	a.label("panel")
-	a.ins("VMOVUPS", mem(0, "R10"), "Y0")
-	a.ins("VMOVUPS", mem(32, "R10"), "Y1")
-	a.ins("VMOVUPS", "Y0", mem(0, "R11"))
-	a.ins("VMOVUPS", "Y1", mem(32, "R11"))
-	a.ins("ADDQ", imm(64), "R10")
+	for i := 0; i < w/32; i++ {
+		a.ins("VMOVUPS", mem(32*i, "R10"), y(i))
+	}
+	for i := 0; i < w/32; i++ {
+		a.ins("VMOVUPS", y(i), mem(32*i, "R11"))
+	}
+	a.ins("ADDQ", imm(w), "R10")
 	a.ins("ADDQ", "R9", "R11")
 	a.ins("DECQ", "DX")
 	a.ins("JNZ", "panel")
 	a.ins("ADDQ", "R8", "SI")
-	a.ins("ADDQ", imm(64), "DI")
+	a.ins("ADDQ", imm(w), "DI")
 	a.ins("DECQ", "CX")
 	a.ins("JNZ", "row")
 	a.ins("VZEROUPPER")
