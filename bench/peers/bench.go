@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/sumacdev/sumac/cpu/gemm"
+	"github.com/sumacdev/sumac/cpu/kernels"
 )
 
 // Row is one JSON object of the output: one shape and type. Rates are GFLOPS for floating
@@ -171,6 +174,8 @@ func runBench(c *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	fmt.Fprintf(stderr, "peers: sumac: GEMM kernels float32 %s, float64 %s, int16 %s, u8s8 %s (%s=avx2 caps them)\n",
+		gemm.KernelISA("float32"), gemm.KernelISA("float64"), gemm.KernelISA("int16"), gemm.KernelISA("u8s8"), kernels.MaxISAEnv)
 	var rows []*Row
 	nextID := 0
 	for wi, w := range wls {

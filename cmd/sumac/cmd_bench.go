@@ -140,6 +140,7 @@ type benchRow struct {
 	DType     string  `json:"dtype"`
 	Spec      string  `json:"spec"`
 	Threads   int     `json:"threads"`
+	ISA       string  `json:"isa"`     // the kernels' instruction set: avx512, avx2 or go
 	GFLOP     float64 `json:"gflop"`   // work of one call
 	Seconds   float64 `json:"seconds"` // median time of one call
 	GFLOPS    float64 `json:"gflops"`
@@ -171,7 +172,7 @@ func runBenchSuite(env *cmdEnv, s *suite.Suite, cfg *benchConfig) ([]benchRow, e
 			}
 			flop := 2 * float64(w.Spec.MACs())
 			r := benchRow{Name: w.Name, Op: w.Spec.Op(), DType: dt, Spec: w.Spec.Body(), Threads: cfg.threads,
-				GFLOP: flop / 1e9, Seconds: sec, GFLOPS: flop / sec / 1e9}
+				ISA: kernelISA(w.Spec, dt), GFLOP: flop / 1e9, Seconds: sec, GFLOPS: flop / sec / 1e9}
 			r.RefPeak = refPeakPerCore[dt] * float64(cfg.threads)
 			r.PctRef = 100 * r.GFLOPS / r.RefPeak
 			// The register-only peak loop runs on one goroutine: per core, then scaled. It is
@@ -193,6 +194,17 @@ func runBenchSuite(env *cmdEnv, s *suite.Suite, cfg *benchConfig) ([]benchRow, e
 		return nil, errors.New("no workload matched")
 	}
 	return rows, nil
+}
+
+// kernelISA names the instruction set of the kernels that run spec in dtype.
+func kernelISA(spec *op.Spec, dtype string) string {
+	if spec.GEMM != nil {
+		return gemm.KernelISA(strings.TrimSuffix(dtype, "-exact"))
+	}
+	if kernels.Accelerated() {
+		return "avx2"
+	}
+	return "go"
 }
 
 // benchTypesFor lists the requested types the operation has in sumac.
@@ -327,13 +339,13 @@ func medianTime(f func() error, rounds int, minTime float64) (float64, error) {
 
 func writeBenchTable(env *cmdEnv, rows []benchRow) error {
 	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tOP\tDTYPE\tTHREADS\tMS\tGFLOPS\t%REF_PEAK\t%RUN_PEAK")
+	fmt.Fprintln(tw, "NAME\tOP\tDTYPE\tISA\tTHREADS\tMS\tGFLOPS\t%REF_PEAK\t%RUN_PEAK")
 	for _, r := range rows {
 		run := "-"
 		if r.RunPeak > 0 {
 			run = fmt.Sprintf("%.0f%%", r.PctRun)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.3f\t%.1f\t%.0f%%\t%s\n", r.Name, r.Op, r.DType, r.Threads,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.3f\t%.1f\t%.0f%%\t%s\n", r.Name, r.Op, r.DType, r.ISA, r.Threads,
 			1e3*r.Seconds, r.GFLOPS, r.PctRef, run)
 	}
 	if err := tw.Flush(); err != nil {
@@ -341,5 +353,7 @@ func writeBenchTable(env *cmdEnv, rows []benchRow) error {
 	}
 	fmt.Fprintln(env.stdout, "\nGFLOPS: GOPS for integer types (2 ops per multiply-add). ref peak: reference/cpu.md (Zen3) per core x threads;")
 	fmt.Fprintln(env.stdout, "run peak: the kernels' register-only loop measured now on this machine, x threads.")
+	fmt.Fprintln(env.stdout, "ISA: the micro-kernels' instruction set (avx512 float GEMM kernels where the CPU has AVX-512F;")
+	fmt.Fprintf(env.stdout, "%s=avx2 keeps them on AVX2).\n", kernels.MaxISAEnv)
 	return nil
 }

@@ -251,6 +251,19 @@ func floatKernelSet(avx512 bool) floatKernels {
 	return floatKernels{shapeF32, kernels.F32Tiles, shapeF64, kernels.F64Tiles}
 }
 
+// KernelISA names the instruction set of the micro-kernel the GEMM of dtype ("float32",
+// "float64", "int16", "u8s8") runs on this machine: "avx512", "avx2", or "go" for the
+// pure-Go fallbacks (other architectures, -tags noasm, CPUs without AVX2/FMA).
+func KernelISA(dtype string) string {
+	switch {
+	case !kernels.Accelerated():
+		return "go"
+	case (dtype == "float32" && floats.f32.nr == kernels.F32ZNR || dtype == "float64" && floats.f64.nr == kernels.F64ZNR) && kernels.AVX512():
+		return "avx512"
+	}
+	return "avx2"
+}
+
 // floats is the set in use: AVX-512 where kernels.AVX512 reports it (the CPU has it and
 // kernels.MaxISAEnv does not cap it), else AVX2.
 var floats = floatKernelSet(kernels.AVX512())
