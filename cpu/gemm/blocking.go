@@ -57,9 +57,7 @@ func derive(ci CacheInfo, s shape) Blocking {
 // 200, never 256 + 34, which would pay a pass over C for little work): the blocks run from
 // 2/3 to 3/2 of kc. mc and nc never exceed the rounded-up problem.
 func (b Blocking) fit(s shape, m, n, k int) Blocking {
-	nk := max(1, (k+b.KC/2)/b.KC)
-	kc := (k + nk - 1) / nk
-	kc = (kc + s.group - 1) / s.group * s.group
+	kc := nearestBlocks(k, b.KC, s.group)
 	mc := min(b.MC, (m+s.mr-1)/s.mr*s.mr)
 	nc := min(b.NC, (n+s.nr-1)/s.nr*s.nr)
 	return Blocking{MC: max(mc, s.mr), KC: max(kc, s.group), NC: max(nc, s.nr)}
@@ -75,4 +73,12 @@ func (b Blocking) validate(s shape) (Blocking, error) {
 	}
 	up := func(v, m int) int { return (v + m - 1) / m * m }
 	return Blocking{MC: up(b.MC, s.mr), KC: up(b.KC, s.group), NC: up(b.NC, s.nr)}, nil
+}
+
+// nearestBlocks cuts n into the nearest whole number of nearly equal blocks of about b
+// (from 2/3 to 3/2 of b) and returns the block size, rounded up to a multiple of unit.
+func nearestBlocks(n, b, unit int) int {
+	nb := max(1, (n+b/2)/b)
+	size := (n + nb - 1) / nb
+	return max(unit, (size+unit-1)/unit*unit)
 }
