@@ -32,15 +32,17 @@ type shape struct {
 //     it for the AVX-512 ones, whose 64-byte vectors read B at half the rate per flop, so a
 //     B panel partly refetched from L2 costs little, while a longer kc halves the passes
 //     over C;
-//   - mc: the packed A block (mc*kc) fills L2/l2Div: half for AVX2, a quarter for AVX-512
-//     (the rest holds the B micro-panels passing through, twice as wide, and C);
+//   - mc: the packed A block (mc*kc) fills L2/l2Div, half of it (the rest holds the B
+//     micro-panels passing through and C);
 //   - nc: the packed B block (kc*nc) fills a quarter of L3, which is shared with the other
 //     cores (and on this workplace with other tenants: reference/cpu.md).
 //
 // This is the reasoning of Low et al., "Analytical modeling is enough for high-performance
 // BLIS", TOMS 2016, with the associativity terms replaced by simple fractions. The
 // fractions were chosen by measurement (TestTuneBlocking; docs/cpu-gemm.md): on a Zen 4
-// (L1 32 KiB, L2 1 MiB) the AVX-512 kernels with the AVX2 fractions ran 1-3% below these.
+// (L1 32 KiB, L2 1 MiB) the AVX-512 kernels with half of L1 ran 1-3% slower, and DGEMM
+// 4096x4096x290 with a quarter of L2 for A 3% slower; other A blocks from a quarter to
+// half of L2 measured alike.
 func derive(ci CacheInfo, s shape) Blocking {
 	unit := 8 * s.group // whole unrolled iterations of the kernel loop
 	kc := ci.L1.Size / s.l1Div / (s.nr * s.sizeB)

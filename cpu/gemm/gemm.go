@@ -229,8 +229,8 @@ var (
 	shapeU8  = shape{mr: kernels.U8MR, nr: kernels.U8NR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1, l1Div: 2, l2Div: 2}
 
 	// The AVX-512 kernels: the same six rows, twice the columns.
-	shapeF32Z = shape{mr: kernels.F32MR, nr: kernels.F32ZNR, group: 1, sizeA: 4, sizeB: 4, l1Div: 1, l2Div: 4}
-	shapeF64Z = shape{mr: kernels.F64MR, nr: kernels.F64ZNR, group: 1, sizeA: 8, sizeB: 8, l1Div: 1, l2Div: 4}
+	shapeF32Z = shape{mr: kernels.F32MR, nr: kernels.F32ZNR, group: 1, sizeA: 4, sizeB: 4, l1Div: 1, l2Div: 2}
+	shapeF64Z = shape{mr: kernels.F64MR, nr: kernels.F64ZNR, group: 1, sizeA: 8, sizeB: 8, l1Div: 1, l2Div: 2}
 )
 
 // floatKernels are the micro-kernels Sgemm and Dgemm run, with their shapes.
