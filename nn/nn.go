@@ -17,8 +17,8 @@ package nn
 import (
 	"fmt"
 	"runtime"
-	"sync"
 
+	"github.com/sumacdev/sumac/internal/team"
 	"github.com/sumacdev/sumac/nn/tensor"
 )
 
@@ -98,19 +98,11 @@ func parallelFor(threads, n int, body func(lo, hi int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	for t := 0; t < threads; t++ {
-		lo, hi := t*n/threads, (t+1)*n/threads
-		if lo == hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	team.Run(threads, func(t int) {
+		if lo, hi := t*n/threads, (t+1)*n/threads; lo < hi {
 			body(lo, hi)
-		}()
-	}
-	wg.Wait()
+		}
+	})
 }
 
 // shapeErr reports a tensor of the wrong shape given to a layer.

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sumacdev/sumac/internal/team"
 	"github.com/sumacdev/sumac/op"
 )
 
@@ -338,16 +339,7 @@ func (e *engine[A, B, C]) run(in []A, out []C) {
 		}
 		e.pool.Put(s)
 	}
-	nt := min(e.threads, total)
-	if nt <= 1 {
-		work()
-		return
-	}
-	var wg sync.WaitGroup
-	for i := 0; i < nt; i++ {
-		wg.Go(work)
-	}
-	wg.Wait()
+	team.Run(min(e.threads, total), func(int) { work() })
 }
 
 // unit computes output tiles t0..t1-1 (MR pixels each) x panels j0..j1-1 of group grp.

@@ -1,8 +1,9 @@
 package conv
 
 import (
-	"sync"
+	"sync/atomic"
 
+	"github.com/sumacdev/sumac/internal/team"
 	"github.com/sumacdev/sumac/op"
 )
 
@@ -68,22 +69,14 @@ func plainRows(c *op.Conv2D, threads int, row func(n, y int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for t := 0; t < min(threads, rows); t++ {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				r := next
-				next++
-				mu.Unlock()
-				if r >= rows {
-					return
-				}
-				row(r/c.Y, r%c.Y)
+	var next atomic.Int64
+	team.Run(min(threads, rows), func(int) {
+		for {
+			r := int(next.Add(1)) - 1
+			if r >= rows {
+				return
 			}
-		})
-	}
-	wg.Wait()
+			row(r/c.Y, r%c.Y)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/sumacdev/sumac/cpu/kernels"
+	"github.com/sumacdev/sumac/internal/team"
 	"github.com/sumacdev/sumac/op"
 )
 
@@ -219,11 +220,9 @@ func widen(dst []int16, src []uint8, threads int) {
 		widenRange(dst, src)
 		return
 	}
-	var wg sync.WaitGroup
 	per := roundUp(ceilDiv(len(src), threads), 8)
-	for lo := 0; lo < len(src); lo += per {
-		hi := min(len(src), lo+per)
-		wg.Go(func() { widenRange(dst[lo:hi], src[lo:hi]) })
-	}
-	wg.Wait()
+	team.Run(ceilDiv(len(src), per), func(t int) {
+		lo, hi := t*per, min(len(src), (t+1)*per)
+		widenRange(dst[lo:hi], src[lo:hi])
+	})
 }

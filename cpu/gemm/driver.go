@@ -3,6 +3,8 @@ package gemm
 import (
 	"sync"
 	"unsafe"
+
+	"github.com/sumacdev/sumac/internal/team"
 )
 
 // kernelFn is a cpu/kernels multi-tile micro-kernel: for each of tiles consecutive packed A
@@ -40,7 +42,7 @@ type job[TA, TB, PA, PB, C number] struct {
 	splitRows   bool
 	mPanels     int
 	ws          *workspace[PA, PB, C]
-	bar         *barrier
+	bar         *team.Barrier
 }
 
 func (pl *plan[TA, TB, PA, PB, C]) run(m, n, k int, alpha C, a view[TA], b view[TB], beta C, c []C, ldc int) {
@@ -77,14 +79,8 @@ func (pl *plan[TA, TB, PA, PB, C]) run(m, n, k int, alpha C, a view[TA], b view[
 	}
 	shared := new(job[TA, TB, PA, PB, C]) // goroutines share a heap copy; jb stays on the stack
 	*shared = jb
-	shared.bar = newBarrier(threads)
-	var wg sync.WaitGroup
-	for t := 1; t < threads; t++ {
-		wg.Add(1)
-		go func() { defer wg.Done(); shared.body(t) }()
-	}
-	shared.body(0)
-	wg.Wait()
+	shared.bar = team.NewBarrier(threads)
+	team.Run(threads, shared.body)
 }
 
 // body is worker t's part of the five loops around the micro-kernel.
@@ -105,7 +101,7 @@ func (j *job[TA, TB, PA, PB, C]) body(t int) {
 				j0 := p0 * s.nr
 				packB(bufB[p0*panelB:], j.b, pc, kb, jc+j0, min(nb, p1*s.nr)-j0, s.nr, s.group)
 			}
-			j.bar.wait()
+			j.bar.Wait()
 			betaEff := j.beta
 			if pc > 0 {
 				betaEff = 1
@@ -121,7 +117,7 @@ func (j *job[TA, TB, PA, PB, C]) body(t int) {
 				packA(w.a, j.a, ic, mb, pc, kb, s.mr, s.group)
 				j.pl.macro(w, kg, mb, ic, jc, nb, jr0, jr1, bufB, panelB, j.alpha, betaEff, j.c, j.ldc)
 			}
-			j.bar.wait() // B's buffer is reused by the next iteration
+			j.bar.Wait() // B's buffer is reused by the next iteration
 		}
 	}
 }
@@ -187,41 +183,6 @@ func scale[C number](m, n int, beta C, c []C, ldc int) {
 			row[j] *= beta
 		}
 	}
-}
-
-// barrier is a reusable rendezvous of a fixed number of goroutines. A nil barrier is a
-// no-op (one thread).
-type barrier struct {
-	mu    sync.Mutex
-	cond  *sync.Cond
-	n     int
-	count int
-	gen   int
-}
-
-func newBarrier(n int) *barrier {
-	b := &barrier{n: n}
-	b.cond = sync.NewCond(&b.mu)
-	return b
-}
-
-func (b *barrier) wait() {
-	if b == nil {
-		return
-	}
-	b.mu.Lock()
-	gen := b.gen
-	b.count++
-	if b.count == b.n {
-		b.count = 0
-		b.gen++
-		b.cond.Broadcast()
-	} else {
-		for gen == b.gen {
-			b.cond.Wait()
-		}
-	}
-	b.mu.Unlock()
 }
 
 // workspace holds the packing buffers and scratch tiles of one GEMM call. Buffers are large
