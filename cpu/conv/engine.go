@@ -408,12 +408,17 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		s.direct = direct[:0]
 		for _, t := range gathered {
 			a, lda, inside := e.gather(in, s.g, grp, b, t*mr)
-			if !inside && !first {
-				continue // every tap of the tile is zero padding
-			}
 			for jr := j0; jr < j1; jr++ {
 				cs, ldc := cTile(t, jr)
-				e.k.run(1, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+				switch {
+				case inside:
+					e.k.run(1, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+				case first:
+					// Every tap of the tile is zero padding (the top filter row of the
+					// first output row): the block adds nothing, so the tile only starts
+					// at zero, without a kernel call.
+					zeroTile(cs, ldc, mr, nr)
+				}
 			}
 		}
 		s.gathered = gathered[:0]
@@ -435,7 +440,11 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 					if (jr+1)*nr <= e.kg {
 						cs, ldc = out[p0*c.K+grp*e.kg+jr*nr:], c.K
 					}
-					e.k.rows(n, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+					if inside {
+						e.k.rows(n, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+					} else {
+						zeroTile(cs, ldc, n, nr)
+					}
 				}
 			}
 		}
@@ -638,6 +647,14 @@ func (e *engine[A, B, C]) runsFor(b *block) []run {
 		t = u + 1
 	}
 	return runs
+}
+
+// zeroTile clears rows x nr values of a C tile with row stride ldc: what a kernel call
+// with beta = 0 writes for an all-zero A.
+func zeroTile[T elem](c []T, ldc, rows, nr int) {
+	for i := 0; i < rows; i++ {
+		clear(c[i*ldc : i*ldc+nr])
+	}
 }
 
 // move and zero are copy and clear with a plain loop for the short runs of small-channel
