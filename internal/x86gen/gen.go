@@ -1,4 +1,5 @@
-// Package x86gen generates the AVX2/FMA micro-kernels of cpu/kernels as Go assembly.
+// Package x86gen generates the AVX2/FMA (and, for the float GEMMs, AVX-512) micro-kernels
+// of cpu/kernels as Go assembly.
 //
 // A kernel is a parameter set (Kernel: element types, register block MR x NR, k unrolling,
 // packed or strided A, prefetch distance); Generate turns a list of them into three files:
