@@ -57,7 +57,7 @@ func derive(ci CacheInfo, s shape) Blocking {
 // fit adapts a blocking to the problem: k is cut into the nearest whole number of blocks
 // of about kc, all nearly equal (k = 290 with kc = 256 is one block of 290, k = 400 two of
 // 200, never 256 + 34, which would pay a pass over C for little work): the blocks run from
-// 2/3 to 3/2 of kc. mc and nc never exceed the rounded-up problem.
+// 3/4 to 3/2 of kc. mc and nc never exceed the rounded-up problem.
 func (b Blocking) fit(s shape, m, n, k int) Blocking {
 	kc := nearestBlocks(k, b.KC, s.group)
 	mc := min(b.MC, (m+s.mr-1)/s.mr*s.mr)
@@ -78,7 +78,8 @@ func (b Blocking) validate(s shape) (Blocking, error) {
 }
 
 // nearestBlocks cuts n into the nearest whole number of nearly equal blocks of about b
-// (from 2/3 to 3/2 of b) and returns the block size, rounded up to a multiple of unit.
+// (from 3/4 to 3/2 of b; n itself when n < 3b/2) and returns the block size, rounded up
+// to a multiple of unit.
 func nearestBlocks(n, b, unit int) int {
 	nb := max(1, (n+b/2)/b)
 	size := (n + nb - 1) / nb
