@@ -109,15 +109,17 @@ type engine[A, B, C elem] struct {
 type scratch[A, C elem] struct {
 	g        []A // MR rows of a gathered tile
 	slots    []C // C tiles that do not fit the output (last pixel tile, partial channel panel)
-	direct   []directTile[A]
+	direct   []directRun[A]
 	gathered []int
 }
 
-// directTile is a pixel tile whose A operand is read in place.
-type directTile[A elem] struct {
-	t   int
-	a   []A
-	lda int
+// directRun is a run of n consecutive pixel tiles from tile t whose A operands are read in
+// place and continue lda apart (a 1x1 layer's pixels, or the pixels of one output row):
+// one kernel call runs them all.
+type directRun[A elem] struct {
+	t, n int
+	a    []A
+	lda  int
 }
 
 // newEngine lays out the reduction and packs the canonical weights.
@@ -280,7 +282,7 @@ func (e *engine[A, B, C]) units() {
 	var cz C
 	bBytes := int(sizeOf(bz))
 	cBytes := int(sizeOf(cz))
-	panelBytes := e.k.kc * e.k.nr * bBytes
+	panelBytes := e.ldgMax * e.k.nr * bBytes // the longest k block's weight micro-panel
 	e.panelsPerUnit = max(1, min(e.panels, 192<<10/panelBytes))
 	tileBytes := e.k.mr * e.panelsPerUnit * e.k.nr * cBytes
 	e.tilesPerUnit = max(1, min(e.tiles, 96<<10/tileBytes))
@@ -372,40 +374,37 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		// micro-panel stays in L1 across them (measured a few percent faster than Fig. 3's
 		// order on ResNet-50's 3x3 layers); copied tiles are gathered once and then run
 		// against every panel (L5 outside L4, as in Fig. 3).
+		// Consecutive tiles whose A rows continue lda apart run in one kernel call: their C
+		// tiles are MR rows of ldc apart too, in place or in the scratch slots. The runs are
+		// found once per block, not once per panel (that cost 5% of a 1x1 layer).
 		gathered := s.gathered[:0]
-		direct := s.direct[:0]
+		runs := s.direct[:0]
 		for t := t0; t < t1 && t < e.tailTile; t++ {
-			if a, lda, _ := e.direct(in, grp, b, t*mr); a != nil {
-				direct = append(direct, directTile[A]{t, a, lda})
-			} else {
+			a, lda, _ := e.direct(in, grp, b, t*mr)
+			if a == nil {
 				gathered = append(gathered, t)
+				continue
 			}
+			if k := len(runs) - 1; k >= 0 && runs[k].t+runs[k].n == t && runs[k].lda == lda &&
+				len(runs[k].a)-len(a) == runs[k].n*mr*lda {
+				runs[k].n++
+				continue
+			}
+			runs = append(runs, directRun[A]{t: t, n: 1, a: a, lda: lda})
 		}
+		sg := &e.segs[b.seg]
 		for jr := j0; jr < j1; jr++ {
 			wp := wBlock[jr*panelLen:]
-			// Consecutive tiles whose A rows continue lda apart (a 1x1 layer's pixels, or
-			// the pixels of one output row) run in one kernel call: their C tiles are MR
-			// rows of ldc apart too, in place or in the scratch slots.
-			for i := 0; i < len(direct); {
-				d := direct[i]
-				n := 1
-				for i+n < len(direct) {
-					e2 := direct[i+n]
-					if e2.t != d.t+n || e2.lda != d.lda || len(d.a)-len(e2.a) != n*mr*d.lda {
-						break
-					}
-					n++
-				}
-				cs, ldc := cTile(d.t, jr)
-				if sg := &e.segs[b.seg]; sg.window {
-					e.k.window(n, sg.segLen/g, c.S, c.XIn*c.C, d.a, d.lda, wp, cs, ldc, beta)
+			for _, r := range runs {
+				cs, ldc := cTile(r.t, jr)
+				if sg.window {
+					e.k.window(r.n, sg.segLen/g, c.S, c.XIn*c.C, r.a, r.lda, wp, cs, ldc, beta)
 				} else {
-					e.k.run(n, b.kgp, d.a, d.lda, wp, cs, ldc, beta)
+					e.k.run(r.n, b.kgp, r.a, r.lda, wp, cs, ldc, beta)
 				}
-				i += n
 			}
 		}
-		s.direct = direct[:0]
+		s.direct = runs[:0]
 		for _, t := range gathered {
 			a, lda, inside := e.gather(in, s.g, grp, b, t*mr)
 			for jr := j0; jr < j1; jr++ {
@@ -449,25 +448,28 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 			}
 		}
 	}
-	// Copy the tiles computed aside into the valid part of the output.
-	for t := t0; t < t1; t++ {
+	// Copy the tiles computed aside into the valid part of the output: the last pixel
+	// tile's panels and every tile's part of the group's partial panel (the rest was
+	// written in place; a loop over every tile and panel here cost 5% of a 1x1 layer).
+	copyOut := func(src []C, t, jr int) {
 		p0 := t * mr
-		for jr := j0; jr < j1; jr++ {
-			var src []C
-			switch {
-			case p0+mr > e.pixels && e.k.rows != nil && (jr+1)*nr <= e.kg:
-				continue // the tail tile, written in place
-			case p0+mr > e.pixels:
-				src = s.slots[(jr-j0)*mr*nr:]
-			case (jr+1)*nr > e.kg:
-				src = s.slots[(nj+t-t0)*mr*nr:]
-			default:
-				continue
+		cols := min(nr, e.kg-jr*nr)
+		for i := 0; i < mr && p0+i < e.pixels; i++ {
+			copy(out[(p0+i)*c.K+grp*e.kg+jr*nr:][:cols], src[i*nr:][:cols])
+		}
+	}
+	partial := e.kg / nr // the partial panel, if the group's width leaves one
+	hasPartial := e.kg%nr != 0 && partial >= j0 && partial < j1
+	for t := t0; t < t1; t++ {
+		if t*mr+mr > e.pixels {
+			for jr := j0; jr < j1; jr++ {
+				if e.k.rows != nil && (jr+1)*nr <= e.kg {
+					continue // the tail tile, written in place
+				}
+				copyOut(s.slots[(jr-j0)*mr*nr:], t, jr)
 			}
-			cols := min(nr, e.kg-jr*nr)
-			for i := 0; i < mr && p0+i < e.pixels; i++ {
-				copy(out[(p0+i)*c.K+grp*e.kg+jr*nr:][:cols], src[i*nr:][:cols])
-			}
+		} else if hasPartial {
+			copyOut(s.slots[(nj+t-t0)*mr*nr:], t, partial)
 		}
 	}
 }
