@@ -30,6 +30,7 @@ var fixedShapes = []string{
 	"conv2d x=3 y=3 k=20 c=40 r=1 s=1 stride=2 xin=6 yin=6", // strided 1x1 (not linear)
 	"conv2d x=1 y=1 k=9 c=2 r=3 s=3 pad=4 xin=1 yin=1",      // all taps but one in padding
 	"conv2d x=7 y=7 k=64 c=600 r=1 s=1",                     // several k blocks
+	"conv2d x=12 y=2 k=20 c=5 r=1 s=1",                      // 1x1, odd channels: the last tiles' kgroup padding would read past the input
 	"conv2d x=5 y=5 k=16 c=100 r=3 s=3 pad=1",               // fused rows split into k blocks
 }
 
