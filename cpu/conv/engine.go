@@ -25,7 +25,7 @@ type kernel[A, B, C elem] struct {
 	// (cpu/kernels' window kernels)
 	window func(tiles, kg, segs, segStride int, a []A, lda int, b []B, c []C, ldc int, beta C)
 	// rows is run for one tile of 1 to mr rows (cpu/kernels' tail kernels)
-	rows func(rows, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
+	rows func(rows, tiles, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
 	// shortRowsSlow: a tile of up to mr/2 rows takes about as long as a full one (the fp32
 	// kernels wait on the FMA latency with so few accumulators: 1 row measured 300 ns, 6 rows
 	// 470 ns at kc 256), so a short last tile is better merged with the tiles before it
@@ -439,7 +439,27 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 			// The tail: pieces of the tail kernels' rows (only the last may be partial),
 			// read in place when possible, written in place into full panels (a re-split
 			// tail has only those; a partial last tile's partial panel goes to its slot).
-			for p0 := e.tailTile * mr; p0 < e.pixels; p0 += e.piece {
+			// Whole pieces read in place that continue lda apart (a 1x1 layer's) run in one
+			// call per panel, each weight panel read once for them all (ResNet-50's 49-pixel
+			// layers: five 5-row pieces).
+			p0 := e.tailTile * mr
+			if e.kg%nr == 0 {
+				var run directRun[A]
+				for ; p0+e.piece <= e.pixels; p0 += e.piece {
+					a, lda, _ := e.directRows(in, grp, b, p0, e.piece)
+					if a == nil || run.n > 0 && (lda != run.lda || len(run.a)-len(a) != run.n*e.piece*lda) {
+						break
+					}
+					if run.n == 0 {
+						run = directRun[A]{t: p0, a: a, lda: lda}
+					}
+					run.n++
+				}
+				for jr := j0; jr < j1 && run.n > 0; jr++ {
+					e.k.rows(e.piece, run.n, b.kgp, run.a, run.lda, wBlock[jr*panelLen:], out[run.t*c.K+grp*e.kg+jr*nr:], c.K, beta)
+				}
+			}
+			for ; p0 < e.pixels; p0 += e.piece {
 				n := min(e.piece, e.pixels-p0)
 				a, lda, inside := e.directRows(in, grp, b, p0, n)
 				if a == nil {
@@ -454,7 +474,7 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 						cs, ldc = out[p0*c.K+grp*e.kg+jr*nr:], c.K
 					}
 					if inside {
-						e.k.rows(n, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+						e.k.rows(n, 1, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
 					} else {
 						zeroTile(cs, ldc, n, nr)
 					}

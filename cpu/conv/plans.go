@@ -30,8 +30,8 @@ var (
 		window: func(tiles, kg, segs, segStride int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
 			kernels.F32WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
-		rows: func(rows, kg int, a []float32, lda int, b []float32, c []float32, ldc int, beta float32) {
-			kernels.F32StridedRows(rows, kg, a, lda, b, c, ldc, 1, beta)
+		rows: func(rows, tiles, kg int, a []float32, lda int, b []float32, c []float32, ldc int, beta float32) {
+			kernels.F32StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
 		shortRowsSlow: true,
 	}
@@ -43,8 +43,8 @@ var (
 		window: func(tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
 			kernels.I16WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
-		rows: func(rows, kg int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
-			kernels.I16StridedRows(rows, kg, a, lda, b, c, ldc, 1, beta)
+		rows: func(rows, tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
+			kernels.I16StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
 	}
 	u8Kernel = kernel[uint8, int8, int32]{
@@ -55,8 +55,8 @@ var (
 		window: func(tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
 			kernels.U8S8WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
-		rows: func(rows, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
-			kernels.U8S8StridedRows(rows, kg, a, lda, b, c, ldc, 1, beta)
+		rows: func(rows, tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
+			kernels.U8S8StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
 	}
 )

@@ -652,30 +652,48 @@ var (
 // stridedRows is the *StridedRows of one kernel family: the checks, then the tail kernel of
 // rows rows (kerns[rows-1]) in calls of at most maxChunk groups.
 func stridedRows[A, B, C any](mr, nr, g int, kerns []func(int, *A, int, *B, *C, int, C, C, int),
-	rows, kg int, a []A, lda int, b []B, c []C, ldc int, alpha, beta, one C) {
+	rows, tiles, kg int, a []A, lda int, b []B, c []C, ldc int, alpha, beta, one C) {
 	checkRows(rows, mr)
+	checkTiles(tiles)
 	checkArgs(kg, ldc, nr, lda)
-	check("A", len(a), (rows-1)*lda+kg*g)
+	check("A", len(a), (tiles*rows-1)*lda+kg*g)
 	check("B", len(b), kg*nr*g)
-	check("C", len(c), (rows-1)*ldc+nr)
+	check("C", len(c), (tiles*rows-1)*ldc+nr)
 	f := kerns[rows-1]
-	tiled(1, kg, beta, one, func(_, _, g0, n int, beta C) {
-		f(n, at(a, g0*g), lda, at(b, g0*nr*g), &c[0], ldc, alpha, beta, 1)
+	tiled(tiles, kg, beta, one, func(t0, nt, g0, n int, beta C) {
+		f(n, at(a, t0*rows*lda+g0*g), lda, at(b, g0*nr*g), &c[t0*rows*ldc], ldc, alpha, beta, nt)
 	})
 }
 
 // F32StridedRows is F32Strided for a tile of rows rows (1 to F32MR): row i of A at
 // a[i*lda:], of C at c[i*ldc:]; nothing past row rows-1 is read or written.
 func F32StridedRows(rows, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
-	stridedRows(F32MR, F32NR, 1, f32Rows[:], rows, k, a, lda, b, c, ldc, alpha, beta, 1)
+	F32StridedRowsTiles(rows, 1, k, a, lda, b, c, ldc, alpha, beta)
+}
+
+// F32StridedRowsTiles runs F32StridedRows on tiles tiles of rows rows stacked down A and C:
+// tile t reads A rows from a[t*rows*lda:] and updates C rows from c[t*rows*ldc:] (one call
+// for the short tiles that end a convolution's pixels).
+func F32StridedRowsTiles(rows, tiles, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	stridedRows(F32MR, F32NR, 1, f32Rows[:], rows, tiles, k, a, lda, b, c, ldc, alpha, beta, 1)
 }
 
 // I16StridedRows is I16Strided for a tile of rows rows (F32StridedRows).
 func I16StridedRows(rows, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
-	stridedRows(I16MR, I16NR, I16KGroup, i16Rows[:], rows, kg, a, lda, b, c, ldc, alpha, beta, 1)
+	I16StridedRowsTiles(rows, 1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// I16StridedRowsTiles is I16StridedRows on tiles stacked tiles (F32StridedRowsTiles).
+func I16StridedRowsTiles(rows, tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	stridedRows(I16MR, I16NR, I16KGroup, i16Rows[:], rows, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
 }
 
 // U8S8StridedRows is U8S8Strided for a tile of rows rows (F32StridedRows).
 func U8S8StridedRows(rows, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
-	stridedRows(U8MR, U8NR, U8KGroup, u8s8Rows[:], rows, kg, a, lda, b, c, ldc, alpha, beta, 1)
+	U8S8StridedRowsTiles(rows, 1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// U8S8StridedRowsTiles is U8S8StridedRows on tiles stacked tiles (F32StridedRowsTiles).
+func U8S8StridedRowsTiles(rows, tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	stridedRows(U8MR, U8NR, U8KGroup, u8s8Rows[:], rows, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
 }
