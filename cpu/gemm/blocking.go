@@ -22,17 +22,17 @@ func (b Blocking) String() string { return fmt.Sprintf("mc=%d kc=%d nc=%d", b.MC
 type shape struct {
 	mr, nr, group int // register block and k group
 	sizeA, sizeB  int // bytes per packed element of A and B
-	// The B micro-panel gets L1/l1Div, the packed A block L2/l2Div (derive).
-	l1Div, l2Div int
+	// The B micro-panel takes l1Share of L1, the packed A block l2Share of L2 (derive).
+	l1Share, l2Share float64
 }
 
 // derive computes block sizes from the cache sizes:
-//   - kc: the B micro-panel (kc*nr elements) fills L1/l1Div: half of L1 for the AVX2
+//   - kc: the B micro-panel (kc*nr elements) takes l1Share of L1: half for the AVX2
 //     kernels, leaving the other half to the streaming A micro-panel and the C tile; all of
-//     it for the AVX-512 ones, whose 64-byte vectors read B at half the rate per flop, so a
-//     B panel partly refetched from L2 costs little, while a longer kc halves the passes
-//     over C;
-//   - mc: the packed A block (mc*kc) fills L2/l2Div, half of it (the rest holds the B
+//     it (float64) or twice it (float32) for the AVX-512 ones, whose 64-byte vectors read B
+//     at half the rate per flop, so a B panel partly refetched from L2 costs little, while a
+//     longer kc cuts the passes over C;
+//   - mc: the packed A block (mc*kc) takes l2Share of L2, half of it (the rest holds the B
 //     micro-panels passing through and C);
 //   - nc: the packed B block (kc*nc) fills a quarter of L3, which is shared with the other
 //     cores (and on this workplace with other tenants: reference/cpu.md).
@@ -40,14 +40,14 @@ type shape struct {
 // This is the reasoning of Low et al., "Analytical modeling is enough for high-performance
 // BLIS", TOMS 2016, with the associativity terms replaced by simple fractions. The
 // fractions were chosen by measurement (TestTuneBlocking; docs/cpu-gemm.md): on a Zen 4
-// (L1 32 KiB, L2 1 MiB) the AVX-512 kernels with half of L1 ran 1-3% slower, and DGEMM
-// 4096x4096x290 with a quarter of L2 for A 3% slower; other A blocks from a quarter to
-// half of L2 measured alike.
+// (L1 32 KiB, L2 1 MiB) the AVX-512 kernels with half of L1 ran 1-3% slower; float32 with
+// twice L1 (kc = 512) gained 1% at 1024^3 and 2048^3, float64 did not; DGEMM 4096x4096x290
+// with a quarter of L2 for A ran 3% slower.
 func derive(ci CacheInfo, s shape) Blocking {
 	unit := 8 * s.group // whole unrolled iterations of the kernel loop
-	kc := ci.L1.Size / s.l1Div / (s.nr * s.sizeB)
+	kc := int(float64(ci.L1.Size)*s.l1Share) / (s.nr * s.sizeB)
 	kc = max(unit, kc/unit*unit)
-	mc := ci.L2.Size / s.l2Div / (kc * s.sizeA)
+	mc := int(float64(ci.L2.Size)*s.l2Share) / (kc * s.sizeA)
 	mc = max(s.mr, mc/s.mr*s.mr)
 	nc := ci.L3.Size / 4 / (kc * s.sizeB)
 	nc = max(s.nr, min(nc, 8192)/s.nr*s.nr)
@@ -57,10 +57,12 @@ func derive(ci CacheInfo, s shape) Blocking {
 // fit adapts a blocking to the problem: k is cut into the nearest whole number of blocks
 // of about kc, all nearly equal (k = 290 with kc = 256 is one block of 290, k = 400 two of
 // 200, never 256 + 34, which would pay a pass over C for little work): the blocks run from
-// 3/4 to 3/2 of kc. mc and nc never exceed the rounded-up problem.
+// 3/4 to 3/2 of kc. m is cut the same way (m = 256 with mc = 252 is one block, not a
+// 4-row one that sweeps the whole packed B block for little work). nc never exceeds the
+// rounded-up problem.
 func (b Blocking) fit(s shape, m, n, k int) Blocking {
 	kc := nearestBlocks(k, b.KC, s.group)
-	mc := min(b.MC, (m+s.mr-1)/s.mr*s.mr)
+	mc := nearestBlocks(m, b.MC, s.mr)
 	nc := min(b.NC, (n+s.nr-1)/s.nr*s.nr)
 	return Blocking{MC: max(mc, s.mr), KC: max(kc, s.group), NC: max(nc, s.nr)}
 }

@@ -223,14 +223,14 @@ func ParseBlocking(s string) (Blocking, error) {
 
 // Kernel shapes: register block, k group and packed element sizes (cpu/kernels).
 var (
-	shapeF32 = shape{mr: kernels.F32MR, nr: kernels.F32NR, group: 1, sizeA: 4, sizeB: 4, l1Div: 2, l2Div: 2}
-	shapeF64 = shape{mr: kernels.F64MR, nr: kernels.F64NR, group: 1, sizeA: 8, sizeB: 8, l1Div: 2, l2Div: 2}
-	shapeI16 = shape{mr: kernels.I16MR, nr: kernels.I16NR, group: kernels.I16KGroup, sizeA: 2, sizeB: 2, l1Div: 2, l2Div: 2}
-	shapeU8  = shape{mr: kernels.U8MR, nr: kernels.U8NR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1, l1Div: 2, l2Div: 2}
+	shapeF32 = shape{mr: kernels.F32MR, nr: kernels.F32NR, group: 1, sizeA: 4, sizeB: 4, l1Share: 0.5, l2Share: 0.5}
+	shapeF64 = shape{mr: kernels.F64MR, nr: kernels.F64NR, group: 1, sizeA: 8, sizeB: 8, l1Share: 0.5, l2Share: 0.5}
+	shapeI16 = shape{mr: kernels.I16MR, nr: kernels.I16NR, group: kernels.I16KGroup, sizeA: 2, sizeB: 2, l1Share: 0.5, l2Share: 0.5}
+	shapeU8  = shape{mr: kernels.U8MR, nr: kernels.U8NR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1, l1Share: 0.5, l2Share: 0.5}
 
 	// The AVX-512 kernels: the same six rows, twice the columns.
-	shapeF32Z = shape{mr: kernels.F32MR, nr: kernels.F32ZNR, group: 1, sizeA: 4, sizeB: 4, l1Div: 1, l2Div: 2}
-	shapeF64Z = shape{mr: kernels.F64MR, nr: kernels.F64ZNR, group: 1, sizeA: 8, sizeB: 8, l1Div: 1, l2Div: 2}
+	shapeF32Z = shape{mr: kernels.F32MR, nr: kernels.F32ZNR, group: 1, sizeA: 4, sizeB: 4, l1Share: 2, l2Share: 0.5}
+	shapeF64Z = shape{mr: kernels.F64MR, nr: kernels.F64ZNR, group: 1, sizeA: 8, sizeB: 8, l1Share: 1, l2Share: 0.5}
 )
 
 // floatKernels are the micro-kernels Sgemm and Dgemm run, with their shapes.
