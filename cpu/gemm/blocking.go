@@ -28,10 +28,10 @@ type shape struct {
 
 // derive computes block sizes from the cache sizes:
 //   - kc: the B micro-panel (kc*nr elements) takes l1Share of L1: half for the AVX2
-//     kernels, leaving the other half to the streaming A micro-panel and the C tile; all of
-//     it (float64) or twice it (float32) for the AVX-512 ones, whose 64-byte vectors read B
-//     at half the rate per flop, so a B panel partly refetched from L2 costs little, while a
-//     longer kc cuts the passes over C;
+//     kernels, leaving the other half to the streaming A micro-panel and the C tile (all of
+//     it for float32, whose longer kc cuts the passes over C); all of it (float64) or twice
+//     it (float32) for the AVX-512 ones, whose 64-byte vectors read B at half the rate per
+//     flop, so a B panel partly refetched from L2 costs little;
 //   - mc: the packed A block (mc*kc) takes l2Share of L2, half of it (the rest holds the B
 //     micro-panels passing through and C);
 //   - nc: the packed B block (kc*nc) fills a quarter of L3, which is shared with the other
@@ -41,8 +41,8 @@ type shape struct {
 // BLIS", TOMS 2016, with the associativity terms replaced by simple fractions. The
 // fractions were chosen by measurement (TestTuneBlocking; docs/cpu-gemm.md): on a Zen 4
 // (L1 32 KiB, L2 1 MiB) the AVX-512 kernels with half of L1 ran 1-3% slower; float32 with
-// twice L1 (kc = 512) gained 1% at 1024^3 and 2048^3, float64 did not; DGEMM 4096x4096x290
-// with a quarter of L2 for A ran 3% slower.
+// kc = 512 gained 1% at 1024^3 and 2048^3 on AVX-512, 0.6-0.8% on AVX2 (512^3 to 2048^3),
+// float64 did not; DGEMM 4096x4096x290 with a quarter of L2 for A ran 3% slower.
 func derive(ci CacheInfo, s shape) Blocking {
 	unit := 8 * s.group // whole unrolled iterations of the kernel loop
 	kc := int(float64(ci.L1.Size)*s.l1Share) / (s.nr * s.sizeB)

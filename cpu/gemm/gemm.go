@@ -223,7 +223,7 @@ func ParseBlocking(s string) (Blocking, error) {
 
 // Kernel shapes: register block, k group and packed element sizes (cpu/kernels).
 var (
-	shapeF32 = shape{mr: kernels.F32MR, nr: kernels.F32NR, group: 1, sizeA: 4, sizeB: 4, l1Share: 0.5, l2Share: 0.5}
+	shapeF32 = shape{mr: kernels.F32MR, nr: kernels.F32NR, group: 1, sizeA: 4, sizeB: 4, l1Share: 1, l2Share: 0.5}
 	shapeF64 = shape{mr: kernels.F64MR, nr: kernels.F64NR, group: 1, sizeA: 8, sizeB: 8, l1Share: 0.5, l2Share: 0.5}
 	shapeI16 = shape{mr: kernels.I16MR, nr: kernels.I16NR, group: kernels.I16KGroup, sizeA: 2, sizeB: 2, l1Share: 0.5, l2Share: 0.5}
 	shapeU8  = shape{mr: kernels.U8MR, nr: kernels.U8NR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1, l1Share: 0.5, l2Share: 0.5}
