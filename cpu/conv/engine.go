@@ -275,8 +275,9 @@ func (e *engine[A, B, C]) pack(w []B) {
 }
 
 // units sizes the work units so that a block's weights for the unit's panels stay in L2
-// (about 192 KiB of the 512 KiB, cpu.md) and the unit's output tiles in about 96 KiB, then
-// splits further until every thread has several units.
+// (about 192 KiB of the 512 KiB, cpu.md; counted with the longest block's panel, not kc's)
+// and the unit's output tiles in about 96 KiB, then splits further until every thread has
+// several units.
 func (e *engine[A, B, C]) units() {
 	var bz B
 	var cz C
@@ -444,19 +445,21 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 			// layers: five 5-row pieces).
 			p0 := e.tailTile * mr
 			if e.kg%nr == 0 {
-				var run directRun[A]
+				start, pieces := p0, 0 // the run: pieces pieces from pixel start
+				var runA []A
+				runLda := 0
 				for ; p0+e.piece <= e.pixels; p0 += e.piece {
 					a, lda, _ := e.directRows(in, grp, b, p0, e.piece)
-					if a == nil || run.n > 0 && (lda != run.lda || len(run.a)-len(a) != run.n*e.piece*lda) {
+					if a == nil || pieces > 0 && (lda != runLda || len(runA)-len(a) != pieces*e.piece*lda) {
 						break
 					}
-					if run.n == 0 {
-						run = directRun[A]{t: p0, a: a, lda: lda}
+					if pieces == 0 {
+						runA, runLda = a, lda
 					}
-					run.n++
+					pieces++
 				}
-				for jr := j0; jr < j1 && run.n > 0; jr++ {
-					e.k.rows(e.piece, run.n, b.kgp, run.a, run.lda, wBlock[jr*panelLen:], out[run.t*c.K+grp*e.kg+jr*nr:], c.K, beta)
+				for jr := j0; jr < j1 && pieces > 0; jr++ {
+					e.k.rows(e.piece, pieces, b.kgp, runA, runLda, wBlock[jr*panelLen:], out[start*c.K+grp*e.kg+jr*nr:], c.K, beta)
 				}
 			}
 			for ; p0 < e.pixels; p0 += e.piece {
