@@ -118,6 +118,20 @@ func tiled[T any](tiles, kg int, beta, one T, f func(t0, nt, g0, n int, beta T))
 	}
 }
 
+// packedTiles checks a packed kernel's call (tiles mr x nr tiles, kg groups of g) and runs
+// kern on it in bounded chunks: the body of F32Tiles and its siblings.
+func packedTiles[A, B, C any](mr, nr, g int, kern func(int, *A, *B, *C, int, C, C, int),
+	tiles, kg int, a []A, b []B, c []C, ldc int, alpha, beta, one C) {
+	checkTiles(tiles)
+	checkArgs(kg, ldc, nr, 0)
+	check("A", len(a), tiles*kg*mr*g)
+	check("B", len(b), kg*nr*g)
+	check("C", len(c), (tiles*mr-1)*ldc+nr)
+	tiled(tiles, kg, beta, one, func(t0, nt, g0, n int, beta C) {
+		kern(n, at(a, (t0*kg+g0)*mr*g), at(b, g0*nr*g), &c[t0*mr*ldc], ldc, alpha, beta, nt)
+	})
+}
+
 // at returns a pointer to s[i]; i may equal len(s) when the kernel will not read it (kg == 0).
 func at[T any](s []T, i int) *T { return unsafe.SliceData(s[i:]) }
 
@@ -130,15 +144,7 @@ func F32(kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta flo
 // consecutive packed A micro-panels (F32MR*kg values each) and one packed B micro-panel:
 // the inner loop of a blocked GEMM in one call.
 func F32Tiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
-	const g = 1
-	checkTiles(tiles)
-	checkArgs(kg, ldc, F32NR, 0)
-	check("A", len(a), tiles*kg*F32MR*g)
-	check("B", len(b), kg*F32NR*g)
-	check("C", len(c), (tiles*F32MR-1)*ldc+F32NR)
-	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float32) {
-		kF32P6x16(n, at(a, (t0*kg+g0)*F32MR*g), at(b, g0*F32NR*g), &c[t0*F32MR*ldc], ldc, alpha, beta, nt)
-	})
+	packedTiles(F32MR, F32NR, 1, kF32P6x16, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // Shapes of the AVX-512 GEMM kernels (the same six rows as F32MR and F64MR, one zmm
@@ -151,29 +157,13 @@ const (
 // F32ZTiles is F32Tiles for 6x32 tiles (packed B micro-panels of F32ZNR columns) on the
 // AVX-512 kernel; without AVX-512 (see AVX512) its Go fallback computes the same.
 func F32ZTiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
-	const g = 1
-	checkTiles(tiles)
-	checkArgs(kg, ldc, F32ZNR, 0)
-	check("A", len(a), tiles*kg*F32MR*g)
-	check("B", len(b), kg*F32ZNR*g)
-	check("C", len(c), (tiles*F32MR-1)*ldc+F32ZNR)
-	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float32) {
-		kF32P6x32Z(n, at(a, (t0*kg+g0)*F32MR*g), at(b, g0*F32ZNR*g), &c[t0*F32MR*ldc], ldc, alpha, beta, nt)
-	})
+	packedTiles(F32MR, F32ZNR, 1, kF32P6x32Z, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // F64ZTiles is F64Tiles for 6x16 tiles (packed B micro-panels of F64ZNR columns) on the
 // AVX-512 kernel; without AVX-512 its Go fallback computes the same.
 func F64ZTiles(tiles, kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
-	const g = 1
-	checkTiles(tiles)
-	checkArgs(kg, ldc, F64ZNR, 0)
-	check("A", len(a), tiles*kg*F64MR*g)
-	check("B", len(b), kg*F64ZNR*g)
-	check("C", len(c), (tiles*F64MR-1)*ldc+F64ZNR)
-	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float64) {
-		kF64P6x16Z(n, at(a, (t0*kg+g0)*F64MR*g), at(b, g0*F64ZNR*g), &c[t0*F64MR*ldc], ldc, alpha, beta, nt)
-	})
+	packedTiles(F64MR, F64ZNR, 1, kF64P6x16Z, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // F32Strided updates a 6x16 float32 tile from A read in place (row i at a[i*lda:], k
@@ -206,15 +196,7 @@ func F64(kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta flo
 // consecutive packed A micro-panels (F64MR*kg values each) and one packed B micro-panel:
 // the inner loop of a blocked GEMM in one call.
 func F64Tiles(tiles, kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
-	const g = 1
-	checkTiles(tiles)
-	checkArgs(kg, ldc, F64NR, 0)
-	check("A", len(a), tiles*kg*F64MR*g)
-	check("B", len(b), kg*F64NR*g)
-	check("C", len(c), (tiles*F64MR-1)*ldc+F64NR)
-	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta float64) {
-		kF64P6x8(n, at(a, (t0*kg+g0)*F64MR*g), at(b, g0*F64NR*g), &c[t0*F64MR*ldc], ldc, alpha, beta, nt)
-	})
+	packedTiles(F64MR, F64NR, 1, kF64P6x8, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // F64Strided updates a 6x8 float64 tile from A read in place and packed B.
@@ -247,15 +229,7 @@ func I16(kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
 // consecutive packed A micro-panels (I16MR*kg*I16KGroup values each) and one packed B micro-panel:
 // the inner loop of a blocked GEMM in one call.
 func I16Tiles(tiles, kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
-	const g = I16KGroup
-	checkTiles(tiles)
-	checkArgs(kg, ldc, I16NR, 0)
-	check("A", len(a), tiles*kg*I16MR*g)
-	check("B", len(b), kg*I16NR*g)
-	check("C", len(c), (tiles*I16MR-1)*ldc+I16NR)
-	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta int32) {
-		kI16P6x16(n, at(a, (t0*kg+g0)*I16MR*g), at(b, g0*I16NR*g), &c[t0*I16MR*ldc], ldc, alpha, beta, nt)
-	})
+	packedTiles(I16MR, I16NR, I16KGroup, kI16P6x16, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // I16Strided updates a 6x16 int32 tile from int16 A read in place (row i at a[i*lda:], 2*kg
@@ -290,15 +264,7 @@ func U8S8(kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
 // consecutive packed A micro-panels (U8MR*kg*U8KGroup values each) and one packed B micro-panel:
 // the inner loop of a blocked GEMM in one call.
 func U8S8Tiles(tiles, kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
-	const g = U8KGroup
-	checkTiles(tiles)
-	checkArgs(kg, ldc, U8NR, 0)
-	check("A", len(a), tiles*kg*U8MR*g)
-	check("B", len(b), kg*U8NR*g)
-	check("C", len(c), (tiles*U8MR-1)*ldc+U8NR)
-	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta int32) {
-		kU8S8P6x16(n, at(a, (t0*kg+g0)*U8MR*g), at(b, g0*U8NR*g), &c[t0*U8MR*ldc], ldc, alpha, beta, nt)
-	})
+	packedTiles(U8MR, U8NR, U8KGroup, kU8S8P6x16, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // U8S8Strided is U8S8 with A read in place (row i at a[i*lda:], 4*kg values).
@@ -331,15 +297,7 @@ func S8U8(kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
 // consecutive packed A micro-panels (U8MR*kg*U8KGroup values each) and one packed B micro-panel:
 // the inner loop of a blocked GEMM in one call.
 func S8U8Tiles(tiles, kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
-	const g = U8KGroup
-	checkTiles(tiles)
-	checkArgs(kg, ldc, U8NR, 0)
-	check("A", len(a), tiles*kg*U8MR*g)
-	check("B", len(b), kg*U8NR*g)
-	check("C", len(c), (tiles*U8MR-1)*ldc+U8NR)
-	tiled(tiles, kg, beta, 1, func(t0, nt, g0, n int, beta int32) {
-		kS8U8P6x16(n, at(a, (t0*kg+g0)*U8MR*g), at(b, g0*U8NR*g), &c[t0*U8MR*ldc], ldc, alpha, beta, nt)
-	})
+	packedTiles(U8MR, U8NR, U8KGroup, kS8U8P6x16, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // PackA6F32 packs six float32 rows of a row-major matrix (row i at src[i*lda:], k values
