@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
 )
 
 func TestParseSize(t *testing.T) {
@@ -128,4 +130,35 @@ func FuzzParseBlocking(f *testing.F) {
 			t.Fatalf("ParseBlocking(%q) = %v", s, b)
 		}
 	})
+}
+
+// TestKernelISA: the float GEMMs report the kernel set in use, the integer ones AVX2 (or the
+// Go fallbacks), and an unknown type is not claimed by the AVX-512 set.
+func TestKernelISA(t *testing.T) {
+	want := "avx2"
+	if !kernels.Accelerated() {
+		want = "go"
+	}
+	for _, dt := range []string{"int16", "u8s8", "int4"} {
+		if got := KernelISA(dt); got != want {
+			t.Errorf("KernelISA(%q) = %q, want %q", dt, got, want)
+		}
+	}
+	wantF := want
+	if kernels.AVX512() {
+		wantF = "avx512"
+	}
+	for _, dt := range []string{"float32", "float64"} {
+		if got := KernelISA(dt); got != wantF {
+			t.Errorf("KernelISA(%q) = %q, want %q", dt, got, wantF)
+		}
+		withFloatKernels(false, func() {
+			if got := KernelISA(dt); got != want {
+				t.Errorf("with the AVX2 set, KernelISA(%q) = %q, want %q", dt, got, want)
+			}
+		})
+	}
+	if b, _ := DefaultBlocking("float32"); kernels.AVX512() && b.KC != derive(Caches(), shapeF32Z).KC {
+		t.Errorf("DefaultBlocking(float32) = %v, not the AVX-512 kernel's", b)
+	}
 }
