@@ -179,7 +179,11 @@ func runBenchSuite(env *cmdEnv, s *suite.Suite, cfg *benchConfig) ([]benchRow, e
 			r.PctRef = 100 * r.GFLOPS / r.RefPeak
 			// The register-only peak loop runs on one goroutine: per core, then scaled. It is
 			// measured right after each row, since a shared machine's speed drifts.
-			p, err := kernels.MeasurePeak(runPeakKernel[dt], 30*time.Millisecond)
+			peakLoop := runPeakKernel[dt]
+			if r.ISA == "avx2" {
+				peakLoop += "/avx2" // the row ran AVX2 kernels even if the GEMMs' are AVX-512
+			}
+			p, err := kernels.MeasurePeak(peakLoop, 30*time.Millisecond)
 			if err != nil {
 				r.PeakError = err.Error()
 			}

@@ -384,12 +384,12 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		tEnd := min(t1, e.tailTile)
 		t := t0
 		if e.linear && !sg.window && !sg.gatherOnly {
-			// A 1x1 layer's tiles form one run, as far as each tile's reads (the kgroup
-			// padding of k included) stay inside the input: directRows' test solved for t,
+			// A 1x1 layer's full tiles form one run, as far as each tile's reads (the kgroup
+			// padding of k included) stay inside the input: directRows' tests solved for t,
 			// instead of a call per tile (2% of C3).
 			lda, off := c.C, grp*e.cg+b.kOff
 			if maxBase := len(in) - off - (mr-1)*lda - b.kgp*e.k.kgroup; maxBase >= 0 {
-				if n := min(tEnd, maxBase/(mr*lda)+1) - t0; n > 0 {
+				if n := min(tEnd, maxBase/(mr*lda)+1, e.pixels/mr) - t0; n > 0 {
 					runs = append(runs, directRun[A]{t: t0, n: n, a: in[t0*mr*lda+off:], lda: lda})
 					t += n
 				}

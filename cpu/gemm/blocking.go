@@ -75,13 +75,13 @@ func (b Blocking) validate(s shape) (Blocking, error) {
 	if b.MC > 1<<16 || b.KC > 1<<16 || b.NC > 1<<20 {
 		return Blocking{}, fmt.Errorf("gemm: blocking %v is too large", b)
 	}
-	up := func(v, m int) int { return (v + m - 1) / m * m }
+	up := func(v, m int) int { return (v + m - 1) / m * m } // at most m-1 more than the limits
 	return Blocking{MC: up(b.MC, s.mr), KC: up(b.KC, s.group), NC: up(b.NC, s.nr)}, nil
 }
 
 // nearestBlocks cuts n into the nearest whole number of nearly equal blocks of about b
 // (from 3/4 to 3/2 of b; n itself when n < 3b/2) and returns the block size, rounded up
-// to a multiple of unit.
+// to a multiple of unit (which can move it outside that range when b is only a few units).
 func nearestBlocks(n, b, unit int) int {
 	nb := max(1, (n+b/2)/b)
 	size := (n + nb - 1) / nb

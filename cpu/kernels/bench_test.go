@@ -65,15 +65,17 @@ func TestPeakAndKernel(t *testing.T) {
 	if !Accelerated() {
 		t.Skip("no assembly kernels")
 	}
-	for _, dt := range []string{"float32", "float64", "int16", "u8s8", "s8u8"} {
+	for _, dt := range []string{"float32", "float64", "int16", "u8s8", "s8u8", "float32/avx2", "float64/avx2"} {
 		p, err := MeasurePeak(dt, 20*time.Millisecond)
 		if err != nil || p <= 0 {
 			t.Fatalf("%s: peak %v, %v", dt, p, err)
 		}
 		t.Logf("%-8s peak %.1f Gop/s", dt, p)
 	}
-	if _, err := MeasurePeak("int4", time.Millisecond); err == nil {
-		t.Error("unknown dtype accepted")
+	for _, dt := range []string{"int4", "int4/avx2", "float32/avx512"} {
+		if _, err := MeasurePeak(dt, time.Millisecond); err == nil {
+			t.Errorf("unknown dtype %q accepted", dt)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/cpu"
@@ -19,7 +20,7 @@ var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // useAVX512 selects the AVX-512 GEMM kernels (F32ZTiles, F64ZTiles). x/sys/cpu reports
 // AVX512F only when the OS saves the zmm and mask state. MaxISAEnv set to "avx2" turns
 // them off, to compare the two kernel sets on one machine.
-var useAVX512 = useAsm && cpu.X86.HasAVX512F && os.Getenv(MaxISAEnv) != "avx2"
+var useAVX512 = useAsm && cpu.X86.HasAVX512F && !strings.EqualFold(os.Getenv(MaxISAEnv), "avx2")
 
 // Accelerated reports whether the assembly kernels are in use.
 func Accelerated() bool { return useAsm }
@@ -30,11 +31,14 @@ func Accelerated() bool { return useAsm }
 func AVX512() bool { return useAVX512 }
 
 // PeakLoop returns the register-only loop of dtype's kernel ("float32", "float64",
-// "int16", "u8s8", "s8u8") and the multiply-adds of one iteration. n must be positive; keep
+// "int16", "u8s8", "s8u8") and the multiply-adds of one iteration: for the float types the
+// AVX-512 GEMM kernel's when AVX512 reports it, unless dtype carries the suffix "/avx2"
+// ("float32/avx2": the AVX2 kernels', which the convolution runs). n must be positive; keep
 // it near 1<<16 (about 0.4 ms) so the goroutine stays preemptible.
 func PeakLoop(dtype string) (loop func(n int), macsPerIter int, err error) {
+	dtype, avx2 := strings.CutSuffix(dtype, "/avx2")
 	p, ok := peaks[dtype]
-	if z, zok := peaksAVX512[dtype]; zok && useAVX512 {
+	if z, zok := peaksAVX512[dtype]; zok && useAVX512 && !avx2 {
 		p = z
 	}
 	if !ok {

@@ -63,7 +63,8 @@ const (
 )
 
 // MaxISAEnv names an environment variable that caps the instruction set of the kernels:
-// "avx2" keeps an AVX-512 machine on the AVX2 kernels (read once, at start).
+// "avx2" (any case) keeps an AVX-512 machine on the AVX2 kernels; other values, or none,
+// leave the choice to the CPU. It is read once, at start.
 const MaxISAEnv = "SUMAC_MAX_ISA"
 
 // maxChunk bounds the k groups of one assembly call: 2048 groups of a 6x16 tile are about
