@@ -235,6 +235,7 @@ var (
 
 // floatKernels are the micro-kernels Sgemm and Dgemm run, with their shapes.
 type floatKernels struct {
+	avx512   bool // the AVX-512 set
 	f32      shape
 	f32Tiles kernelFn[float32, float32, float32]
 	f64      shape
@@ -246,9 +247,9 @@ type floatKernels struct {
 // instructions); the choice is speed.
 func floatKernelSet(avx512 bool) floatKernels {
 	if avx512 {
-		return floatKernels{shapeF32Z, kernels.F32ZTiles, shapeF64Z, kernels.F64ZTiles}
+		return floatKernels{true, shapeF32Z, kernels.F32ZTiles, shapeF64Z, kernels.F64ZTiles}
 	}
-	return floatKernels{shapeF32, kernels.F32Tiles, shapeF64, kernels.F64Tiles}
+	return floatKernels{false, shapeF32, kernels.F32Tiles, shapeF64, kernels.F64Tiles}
 }
 
 // KernelISA names the instruction set of the micro-kernel the GEMM of dtype ("float32",
@@ -258,7 +259,7 @@ func KernelISA(dtype string) string {
 	switch {
 	case !kernels.Accelerated():
 		return "go"
-	case (dtype == "float32" && floats.f32.nr == kernels.F32ZNR || dtype == "float64" && floats.f64.nr == kernels.F64ZNR) && kernels.AVX512():
+	case (dtype == "float32" || dtype == "float64") && floats.avx512 && kernels.AVX512():
 		return "avx512"
 	}
 	return "avx2"

@@ -235,23 +235,9 @@ func packBRows[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, panel in
 	if isSame && full > 0 {
 		switch src := any(b.data).(type) {
 		case []float32:
-			switch nr {
-			case 16:
-				kernels.PackB16F32(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float32), panel)
-				asm = true
-			case 32:
-				kernels.PackB32F32(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float32), panel)
-				asm = true
-			}
+			asm = kernels.PackBRows(klen, full/nr, nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float32), panel)
 		case []float64:
-			switch nr {
-			case 8:
-				kernels.PackB8F64(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float64), panel)
-				asm = true
-			case 16:
-				kernels.PackB16F64(klen, full/nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float64), panel)
-				asm = true
-			}
+			asm = kernels.PackBRows(klen, full/nr, nr, src[p0*b.rs+j0:], b.rs, any(dst).([]float64), panel)
 		}
 	}
 	for p := 0; p < klen; p++ {

@@ -133,9 +133,9 @@ func TestTuneBlocking(t *testing.T) {
 			t.Fatalf("SUMAC_TUNE_SHAPE=%q: want m,n,k", env)
 		}
 	}
-	dtype, s := "float32", shapeF32
+	dtype, s := "float32", floats.f32 // the kernel set in use (SUMAC_MAX_ISA=avx2 for AVX2)
 	if os.Getenv("SUMAC_TUNE_DTYPE") == "float64" {
-		dtype, s = "float64", shapeF64
+		dtype, s = "float64", floats.f64
 	}
 	cands := []Blocking{derive(Caches(), s)}
 	if env := os.Getenv("SUMAC_TUNE_BLOCKINGS"); env != "" {
@@ -235,31 +235,87 @@ func TestTunePeakThreads(t *testing.T) {
 	}
 }
 
+// TestTuneKernelSets compares the AVX2 and the AVX-512 float kernels (each with its own
+// derived blocking) on the suite shapes, interleaved in one process, each against its own
+// peak loop. SUMAC_TUNE=1 go test -run TuneKernelSets -v ./cpu/gemm (needs AVX-512).
+func TestTuneKernelSets(t *testing.T) {
+	if os.Getenv("SUMAC_TUNE") == "" {
+		t.Skip("set SUMAC_TUNE=1")
+	}
+	if !kernels.AVX512() {
+		t.Skip("the CPU has no AVX-512 (or SUMAC_MAX_ISA caps it)")
+	}
+	for _, shp := range suiteShapes {
+		m, n, k := shp[0], shp[1], shp[2]
+		A, B, C := randF64(m*k), randF64(k*n), make([]float64, m*n)
+		A32, B32, C32 := randF32(m*k), randF32(k*n), make([]float32, m*n)
+		fl := 2 * float64(m) * float64(n) * float64(k)
+		for _, dt := range []string{"float32", "float64"} {
+			var res [2][]float64
+			for range 5 {
+				for i, avx512 := range []bool{false, true} {
+					peak := dt + "/avx2"
+					if avx512 {
+						peak = dt
+					}
+					withFloatKernels(avx512, func() {
+						o := Options{Threads: 1}
+						r, _ := ratio(t, peak, 1, fl, func() {
+							if dt == "float64" {
+								o.Dgemm(NoTrans, NoTrans, m, n, k, 1, A, k, B, n, 0, C, n)
+							} else {
+								o.Sgemm(NoTrans, NoTrans, m, n, k, 1, A32, k, B32, n, 0, C32, n)
+							}
+						})
+						res[i] = append(res[i], r)
+					})
+				}
+			}
+			for i := range res {
+				sort.Float64s(res[i])
+			}
+			fmt.Printf("%s %dx%dx%d: avx2 %.1f%%, avx512 %.1f%% of peak (medians of 5)\n", dt, m, n, k, 100*res[0][2], 100*res[1][2])
+		}
+	}
+}
+
 // TestTuneMacro separates SGEMM's cost: the macro-kernel alone on already packed blocks
-// (loops L4/L5 around the kernel) against the register peak, for the default blocking.
+// (loops L4/L5 around the kernel) against the register peak, for the default blocking,
+// with the AVX2 kernels and, where the CPU has them, the AVX-512 ones (each against its
+// own peak loop).
 func TestTuneMacro(t *testing.T) {
 	if os.Getenv("SUMAC_TUNE") == "" {
 		t.Skip("set SUMAC_TUNE=1")
 	}
-	s := shapeF32
-	blk := derive(Caches(), s)
-	for _, mnk := range [][3]int{{256, 256, 256}, {1024, 1024, 1024}, {blk.MC, 2048, blk.KC}, {144, 2048, 256}, {240, 2048, 256}, {120, 2048, 384}, {360, 2048, 192}, {480, 2048, 256}} {
-		m, n, k := mnk[0], mnk[1], mnk[2]
-		b2 := blk.fit(s, m, n, k)
-		mb, kb, nb := min(b2.MC, m), min(b2.KC, k), min(b2.NC, n)
-		A, B := randF32(m*k), randF32(k*n)
-		C := make([]float32, m*n)
-		pl := plan[float32, float32, float32, float32, float32]{s: s, kern: kernels.F32Tiles, blk: blk, threads: 1, ws: &wsF32}
-		w := worker[float32, float32]{a: make([]float32, kb*(mb+s.mr)), tile: make([]float32, s.mr*s.nr)}
-		bufB := make([]float32, kb*(nb+s.nr))
-		packA(w.a, view[float32]{A, k, 1}, 0, mb, 0, kb, s.mr, 1)
-		packB(bufB, view[float32]{B, n, 1}, 0, kb, 0, nb, s.nr, 1)
-		nPanels := (nb + s.nr - 1) / s.nr
-		fl := 2 * float64(mb) * float64(nb) * float64(kb)
-		r, g := ratio(t, "float32", 15, fl, func() {
-			pl.macro(&w, kb, mb, 0, 0, nb, 0, nPanels, bufB, kb*s.nr, 1, 1, C, n)
-		})
-		fmt.Printf("macro-kernel mb=%d kb=%d nb=%d: %.1f%% of peak (%.1f GFLOPS)\n", mb, kb, nb, 100*r, g)
+	sets := []bool{false}
+	if kernels.AVX512() {
+		sets = append(sets, true)
+	}
+	for _, avx512 := range sets {
+		fk := floatKernelSet(avx512)
+		s, peak := fk.f32, "float32/avx2"
+		if avx512 {
+			peak = "float32"
+		}
+		blk := derive(Caches(), s)
+		for _, mnk := range [][3]int{{256, 256, 256}, {1024, 1024, 1024}, {blk.MC, 2048, blk.KC}, {144, 2048, 256}, {240, 2048, 256}, {120, 2048, 384}, {360, 2048, 192}, {480, 2048, 256}} {
+			m, n, k := mnk[0], mnk[1], mnk[2]
+			b2 := blk.fit(s, m, n, k)
+			mb, kb, nb := min(b2.MC, m), min(b2.KC, k), min(b2.NC, n)
+			A, B := randF32(m*k), randF32(k*n)
+			C := make([]float32, m*n)
+			pl := plan[float32, float32, float32, float32, float32]{s: s, kern: fk.f32Tiles, blk: blk, threads: 1, ws: &wsF32}
+			w := worker[float32, float32]{a: make([]float32, kb*(mb+s.mr)), tile: make([]float32, s.mr*s.nr)}
+			bufB := make([]float32, kb*(nb+s.nr))
+			packA(w.a, view[float32]{A, k, 1}, 0, mb, 0, kb, s.mr, 1)
+			packB(bufB, view[float32]{B, n, 1}, 0, kb, 0, nb, s.nr, 1)
+			nPanels := (nb + s.nr - 1) / s.nr
+			fl := 2 * float64(mb) * float64(nb) * float64(kb)
+			r, g := ratio(t, peak, 15, fl, func() {
+				pl.macro(&w, kb, mb, 0, 0, nb, 0, nPanels, bufB, kb*s.nr, 1, 1, C, n)
+			})
+			fmt.Printf("avx512=%v macro-kernel mb=%d kb=%d nb=%d: %.1f%% of peak (%.1f GFLOPS)\n", avx512, mb, kb, nb, 100*r, g)
+		}
 	}
 }
 

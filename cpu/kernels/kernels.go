@@ -340,14 +340,15 @@ func PackB8F64(k, np int, src []float64, ldb int, dst []float64, panel int) {
 	packRows(k, np, 8, src, ldb, dst, panel)
 }
 
-// PackB32F32 is PackB16F32 for panels of 32 columns (the AVX-512 kernel's F32ZNR).
-func PackB32F32(k, np int, src []float32, ldb int, dst []float32, panel int) {
-	packRows(k, np, 32, src, ldb, dst, panel)
-}
-
-// PackB16F64 is PackB8F64 for panels of 16 columns (the AVX-512 kernel's F64ZNR).
-func PackB16F64(k, np int, src []float64, ldb int, dst []float64, panel int) {
-	packRows(k, np, 16, src, ldb, dst, panel)
+// PackBRows is PackB16F32 and PackB8F64 for any panel width nr whose rows are 64 or 128
+// bytes (the AVX2 and the AVX-512 float kernels' NR). For other widths it packs nothing and
+// returns false.
+func PackBRows[T float32 | float64](k, np, nr int, src []T, ldb int, dst []T, panel int) bool {
+	if w := nr * int(unsafe.Sizeof(src[:1][0])); w != 64 && w != 128 {
+		return false
+	}
+	packRows(k, np, nr, src, ldb, dst, panel)
+	return true
 }
 
 // packRows checks and runs packBRows on panels of nr elements that are 64 or 128 bytes wide.

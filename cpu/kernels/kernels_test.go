@@ -492,8 +492,24 @@ func testPackA6[T float32 | float64](t *testing.T, pack func(k int, src []T, lda
 
 func TestPackB16F32(t *testing.T) { testPackB(t, 16, PackB16F32) }
 func TestPackB8F64(t *testing.T)  { testPackB(t, 8, PackB8F64) }
-func TestPackB32F32(t *testing.T) { testPackB(t, 32, PackB32F32) }
-func TestPackB16F64(t *testing.T) { testPackB(t, 16, PackB16F64) }
+
+// TestPackBRows: the AVX-512 panel widths (128-byte rows), and widths it does not take.
+func TestPackBRows(t *testing.T) {
+	testPackB(t, 32, func(k, np int, src []float32, ldb int, dst []float32, panel int) {
+		if !PackBRows(k, np, 32, src, ldb, dst, panel) {
+			t.Fatal("32 float32 columns refused")
+		}
+	})
+	testPackB(t, 16, func(k, np int, src []float64, ldb int, dst []float64, panel int) {
+		if !PackBRows(k, np, 16, src, ldb, dst, panel) {
+			t.Fatal("16 float64 columns refused")
+		}
+	})
+	dst := []float32{-1, -1, -1, -1}
+	if PackBRows(1, 1, 4, []float32{1, 2, 3, 4}, 4, dst, 4) || dst[0] != -1 {
+		t.Error("a 16-byte panel row was packed")
+	}
+}
 
 func testPackB[T float32 | float64](t *testing.T, nr int, pack func(k, np int, src []T, ldb int, dst []T, panel int)) {
 	r := rand.New(rand.NewPCG(15, 16))
