@@ -366,3 +366,70 @@ func goU8S8W(mr, nr, kg int, a *uint8, lda, segs, segStride int, b *int8, c *int
 		beta = 1
 	}
 }
+
+// Indirect kernels: row i of tile t reads A from its own place, a[o] for an offset table
+// entry o = rows[t*mr+i] >= 0 and alt[^o] otherwise; reach is the elements one row's k groups
+// span. The caller checked every entry against its slice.
+
+// indirectRow returns row i of tile t of an indirect kernel's A.
+func indirectRow[A any](a, alt *A, rows *int, mr, t, i, reach int) []A {
+	o := unsafe.Slice(rows, (t+1)*mr)[t*mr+i]
+	base := a
+	if o < 0 {
+		base, o = alt, ^o
+	}
+	var z A
+	return unsafe.Slice((*A)(unsafe.Add(unsafe.Pointer(base), o*int(unsafe.Sizeof(z)))), reach)
+}
+
+func goFloatI[T float](mr, nr, kg int, a, alt *T, rows *int, b, c *T, ldc int, alpha, beta T, tiles int) {
+	bs := unsafe.Slice(b, kg*nr)
+	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+nr)
+	for t := 0; t < tiles; t++ {
+		var buf [maxTile]T
+		acc := buf[:mr*nr]
+		for i := 0; i < mr; i++ {
+			row := acc[i*nr : i*nr+nr]
+			for p, ai := range indirectRow(a, alt, rows, mr, t, i, kg) {
+				for j, bv := range bs[p*nr : p*nr+nr] {
+					row[j] += ai * bv
+				}
+			}
+		}
+		goFloatTile(mr, nr, acc, &cs[t*mr*ldc], ldc, alpha, beta)
+	}
+}
+
+func goF32I(mr, nr, kg int, a, alt *float32, rows *int, b, c *float32, ldc int, alpha, beta float32, tiles int) {
+	goFloatI(mr, nr, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func goI16I(mr, nr, kg int, a, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha, beta int32, tiles int) {
+	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+nr)
+	for t := 0; t < tiles; t++ {
+		var rs [maxTile][]int16
+		for i := 0; i < mr; i++ {
+			rs[i] = indirectRow(a, alt, rows, mr, t, i, 2*kg)
+		}
+		goI16(mr, nr, kg, func(i, p int) (int16, int16) { return rs[i][2*p], rs[i][2*p+1] }, b, &cs[t*mr*ldc], ldc, alpha, beta)
+	}
+}
+
+func goU8S8I(mr, nr, kg int, a, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	bs := unsafe.Slice(b, kg*nr*4)
+	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+nr)
+	for t := 0; t < tiles; t++ {
+		var buf [maxTile]int32
+		acc := buf[:mr*nr]
+		for i := 0; i < mr; i++ {
+			ar := indirectRow(a, alt, rows, mr, t, i, 4*kg)
+			for p := 0; p < kg; p++ {
+				u := [4]uint8(ar[4*p:])
+				for j := 0; j < nr; j++ {
+					acc[i*nr+j] += quad(u, [4]int8(bs[(p*nr+j)*4:]))
+				}
+			}
+		}
+		goIntTile(mr, nr, acc, &cs[t*mr*ldc], ldc, alpha, beta)
+	}
+}

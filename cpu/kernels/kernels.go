@@ -657,3 +657,70 @@ func U8S8StridedRows(rows, kg int, a []uint8, lda int, b []int8, c []int32, ldc 
 func U8S8StridedRowsTiles(rows, tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
 	stridedRows(U8MR, U8NR, U8KGroup, u8s8Rows[:], rows, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
 }
+
+// Indirect kernels: each A row of a tile from its own place. Row i of tile t starts at
+// a[o] for the offset o = offs[t*rows+i] when o >= 0, and at alt[^o] when o < 0; k runs
+// along the row as in the strided kernels. A direct convolution's tile whose pixels cross
+// an output row reads every row in place this way, and a tile at the image border reads
+// only its border pixels from copies (alt), instead of copying the whole tile.
+
+var (
+	f32Indirect  = [F32MR]func(int, *float32, *float32, *int, *float32, *float32, int, float32, float32, int){kF32I1x16, kF32I2x16, kF32I3x16, kF32I4x16, kF32I5x16, kF32I6x16}
+	i16Indirect  = [I16MR]func(int, *int16, *int16, *int, *int16, *int32, int, int32, int32, int){kI16I1x16, kI16I2x16, kI16I3x16, kI16I4x16, kI16I5x16, kI16I6x16}
+	u8s8Indirect = [U8MR]func(int, *uint8, *uint8, *int, *int8, *int32, int, int32, int32, int){kU8S8I1x16, kU8S8I2x16, kU8S8I3x16, kU8S8I4x16, kU8S8I5x16, kU8S8I6x16}
+)
+
+// indirectTiles is the *IndirectTiles of one kernel family: the checks (every offset
+// against its slice), then kerns[rows-1] in calls of at most maxChunk groups; a longer k is
+// run in chunks with the tile's offsets moved along the rows.
+func indirectTiles[A, B, C any](mr, nr, g int, kerns []func(int, *A, *A, *int, *B, *C, int, C, C, int),
+	rows, tiles, kg int, a, alt []A, offs []int, b []B, c []C, ldc int, alpha, beta, one C) {
+	checkRows(rows, mr)
+	checkTiles(tiles)
+	checkArgs(kg, ldc, nr, 0)
+	check("offsets", len(offs), tiles*rows)
+	reach := kg * g
+	for _, o := range offs[:tiles*rows] {
+		if o >= 0 {
+			check("A", len(a), o+reach)
+		} else {
+			check("alt", len(alt), ^o+reach)
+		}
+	}
+	check("B", len(b), kg*nr*g)
+	check("C", len(c), (tiles*rows-1)*ldc+nr)
+	f := kerns[rows-1]
+	pa, palt := at(a, 0), at(alt, 0)
+	tiled(tiles, kg, beta, one, func(t0, nt, g0, n int, beta C) {
+		o := offs[t0*rows:]
+		var moved [8]int
+		if g0 > 0 { // one tile (nt == 1), its rows g0 groups further
+			for i, v := range o[:rows] {
+				if v >= 0 {
+					moved[i] = v + g0*g
+				} else {
+					moved[i] = ^(^v + g0*g)
+				}
+			}
+			o = moved[:rows]
+		}
+		f(n, pa, palt, &o[0], at(b, g0*nr*g), &c[t0*rows*ldc], ldc, alpha, beta, nt)
+	})
+}
+
+// F32IndirectTiles updates tiles tiles of rows rows (1 to F32MR) stacked down C (tile t from
+// c[t*rows*ldc:]) with k values of A per row, read through the offset table offs (see
+// above), and packed B: C = alpha*A*B + beta*C.
+func F32IndirectTiles(rows, tiles, k int, a, alt []float32, offs []int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	indirectTiles(F32MR, F32NR, 1, f32Indirect[:], rows, tiles, k, a, alt, offs, b, c, ldc, alpha, beta, 1)
+}
+
+// I16IndirectTiles is F32IndirectTiles for int16 pairs (kg groups of I16KGroup values).
+func I16IndirectTiles(rows, tiles, kg int, a, alt []int16, offs []int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	indirectTiles(I16MR, I16NR, I16KGroup, i16Indirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
+}
+
+// U8S8IndirectTiles is F32IndirectTiles for uint8 x int8 quads (kg groups of U8KGroup).
+func U8S8IndirectTiles(rows, tiles, kg int, a, alt []uint8, offs []int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	indirectTiles(U8MR, U8NR, U8KGroup, u8s8Indirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
+}

@@ -139,3 +139,127 @@ func TestStridedRowsTiles(t *testing.T) {
 		restore()
 	}
 }
+
+// TestIndirectTiles: a tile read through the offset table equals the strided tile kernel on
+// the same rows copied into one dense tile, bit for bit (the same arithmetic in the same
+// order), for every row count, short and chunked k, rows from a and from alt; C outside the
+// tiles is never written; an offset reaching past its slice panics before any assembly runs.
+func TestIndirectTiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, kg := range []int{0, 1, 5, 37, maxChunk + 9} {
+			for rows := 1; rows <= 6; rows++ {
+				tiles := 1 + r.IntN(3)
+				ldc := 16 + r.IntN(5)
+				reach := 4 * kg // elements one row spans, for the widest group
+				nA, nAlt := 3*reach+50, 2*reach+20
+				offs := make([]int, tiles*rows)
+				for i := range offs {
+					if r.IntN(3) == 0 {
+						offs[i] = ^r.IntN(nAlt - reach + 1)
+					} else {
+						offs[i] = r.IntN(nA - reach + 1)
+					}
+				}
+				cLen := (tiles*rows-1)*ldc + 16 + 7
+				const sentinel = 12345
+
+				// float32
+				af, altf, bf := randF32(r, nA), randF32(r, nAlt), randF32(r, kg*16)
+				got, want := fill[float32](cLen, sentinel), fill[float32](cLen, sentinel)
+				F32IndirectTiles(rows, tiles, kg, af, altf, offs, bf, got, ldc, 1.5, 0.5)
+				for tt := 0; tt < tiles; tt++ {
+					d := gatherRows(af, altf, offs[tt*rows:(tt+1)*rows], max(kg, 1))
+					F32StridedRows(rows, kg, d, max(kg, 1), bf, want[tt*rows*ldc:], ldc, 1.5, 0.5)
+				}
+				compareTiles(t, impl+" F32", got, want, rows, kg)
+
+				// int16 pairs
+				a16, alt16, b16 := randInts[int16](r, nA), randInts[int16](r, nAlt), randInts[int16](r, kg*32)
+				g32, w32 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
+				I16IndirectTiles(rows, tiles, kg, a16, alt16, offs, b16, g32, ldc, 3, 1)
+				for tt := 0; tt < tiles; tt++ {
+					d := gatherRows(a16, alt16, offs[tt*rows:(tt+1)*rows], max(2*kg, 2))
+					I16StridedRows(rows, kg, d, max(2*kg, 2), b16, w32[tt*rows*ldc:], ldc, 3, 1)
+				}
+				compareTiles(t, impl+" I16", g32, w32, rows, kg)
+
+				// uint8 x int8 quads
+				a8, alt8, b8 := randInts[uint8](r, nA), randInts[uint8](r, nAlt), randInts[int8](r, kg*64)
+				g8, w8 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
+				U8S8IndirectTiles(rows, tiles, kg, a8, alt8, offs, b8, g8, ldc, 1, 0)
+				for tt := 0; tt < tiles; tt++ {
+					d := gatherRows(a8, alt8, offs[tt*rows:(tt+1)*rows], max(4*kg, 4))
+					U8S8StridedRows(rows, kg, d, max(4*kg, 4), b8, w8[tt*rows*ldc:], ldc, 1, 0)
+				}
+				compareTiles(t, impl+" U8S8", g8, w8, rows, kg)
+			}
+		}
+		restore()
+	}
+	// Offsets past either slice, and a short table, panic.
+	a, b, c := make([]float32, 100), make([]float32, 16*10), make([]float32, 16*6)
+	for name, offs := range map[string][]int{
+		"a":     {0, 0, 0, 0, 0, 91},
+		"alt":   {0, ^0, 0, 0, 0, 0},
+		"short": {0, 0, 0},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("offsets %s: no panic", name)
+				}
+			}()
+			F32IndirectTiles(6, 1, 10, a, make([]float32, 5), offs, b, c, 16, 1, 0)
+		}()
+	}
+}
+
+// gatherRows copies the rows of one indirect tile densely, w elements apart (as many of
+// each row's as its slice holds).
+func gatherRows[T any](a, alt []T, offs []int, w int) []T {
+	d := make([]T, len(offs)*w)
+	for i, o := range offs {
+		src := a
+		if o < 0 {
+			src, o = alt, ^o
+		}
+		copy(d[i*w:(i+1)*w], src[o:])
+	}
+	return d
+}
+
+func randF32(r *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(r.NormFloat64())
+	}
+	return s
+}
+
+func randInts[T int16 | uint8 | int8](r *rand.Rand, n int) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = T(r.Uint32())
+	}
+	return s
+}
+
+func fill[T float32 | int32](n int, v T) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// compareTiles requires got == want everywhere (want holds the sentinel outside the tiles).
+func compareTiles[T float32 | int32](t *testing.T, what string, got, want []T, rows, kg int) {
+	t.Helper()
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s rows=%d kg=%d: C[%d] = %v, want %v", what, rows, kg, i, got[i], want[i])
+		}
+	}
+}

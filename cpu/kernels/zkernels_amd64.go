@@ -330,6 +330,222 @@ func kU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *
 //go:noescape
 func asmU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
+// kF32I1x16 runs asmF32I1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32I1x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32I1x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I1x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I2x16 runs asmF32I2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32I2x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32I2x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I2x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I3x16 runs asmF32I3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32I3x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32I3x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I3x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I4x16 runs asmF32I4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32I4x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32I4x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I4x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I5x16 runs asmF32I5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32I5x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32I5x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I5x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I6x16 runs asmF32I6x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32I6x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32I6x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I6x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kI16I1x16 runs asmI16I1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16I1x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16I1x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I1x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I2x16 runs asmI16I2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16I2x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16I2x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I2x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I3x16 runs asmI16I3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16I3x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16I3x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I3x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I4x16 runs asmI16I4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16I4x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16I4x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I4x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I5x16 runs asmI16I5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16I5x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16I5x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I5x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I6x16 runs asmI16I6x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16I6x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16I6x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I6x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I1x16 runs asmU8S8I1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8I1x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8I1x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I1x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I2x16 runs asmU8S8I2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8I2x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8I2x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I2x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I3x16 runs asmU8S8I3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8I3x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8I3x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I3x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I4x16 runs asmU8S8I4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8I4x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8I4x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I4x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I5x16 runs asmU8S8I5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8I5x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8I5x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I5x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I6x16 runs asmU8S8I6x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8I6x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8I6x16(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I6x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
 // kF32P6x32Z runs asmF32P6x32Z when the CPU has AVX-512F, else its Go fallback.
 func kF32P6x32Z(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	if useAVX512 {

@@ -114,6 +114,78 @@ func kU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *
 	goU8S8W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
 }
 
+func kF32I1x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I2x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I3x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I4x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I5x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I6x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I1x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I2x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I3x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I4x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I5x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I6x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I1x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I2x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I3x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I4x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I5x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I6x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
 func kF32P6x32Z(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	goF32P(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
 }

@@ -57,6 +57,17 @@ func Catalog() []Kernel {
 	for _, e := range []Elem{F32, I16, U8S8} {
 		ks = append(ks, Kernel{Elem: e, MR: 6, NR: 16, Unroll: 4, Strided: true, Window: true})
 	}
+	// Indirect kernels of 1 to 6 rows: a convolution's tiles whose rows are not evenly
+	// spaced (pixels across an output row, border pixels read from a copy or a zero row).
+	for _, e := range []Elem{F32, I16, U8S8} {
+		for mr := 1; mr <= 6; mr++ {
+			k := Kernel{Elem: e, MR: mr, NR: 16, Unroll: 4, Indirect: true}
+			if e == F32 {
+				k.PrefetchB = pfB
+			}
+			ks = append(ks, k)
+		}
+	}
 	// AVX-512 GEMM kernels for CPUs that have it: the same six rows (so A packs as for
 	// AVX2) and twelve accumulators, each a zmm register of 16 float32 or 8 float64.
 	ks = append(ks,

@@ -61,6 +61,12 @@ type Kernel struct {
 	// contiguous run of input per row, the rows XIn*C apart), B continuing across segments;
 	// the tile stays in registers for all of them.
 	Window bool
+	// Indirect kernels read A in place like strided ones, but each row from its own place:
+	// row i of tile t starts at entry t*MR+i of an offset table, an element offset into a
+	// when it is not negative and ^offset into a second slice alt otherwise (a convolution's
+	// tile whose pixels cross an output row, or whose border pixels read a copied row or a
+	// row of zeros).
+	Indirect bool
 	// PrefetchA is the distance in bytes of PREFETCHT0 hints on the packed A stream (0: none).
 	PrefetchA int
 	// PrefetchB is the same for the packed B micro-panel (0: none).
@@ -91,9 +97,11 @@ func (k Kernel) Dispatcher() string { return "k" + strings.TrimPrefix(k.Symbol()
 // fallback is the pure-Go implementation of the same contract (cpu/kernels/fallback.go).
 func (k Kernel) fallback() string { return "go" + elems[k.Elem].tag + k.form() }
 
-// form is the symbol letter of the A access: P packed, S strided, W window.
+// form is the symbol letter of the A access: P packed, S strided, W window, I indirect.
 func (k Kernel) form() string {
 	switch {
+	case k.Indirect:
+		return "I"
 	case k.Window:
 		return "W"
 	case k.Strided:
@@ -167,6 +175,9 @@ func (k Kernel) Validate() error {
 	if k.Window && !k.Strided {
 		return fmt.Errorf("x86gen: %s: a window kernel reads A in place (Strided)", e.tag)
 	}
+	if k.Indirect && (k.Strided || k.Window || k.AVX512 || k.MR > len(indirectRows) || k.PrefetchA != 0) {
+		return fmt.Errorf("x86gen: %s: an indirect kernel is an AVX2 kernel of at most %d rows, not strided, window or A-prefetching", e.tag, len(indirectRows))
+	}
 	if k.PrefetchA < 0 || k.PrefetchA%64 != 0 {
 		return fmt.Errorf("x86gen: PrefetchA=%d is not a non-negative multiple of 64", k.PrefetchA)
 	}
@@ -189,6 +200,10 @@ func (k Kernel) args() (args []arg, frame int) {
 		cSize = 8
 	}
 	list := []arg{{name: "kg", typ: "int", size: 8}, {name: "a", typ: "*" + e.goA, size: 8}}
+	if k.Indirect {
+		// "g" would name the goroutine register in Go assembly.
+		list = append(list, arg{name: "alt", typ: "*" + e.goA, size: 8}, arg{name: "rows", typ: "*int", size: 8})
+	}
 	if k.Strided {
 		list = append(list, arg{name: "lda", typ: "int", size: 8})
 	}
@@ -249,6 +264,9 @@ func (k Kernel) goArgNames() string {
 //	R10 C prefetch walker; segments left (window kernels)
 //	SI  B micro-panel start            R13 C tile start
 //
+// Indirect kernels keep A row i in indirectRows[i] (AX, R8, R9, R12, R10, DI); R10 and DI
+// take their other roles (C prefetch walker, C row pointer) only outside the k loop.
+//
 // Kernels run `tiles` tiles down C: B is the same micro-panel for every tile and C moves MR
 // rows per tile; packed A micro-panels are consecutive (AX simply runs on), strided A moves
 // MR rows (MR*lda elements) per tile. The tile count lives in its argument slot.
@@ -292,6 +310,9 @@ func (k Kernel) allocate() regs {
 // unrolled body.
 func (k Kernel) aOperand(i, s int) string {
 	lb := elems[k.Elem].laneBytes
+	if k.Indirect {
+		return mem(s*lb, indirectRows[i])
+	}
 	if !k.Strided {
 		return mem((s*k.MR+i)*lb, "AX")
 	}
@@ -370,7 +391,11 @@ func (k Kernel) update(a *asm, r regs, s int, bcastNext *int, loads bool) {
 // advance moves the A and B pointers past n k groups.
 func (k Kernel) advance(a *asm, n int) {
 	e := elems[k.Elem]
-	if k.Strided {
+	if k.Indirect {
+		for _, r := range indirectRows[:k.MR] {
+			a.ins("ADDQ", imm(n*e.laneBytes), r)
+		}
+	} else if k.Strided {
 		a.ins("ADDQ", imm(n*e.laneBytes), "AX")
 		if k.MR > 3 {
 			a.ins("ADDQ", imm(n*e.laneBytes), "R9")
@@ -438,6 +463,9 @@ func (k Kernel) emit(a *asm) {
 		}
 	}
 
+	if k.Indirect {
+		k.indirectPointers(a)
+	}
 	for _, row := range r.acc {
 		for _, acc := range row {
 			switch {
@@ -505,6 +533,9 @@ func (k Kernel) emit(a *asm) {
 		k.intEpilogue(a, r)
 	}
 	a.label("next")
+	if k.Indirect {
+		a.ins("ADDQ", imm(8*k.MR), k.argOff("rows"))
+	}
 	if k.Strided {
 		// The next tile's A rows start MR rows further (the k loop moved AX along the row,
 		// so it is recomputed from the argument slot, which keeps the current tile's start).
@@ -522,6 +553,38 @@ func (k Kernel) emit(a *asm) {
 	a.ins("VZEROUPPER")
 	a.ins("RET")
 	a.blank()
+}
+
+// indirectRows are the A row registers of indirect kernels.
+var indirectRows = []string{"AX", "R8", "R9", "R12", "R10", "DI"}
+
+// indirectPointers loads the tile's A row pointers from its offset table entries: an entry
+// o >= 0 points at a + o elements, o < 0 at alt + ^o, computed without branches as
+// a + (o XOR m)*size + (m AND (alt-a)) with m = o>>63 (all ones for a negative entry).
+// CX, R11 and BX are free here; the k count and the B pointer are set again at the end.
+func (k Kernel) indirectPointers(a *asm) {
+	e := elems[k.Elem]
+	a.comment("A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.")
+	a.ins("MOVQ", k.argOff("rows"), "R11")
+	for i, r := range indirectRows[:k.MR] {
+		a.ins("MOVQ", mem(8*i, "R11"), r)
+	}
+	a.ins("MOVQ", k.argOff("alt"), "BX")
+	a.ins("MOVQ", k.argOff("a"), "R11")
+	a.ins("SUBQ", "R11", "BX")
+	for _, r := range indirectRows[:k.MR] {
+		a.ins("MOVQ", r, "CX")
+		a.ins("SARQ", imm(63), "CX")
+		a.ins("XORQ", "CX", r)
+		if e.aElem > 1 {
+			a.ins("SHLQ", imm(log2(e.aElem)), r)
+		}
+		a.ins("ANDQ", "BX", "CX")
+		a.ins("ADDQ", "R11", r)
+		a.ins("ADDQ", "CX", r)
+	}
+	a.ins("MOVQ", k.argOff("kg"), "CX")
+	a.ins("MOVQ", "SI", "BX")
 }
 
 // rowPointers sets R9 and R12 to A rows 3 and 6 from AX (row 0) and R8 (the row stride).
