@@ -92,3 +92,20 @@ func BenchmarkF32StridedRows(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkF32Indirect is BenchmarkF32Strided through an offset table (six rows lda apart),
+// twenty tiles per call as a convolution runs them: the price of the table.
+func BenchmarkF32Indirect(b *testing.B) {
+	const lda, tiles = 300, 20
+	a, bb, c := make([]float32, (tiles*F32MR-1)*lda+benchKG), make([]float32, benchKG*F32NR), make([]float32, tiles*F32MR*F32NR)
+	offs := make([]int, tiles*F32MR)
+	for i := range offs {
+		offs[i] = i * lda
+	}
+	b.Run("strided", func(b *testing.B) {
+		benchKernel(b, "float32", 2*tiles*F32MR*F32NR*benchKG, func() { F32StridedTiles(tiles, benchKG, a, lda, bb, c, F32NR, 1, 1) })
+	})
+	b.Run("indirect", func(b *testing.B) {
+		benchKernel(b, "float32", 2*tiles*F32MR*F32NR*benchKG, func() { F32IndirectTiles(F32MR, tiles, benchKG, a, nil, offs, bb, c, F32NR, 1, 1) })
+	})
+}

@@ -264,8 +264,10 @@ func (k Kernel) goArgNames() string {
 //	R10 C prefetch walker; segments left (window kernels)
 //	SI  B micro-panel start            R13 C tile start
 //
-// Indirect kernels keep A row i in indirectRows[i] (AX, R8, R9, R12, R10, DI); R10 and DI
-// take their other roles (C prefetch walker, C row pointer) only outside the k loop.
+// Indirect kernels keep A row i in indirectRows[i] (AX, R8, R9, R12, R10, DI), the k offset
+// along the rows in SI (the B micro-panel start is read from its argument slot instead);
+// R10 and DI take their other roles (C prefetch walker, C row pointer) only outside the k
+// loop.
 //
 // Kernels run `tiles` tiles down C: B is the same micro-panel for every tile and C moves MR
 // rows per tile; packed A micro-panels are consecutive (AX simply runs on), strided A moves
@@ -311,7 +313,7 @@ func (k Kernel) allocate() regs {
 func (k Kernel) aOperand(i, s int) string {
 	lb := elems[k.Elem].laneBytes
 	if k.Indirect {
-		return mem(s*lb, indirectRows[i])
+		return memIdx(s*lb, indirectRows[i], "SI", 1)
 	}
 	if !k.Strided {
 		return mem((s*k.MR+i)*lb, "AX")
@@ -392,9 +394,7 @@ func (k Kernel) update(a *asm, r regs, s int, bcastNext *int, loads bool) {
 func (k Kernel) advance(a *asm, n int) {
 	e := elems[k.Elem]
 	if k.Indirect {
-		for _, r := range indirectRows[:k.MR] {
-			a.ins("ADDQ", imm(n*e.laneBytes), r)
-		}
+		a.ins("ADDQ", imm(n*e.laneBytes), "SI") // the k offset along every row
 	} else if k.Strided {
 		a.ins("ADDQ", imm(n*e.laneBytes), "AX")
 		if k.MR > 3 {
@@ -584,7 +584,8 @@ func (k Kernel) indirectPointers(a *asm) {
 		a.ins("ADDQ", "CX", r)
 	}
 	a.ins("MOVQ", k.argOff("kg"), "CX")
-	a.ins("MOVQ", "SI", "BX")
+	a.ins("MOVQ", k.argOff("b"), "BX")
+	a.ins("XORQ", "SI", "SI")
 }
 
 // rowPointers sets R9 and R12 to A rows 3 and 6 from AX (row 0) and R8 (the row stride).
