@@ -33,6 +33,9 @@ var (
 		rows: func(rows, tiles, kg int, a []float32, lda int, b []float32, c []float32, ldc int, beta float32) {
 			kernels.F32StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
+		indirect: func(rows, tiles, kg int, a, alt []float32, offs []int, b, c []float32, ldc int, beta float32) {
+			kernels.F32IndirectTiles(rows, tiles, kg, a, alt, offs, b, c, ldc, 1, beta)
+		},
 		shortRowsSlow: true,
 	}
 	i16Kernel = kernel[int16, int16, int32]{
@@ -46,6 +49,9 @@ var (
 		rows: func(rows, tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
 			kernels.I16StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
+		indirect: func(rows, tiles, kg int, a, alt []int16, offs []int, b []int16, c []int32, ldc int, beta int32) {
+			kernels.I16IndirectTiles(rows, tiles, kg, a, alt, offs, b, c, ldc, 1, beta)
+		},
 	}
 	u8Kernel = kernel[uint8, int8, int32]{
 		mr: kernels.U8MR, nr: kernels.U8NR, kgroup: kernels.U8KGroup, kc: kcU8,
@@ -57,6 +63,9 @@ var (
 		},
 		rows: func(rows, tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
 			kernels.U8S8StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
+		},
+		indirect: func(rows, tiles, kg int, a, alt []uint8, offs []int, b []int8, c []int32, ldc int, beta int32) {
+			kernels.U8S8IndirectTiles(rows, tiles, kg, a, alt, offs, b, c, ldc, 1, beta)
 		},
 	}
 )

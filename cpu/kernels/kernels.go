@@ -691,9 +691,12 @@ func indirectTiles[A, B, C any](mr, nr, g int, kerns []func(int, *A, *A, *int, *
 	check("C", len(c), (tiles*rows-1)*ldc+nr)
 	f := kerns[rows-1]
 	pa, palt := at(a, 0), at(alt, 0)
+	var moved []int // a long k's later chunks: a tile's offsets moved along the rows
+	if kg > maxChunk {
+		moved = make([]int, rows)
+	}
 	tiled(tiles, kg, beta, one, func(t0, nt, g0, n int, beta C) {
 		o := offs[t0*rows:]
-		var moved [8]int
 		if g0 > 0 { // one tile (nt == 1), its rows g0 groups further
 			for i, v := range o[:rows] {
 				if v >= 0 {
