@@ -433,3 +433,44 @@ func goU8S8I(mr, nr, kg int, a, alt *uint8, rows *int, b *int8, c *int32, ldc in
 		goIntTile(mr, nr, acc, &cs[t*mr*ldc], ldc, alpha, beta)
 	}
 }
+
+// Indirect window kernels run the indirect kernel once per segment with every offset moved
+// s*segStride elements along its slice, adding to C after the first (as goF32W).
+
+// movedOffsets returns the tile offsets of rows moved d elements along a or alt.
+func movedOffsets(rows *int, n, d int) []int {
+	src := unsafe.Slice(rows, n)
+	m := make([]int, n)
+	for i, o := range src {
+		if o >= 0 {
+			m[i] = o + d
+		} else {
+			m[i] = ^(^o + d)
+		}
+	}
+	return m
+}
+
+func goF32IW(mr, nr, kg int, a, alt *float32, rows *int, segs, segStride int, b, c *float32, ldc int, alpha, beta float32, tiles int) {
+	for s := 0; s < segs; s++ {
+		m := movedOffsets(rows, tiles*mr, s*segStride)
+		goF32I(mr, nr, kg, a, alt, &m[0], (*float32)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
+		beta = 1
+	}
+}
+
+func goI16IW(mr, nr, kg int, a, alt *int16, rows *int, segs, segStride int, b *int16, c *int32, ldc int, alpha, beta int32, tiles int) {
+	for s := 0; s < segs; s++ {
+		m := movedOffsets(rows, tiles*mr, s*segStride)
+		goI16I(mr, nr, kg, a, alt, &m[0], (*int16)(unsafe.Add(unsafe.Pointer(b), 2*2*s*kg*nr)), c, ldc, alpha, beta, tiles)
+		beta = 1
+	}
+}
+
+func goU8S8IW(mr, nr, kg int, a, alt *uint8, rows *int, segs, segStride int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	for s := 0; s < segs; s++ {
+		m := movedOffsets(rows, tiles*mr, s*segStride)
+		goU8S8I(mr, nr, kg, a, alt, &m[0], (*int8)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
+		beta = 1
+	}
+}

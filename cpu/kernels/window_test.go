@@ -119,3 +119,77 @@ func TestWindowBadArgs(t *testing.T) {
 		}()
 	}
 }
+
+// TestIndirectWindowTiles: the indirect window kernels on offsets that describe the window
+// kernel's evenly spaced rows, some of them moved into copies in alt, give the window
+// kernel's result bit for bit (the same arithmetic in the same order), for the shapes of
+// TestWindowTiles; bad offsets panic.
+func TestIndirectWindowTiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	type shape struct{ kg, segs, tiles int }
+	shapes := []shape{{0, 1, 1}, {1, 1, 1}, {5, 7, 3}, {21, 7, 13}, {3, 3, 2}, {64, 3, 5}, {700, 5, 2}, {maxChunk + 3, 2, 1}}
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, sh := range shapes {
+			kg, segs, tiles := sh.kg, sh.segs, sh.tiles
+			rows := tiles * 6
+			lda := 3 + r.IntN(7)
+			segStride := 4*kg + r.IntN(40)
+			reach := (segs-1)*segStride + 4*kg // the widest group's
+			nA := (rows-1)*lda + reach + 1
+			ldc := 16 + r.IntN(9)
+			cLen := (rows-1)*ldc + 16
+			// offsets returns the table for elements of the given size per group, every
+			// third row copied into alt.
+			offsets := func(copyRow func(alt, from int)) (offs []int, nAlt int) {
+				for i := 0; i < rows; i++ {
+					if i%3 == 1 {
+						copyRow(nAlt, i*lda)
+						offs = append(offs, ^nAlt)
+						nAlt += reach + 1
+						continue
+					}
+					offs = append(offs, i*lda)
+				}
+				return offs, nAlt
+			}
+
+			af, bf := randF32(r, nA), randF32(r, segs*kg*16)
+			altf := make([]float32, rows*(reach+1))
+			offs, _ := offsets(func(to, from int) { copy(altf[to:to+reach], af[from:]) })
+			got := randF32(r, cLen)
+			want := append([]float32(nil), got...)
+			F32IndirectWindowTiles(tiles, kg, segs, segStride, af, altf, offs, bf, got, ldc, 1.5, 0.5)
+			F32WindowTiles(tiles, kg, segs, segStride, af, lda, bf, want, ldc, 1.5, 0.5)
+			compareTiles(t, impl+" F32", got, want, 6, kg)
+
+			a16, b16 := randInts[int16](r, nA), randInts[int16](r, segs*kg*32)
+			alt16 := make([]int16, rows*(reach+1))
+			offs, _ = offsets(func(to, from int) { copy(alt16[to:to+reach], a16[from:]) })
+			g32 := make([]int32, cLen)
+			w32 := make([]int32, cLen)
+			I16IndirectWindowTiles(tiles, kg, segs, segStride, a16, alt16, offs, b16, g32, ldc, 3, 0)
+			I16WindowTiles(tiles, kg, segs, segStride, a16, lda, b16, w32, ldc, 3, 0)
+			compareTiles(t, impl+" I16", g32, w32, 6, kg)
+
+			a8, b8 := randInts[uint8](r, nA), randInts[int8](r, segs*kg*64)
+			alt8 := make([]uint8, rows*(reach+1))
+			offs, _ = offsets(func(to, from int) { copy(alt8[to:to+reach], a8[from:]) })
+			g8 := randInts[int32](r, cLen)
+			w8 := append([]int32(nil), g8...)
+			U8S8IndirectWindowTiles(tiles, kg, segs, segStride, a8, alt8, offs, b8, g8, ldc, 1, 1)
+			U8S8WindowTiles(tiles, kg, segs, segStride, a8, lda, b8, w8, ldc, 1, 1)
+			compareTiles(t, impl+" U8S8", g8, w8, 6, kg)
+		}
+		restore()
+	}
+	// An offset whose last segment would reach past its slice panics.
+	a, b, c := make([]float32, 100), make([]float32, 3*10*16), make([]float32, 6*16)
+	offs := []int{0, 0, 0, 0, 0, 100 - 2*20 - 9}
+	defer func() {
+		if recover() == nil {
+			t.Error("an offset past the input: no panic")
+		}
+	}()
+	F32IndirectWindowTiles(1, 10, 3, 20, a, nil, offs, b, c, 16, 1, 0)
+}
