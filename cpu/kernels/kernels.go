@@ -699,9 +699,13 @@ func indirectTiles[A, B, C any](mr, nr, g int, kerns []func(int, *A, *A, *int, *
 		o := offs[t0*rows:]
 		if g0 > 0 { // one tile (nt == 1), its rows g0 groups further
 			for i, v := range o[:rows] {
-				moved[i] = moveOffset(v, g0*g)
+				if v >= 0 {
+					moved[i] = v + g0*g
+				} else {
+					moved[i] = ^(^v + g0*g)
+				}
 			}
-			o = moved
+			o = moved[:rows]
 		}
 		f(n, pa, palt, &o[0], at(b, g0*nr*g), &c[t0*rows*ldc], ldc, alpha, beta, nt)
 	})
@@ -722,71 +726,4 @@ func I16IndirectTiles(rows, tiles, kg int, a, alt []int16, offs []int, b []int16
 // U8S8IndirectTiles is F32IndirectTiles for uint8 x int8 quads (kg groups of U8KGroup).
 func U8S8IndirectTiles(rows, tiles, kg int, a, alt []uint8, offs []int, b []int8, c []int32, ldc int, alpha, beta int32) {
 	indirectTiles(U8MR, U8NR, U8KGroup, u8s8Indirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
-}
-
-// moveOffset moves an indirect offset table entry d elements along its slice.
-func moveOffset(o, d int) int {
-	if o >= 0 {
-		return o + d
-	}
-	return ^(^o + d)
-}
-
-// indirectWindowTiles is the *IndirectWindowTiles of one kernel family: the checks, then
-// the indirect window kernel in calls of at most maxChunk groups (windowed), a segment
-// longer than that through the family's indirect kernel with the offsets moved to it.
-func indirectWindowTiles[A, B, C any](mr, nr, g int, kern func(int, *A, *A, *int, int, int, *B, *C, int, C, C, int),
-	indirect func(rows, tiles, kg int, a, alt []A, offs []int, b []B, c []C, ldc int, alpha, beta C),
-	tiles, kg, segs, segStride int, a, alt []A, offs []int, b []B, c []C, ldc int, alpha, beta, one C) {
-	checkTiles(tiles)
-	checkArgs(kg, ldc, nr, 0)
-	checkSegs(segs, segStride)
-	check("offsets", len(offs), tiles*mr)
-	reach := (segs-1)*segStride + kg*g
-	for _, o := range offs[:tiles*mr] {
-		if o >= 0 {
-			check("A", len(a), o+reach)
-		} else {
-			check("alt", len(alt), ^o+reach)
-		}
-	}
-	check("B", len(b), segs*kg*nr*g)
-	check("C", len(c), (tiles*mr-1)*ldc+nr)
-	pa, palt := at(a, 0), at(alt, 0)
-	var moved []int // one tile's offsets moved to a later segment
-	if segs*kg > maxChunk {
-		moved = make([]int, mr)
-	}
-	move := func(t, s int) []int {
-		for i, v := range offs[t*mr : (t+1)*mr] {
-			moved[i] = moveOffset(v, s*segStride)
-		}
-		return moved
-	}
-	windowed(tiles, kg, segs, beta, one, func(t0, nt, s0, ns int, beta C) {
-		o := offs[t0*mr:]
-		if s0 > 0 { // one tile (nt == 1)
-			o = move(t0, s0)
-		}
-		kern(kg, pa, palt, &o[0], ns, segStride, at(b, s0*kg*nr*g), &c[t0*mr*ldc], ldc, alpha, beta, nt)
-	}, func(t, s int, beta C) {
-		indirect(mr, 1, kg, a, alt, move(t, s), b[s*kg*nr*g:], c[t*mr*ldc:], ldc, alpha, beta)
-	})
-}
-
-// F32IndirectWindowTiles is F32WindowTiles with the rows of the tiles read through an offset
-// table (F32IndirectTiles): row i of tile t reads segment s from a[o + s*segStride:] for
-// o = offs[t*F32MR+i] >= 0, else from alt[^o + s*segStride:], k values each.
-func F32IndirectWindowTiles(tiles, k, segs, segStride int, a, alt []float32, offs []int, b []float32, c []float32, ldc int, alpha, beta float32) {
-	indirectWindowTiles(F32MR, F32NR, 1, kF32IW6x16, F32IndirectTiles, tiles, k, segs, segStride, a, alt, offs, b, c, ldc, alpha, beta, 1)
-}
-
-// I16IndirectWindowTiles is F32IndirectWindowTiles for int16 pairs (kg groups per segment).
-func I16IndirectWindowTiles(tiles, kg, segs, segStride int, a, alt []int16, offs []int, b []int16, c []int32, ldc int, alpha, beta int32) {
-	indirectWindowTiles(I16MR, I16NR, I16KGroup, kI16IW6x16, I16IndirectTiles, tiles, kg, segs, segStride, a, alt, offs, b, c, ldc, alpha, beta, 1)
-}
-
-// U8S8IndirectWindowTiles is F32IndirectWindowTiles for uint8 x int8 quads.
-func U8S8IndirectWindowTiles(tiles, kg, segs, segStride int, a, alt []uint8, offs []int, b []int8, c []int32, ldc int, alpha, beta int32) {
-	indirectWindowTiles(U8MR, U8NR, U8KGroup, kU8S8IW6x16, U8S8IndirectTiles, tiles, kg, segs, segStride, a, alt, offs, b, c, ldc, alpha, beta, 1)
 }

@@ -238,7 +238,7 @@ func randF32(r *rand.Rand, n int) []float32 {
 	return s
 }
 
-func randInts[T int16 | uint8 | int8 | int32](r *rand.Rand, n int) []T {
+func randInts[T int16 | uint8 | int8](r *rand.Rand, n int) []T {
 	s := make([]T, n)
 	for i := range s {
 		s[i] = T(r.Uint32())

@@ -546,42 +546,6 @@ func kU8S8I6x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc 
 //go:noescape
 func asmU8S8I6x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
-// kF32IW6x16 runs asmF32IW6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kF32IW6x16(kg int, a *float32, alt *float32, rows *int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
-	if useAsm {
-		asmF32IW6x16(kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-		return
-	}
-	goF32IW(6, 16, kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-}
-
-//go:noescape
-func asmF32IW6x16(kg int, a *float32, alt *float32, rows *int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
-
-// kI16IW6x16 runs asmI16IW6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kI16IW6x16(kg int, a *int16, alt *int16, rows *int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
-	if useAsm {
-		asmI16IW6x16(kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-		return
-	}
-	goI16IW(6, 16, kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-}
-
-//go:noescape
-func asmI16IW6x16(kg int, a *int16, alt *int16, rows *int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
-
-// kU8S8IW6x16 runs asmU8S8IW6x16 when the CPU has AVX2 and FMA, else its Go fallback.
-func kU8S8IW6x16(kg int, a *uint8, alt *uint8, rows *int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
-	if useAsm {
-		asmU8S8IW6x16(kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-		return
-	}
-	goU8S8IW(6, 16, kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-}
-
-//go:noescape
-func asmU8S8IW6x16(kg int, a *uint8, alt *uint8, rows *int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
-
 // kF32P6x32Z runs asmF32P6x32Z when the CPU has AVX-512F, else its Go fallback.
 func kF32P6x32Z(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	if useAVX512 {

@@ -186,18 +186,6 @@ func kU8S8I6x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc 
 	goU8S8I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
 }
 
-func kF32IW6x16(kg int, a *float32, alt *float32, rows *int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
-	goF32IW(6, 16, kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-}
-
-func kI16IW6x16(kg int, a *int16, alt *int16, rows *int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
-	goI16IW(6, 16, kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-}
-
-func kU8S8IW6x16(kg int, a *uint8, alt *uint8, rows *int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
-	goU8S8IW(6, 16, kg, a, alt, rows, segs, segStride, b, c, ldc, alpha, beta, tiles)
-}
-
 func kF32P6x32Z(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	goF32P(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
 }

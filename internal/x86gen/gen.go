@@ -68,11 +68,6 @@ func Catalog() []Kernel {
 			ks = append(ks, k)
 		}
 	}
-	// Indirect window kernels: a window kernel's tiles crossing an output row or reading
-	// border pixels from copies (cpu/conv, ResNet-50's C1).
-	for _, e := range []Elem{F32, I16, U8S8} {
-		ks = append(ks, Kernel{Elem: e, MR: 6, NR: 16, Unroll: 4, Indirect: true, Window: true})
-	}
 	// AVX-512 GEMM kernels for CPUs that have it: the same six rows (so A packs as for
 	// AVX2) and twelve accumulators, each a zmm register of 16 float32 or 8 float64.
 	ks = append(ks,

@@ -56,10 +56,10 @@ type Kernel struct {
 	// Strided kernels read A in place (MR rows, row stride lda elements, k contiguous in a row);
 	// packed kernels read A as [kg][MR] groups, the BLIS packed micro-panel.
 	Strided bool
-	// Window kernels are strided (or indirect) kernels whose k runs over segs segments of kg
-	// groups each, segment s of a row reading A segStride elements after segment s-1's start
-	// (a convolution's filter rows: one contiguous run of input per row, the rows XIn*C
-	// apart), B continuing across segments; the tile stays in registers for all of them.
+	// Window kernels are strided kernels whose k runs over segs segments of kg groups each,
+	// segment s reading A at a + s*segStride elements (a convolution's filter rows: one
+	// contiguous run of input per row, the rows XIn*C apart), B continuing across segments;
+	// the tile stays in registers for all of them.
 	Window bool
 	// Indirect kernels read A in place like strided ones, but each row from its own place:
 	// row i of tile t starts at entry t*MR+i of an offset table, an element offset into a
@@ -97,12 +97,9 @@ func (k Kernel) Dispatcher() string { return "k" + strings.TrimPrefix(k.Symbol()
 // fallback is the pure-Go implementation of the same contract (cpu/kernels/fallback.go).
 func (k Kernel) fallback() string { return "go" + elems[k.Elem].tag + k.form() }
 
-// form is the symbol letter of the A access: P packed, S strided, W window, I indirect,
-// IW indirect window.
+// form is the symbol letter of the A access: P packed, S strided, W window, I indirect.
 func (k Kernel) form() string {
 	switch {
-	case k.Indirect && k.Window:
-		return "IW"
 	case k.Indirect:
 		return "I"
 	case k.Window:
@@ -175,12 +172,12 @@ func (k Kernel) Validate() error {
 	if regs := k.numRegs(); need > regs || k.MR*k.nv() > regs-3 {
 		return fmt.Errorf("x86gen: %s %dx%d needs %d vector registers, there are %d", e.tag, k.MR, k.NR, need, regs)
 	}
-	if k.Window && !k.Strided && !k.Indirect {
-		return fmt.Errorf("x86gen: %s: a window kernel reads A in place (Strided or Indirect)", e.tag)
+	if k.Window && !k.Strided {
+		return fmt.Errorf("x86gen: %s: a window kernel reads A in place (Strided)", e.tag)
 	}
-	if k.Indirect && (k.Strided || k.AVX512 || k.MR > len(indirectRows) || k.PrefetchA != 0) {
+	if k.Indirect && (k.Strided || k.Window || k.AVX512 || k.MR > len(indirectRows) || k.PrefetchA != 0) {
 		// (Hints 256 bytes ahead on each row measured 2% slower on ResNet-50's 3x3 layers.)
-		return fmt.Errorf("x86gen: %s: an indirect kernel is an AVX2 kernel of at most %d rows, not strided or A-prefetching", e.tag, len(indirectRows))
+		return fmt.Errorf("x86gen: %s: an indirect kernel is an AVX2 kernel of at most %d rows, not strided, window or A-prefetching", e.tag, len(indirectRows))
 	}
 	if k.PrefetchA < 0 || k.PrefetchA%64 != 0 {
 		return fmt.Errorf("x86gen: PrefetchA=%d is not a non-negative multiple of 64", k.PrefetchA)
@@ -486,10 +483,9 @@ func (k Kernel) emit(a *asm) {
 	bc := 0
 	done := "epilogue" // where the k loop ends
 	if k.Window {
-		// R10 counts the segments left (the C prefetch above is its only other use); in
-		// indirect kernels, where R10 is an A row, DX does (the epilogue reloads ldc).
+		// R10 counts the segments left (the C prefetch above is its only other use).
 		done = "segnext"
-		a.ins("MOVQ", k.argOff("segs"), k.segCounter())
+		a.ins("MOVQ", k.argOff("segs"), "R10")
 		a.label("segloop")
 		a.ins("MOVQ", k.argOff("kg"), "CX")
 	}
@@ -525,21 +521,13 @@ func (k Kernel) emit(a *asm) {
 	}
 	if k.Window {
 		a.label("segnext")
-		a.ins("DECQ", k.segCounter())
+		a.ins("DECQ", "R10")
 		a.ins("JZ", "epilogue")
-		if k.Indirect {
-			a.ins("ADDQ", k.argOff("segStride"), "SI") // every row to its next segment
-		} else {
-			a.ins("ADDQ", k.argOff("segStride"), "AX")
-			k.rowPointers(a)
-		}
+		a.ins("ADDQ", k.argOff("segStride"), "AX")
+		k.rowPointers(a)
 		a.ins("JMP", "segloop")
 	}
 	a.label("epilogue")
-	if k.Window && k.Indirect {
-		a.ins("MOVQ", k.argOff("ldc"), "DX")
-		a.ins("SHLQ", imm(log2(e.cElem)), "DX")
-	}
 	if e.isFloat {
 		k.floatEpilogue(a, r)
 	} else {
@@ -566,14 +554,6 @@ func (k Kernel) emit(a *asm) {
 	a.ins("VZEROUPPER")
 	a.ins("RET")
 	a.blank()
-}
-
-// segCounter is the register counting a window kernel's segments.
-func (k Kernel) segCounter() string {
-	if k.Indirect {
-		return "DX"
-	}
-	return "R10"
 }
 
 // indirectRows are the A row registers of indirect kernels.
