@@ -523,27 +523,18 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 			}
 			for ; p0 < e.pixels; p0 += e.piece {
 				n := min(e.piece, e.pixels-p0)
-				a, lda, inside := e.directRows(in, grp, b, p0, n)
+				a, lda, _ := e.directRows(in, grp, b, p0, n)
 				if a == nil && ind {
 					e.indirectPush(in, out, s, grp, b, e.tiles-1, p0, n, false, first, j0, j1, cTile)
 					continue
 				}
 				if a == nil {
-					a, lda, inside = e.gather(in, s.g, grp, b, p0)
-				}
-				if !inside && !first {
+					e.gatheredPiece(in, out, s, grp, b, p0, n, j0, j1, wBlock, cTile, beta, first)
 					continue
 				}
 				for jr := j0; jr < j1; jr++ {
-					cs, ldc := cTile(e.tiles-1, jr)
-					if (jr+1)*nr <= e.kg {
-						cs, ldc = out[p0*c.K+grp*e.kg+jr*nr:], c.K
-					}
-					if inside {
-						e.k.rows(n, 1, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
-					} else {
-						zeroTile(cs, ldc, n, nr)
-					}
+					cs, ldc := e.pieceC(out, grp, e.tiles-1, p0, n, jr, cTile)
+					e.k.rows(n, 1, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
 				}
 			}
 		}
@@ -620,7 +611,7 @@ func (e *engine[A, B, C]) indirectPush(in []A, out []C, s *scratch[A, C], grp in
 		s.offs = s.offs[:o]
 		if first {
 			for jr := j0; jr < j1; jr++ {
-				cs, ldc := e.indirectC(out, grp, t, p0, rows, jr, cTile)
+				cs, ldc := e.pieceC(out, grp, t, p0, rows, jr, cTile)
 				zeroTile(cs, ldc, rows, e.k.nr)
 			}
 		}
@@ -642,15 +633,33 @@ func (e *engine[A, B, C]) indirectRun(in []A, out []C, s *scratch[A, C], grp int
 	for jr := j0; jr < j1; jr++ {
 		wp := wBlock[jr*panelLen:]
 		for _, r := range s.indirects {
-			cs, ldc := e.indirectC(out, grp, r.t, r.p0, r.rows, jr, cTile)
+			cs, ldc := e.pieceC(out, grp, r.t, r.p0, r.rows, jr, cTile)
 			e.k.indirect(r.rows, r.n, b.kgp, in, s.alt, s.offs[r.o:], wp, cs, ldc, beta)
 		}
 	}
 }
 
-// indirectC is the output of the tile or tail piece of rows pixels from p0 (tile t) in panel
+// gatheredPiece runs the tail piece of n pixels from p0 gathered into the tile buffer.
+func (e *engine[A, B, C]) gatheredPiece(in []A, out []C, s *scratch[A, C], grp int, b *block,
+	p0, n, j0, j1 int, wBlock []B, cTile func(t, jr int) ([]C, int), beta C, first bool) {
+	a, lda, inside := e.gather(in, s.g, grp, b, p0)
+	if !inside && !first {
+		return
+	}
+	panelLen := b.kgp * e.k.kgroup * e.k.nr
+	for jr := j0; jr < j1; jr++ {
+		cs, ldc := e.pieceC(out, grp, e.tiles-1, p0, n, jr, cTile)
+		if inside {
+			e.k.rows(n, 1, b.kgp, a, lda, wBlock[jr*panelLen:], cs, ldc, beta)
+		} else {
+			zeroTile(cs, ldc, n, e.k.nr)
+		}
+	}
+}
+
+// pieceC is the output of the tile or tail piece of rows pixels from p0 (tile t) in panel
 // jr: cTile's for whole tiles, in place for a tail piece of a full panel.
-func (e *engine[A, B, C]) indirectC(out []C, grp, t, p0, rows, jr int, cTile func(t, jr int) ([]C, int)) ([]C, int) {
+func (e *engine[A, B, C]) pieceC(out []C, grp, t, p0, rows, jr int, cTile func(t, jr int) ([]C, int)) ([]C, int) {
 	if rows < e.k.mr && (jr+1)*e.k.nr <= e.kg {
 		return out[p0*e.c.K+grp*e.kg+jr*e.k.nr:], e.c.K
 	}
