@@ -29,9 +29,11 @@ var fixedShapes = []string{
 	"conv2d x=4 y=3 k=16 c=7 r=2 s=3 n=3 pad=1",             // batch, rectangular filter
 	"conv2d x=3 y=3 k=20 c=40 r=1 s=1 stride=2 xin=6 yin=6", // strided 1x1 (not linear)
 	"conv2d x=1 y=1 k=9 c=2 r=3 s=3 pad=4 xin=1 yin=1",      // all taps but one in padding
-	"conv2d x=7 y=7 k=64 c=600 r=1 s=1",                     // several k blocks
+	"conv2d x=7 y=7 k=64 c=4500 r=1 s=1",                    // several k blocks of a few-tile layer (blockLimit)
+	"conv2d x=20 y=15 k=32 c=1100 r=1 s=1",                  // several k blocks of the kernel's kc
 	"conv2d x=12 y=2 k=20 c=5 r=1 s=1",                      // 1x1, odd channels: the last tiles' kgroup padding would read past the input
-	"conv2d x=5 y=5 k=16 c=100 r=3 s=3 pad=1",               // fused rows split into k blocks
+	"conv2d x=5 y=5 k=16 c=1400 r=3 s=3 pad=1",              // fused rows split into k blocks
+	"conv2d x=20 y=15 k=16 c=100 r=3 s=3 pad=1",             // the same with the kernel's kc
 }
 
 func parse(t *testing.T, s string) *op.Conv2D {
@@ -385,5 +387,26 @@ func TestTailSplit(t *testing.T) {
 	}
 	if i.e.tailTile != 8 || i.e.piece != 6 {
 		t.Errorf("int16: tail from tile %d in pieces of %d, want the last tile", i.e.tailTile, i.e.piece)
+	}
+}
+
+// TestBlockLimit: a layer of few pixel tiles takes k blocks of up to four times the kernel's
+// kc, a larger one blocks of up to kc, and both run as many blocks as that needs.
+func TestBlockLimit(t *testing.T) {
+	for _, c := range []struct {
+		spec   string
+		blocks int
+	}{
+		{"conv2d x=7 y=7 k=64 c=4500 r=1 s=1", 5},   // 9 tiles: 4500 in blocks of at most 1024
+		{"conv2d x=20 y=15 k=32 c=1100 r=1 s=1", 5}, // 50 tiles: blocks of at most 256
+	} {
+		sh := parse(t, c.spec)
+		p, err := NewF32(sh, make([]float32, sh.WLen()), Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(p.e.blocks); n != c.blocks {
+			t.Errorf("%s: %d k blocks (%d tiles), want %d", c.spec, n, p.e.tiles, c.blocks)
+		}
 	}
 }
