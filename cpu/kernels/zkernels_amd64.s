@@ -19,6 +19,8 @@ TEXT ·asmF32P6x16(SB), NOSPLIT, $0-56
 	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -265,12 +267,7 @@ beta0:
 	VMULPS Y12, Y11, Y11
 	VMOVUPS Y11, 32(DI)
 next:
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+32(FP), R13
 	DECQ tiles+48(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -284,6 +281,8 @@ TEXT ·asmF64P6x8(SB), NOSPLIT, $0-64
 	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $3, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -531,12 +530,7 @@ beta0:
 	VMULPD Y12, Y11, Y11
 	VMOVUPD Y11, 32(DI)
 next:
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+32(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -550,6 +544,8 @@ TEXT ·asmI16P6x16(SB), NOSPLIT, $0-56
 	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -896,12 +892,7 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+32(FP), R13
 	DECQ tiles+48(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -915,6 +906,8 @@ TEXT ·asmU8S8P6x16(SB), NOSPLIT, $0-56
 	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -1321,12 +1314,7 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+32(FP), R13
 	DECQ tiles+48(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -1342,8 +1330,14 @@ TEXT ·asmF32S6x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $6, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -1594,20 +1588,8 @@ beta0:
 	VMULPS Y12, Y11, Y11
 	VMOVUPS Y11, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -1623,8 +1605,14 @@ TEXT ·asmF64S6x8(SB), NOSPLIT, $0-72
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $3, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $6, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -1871,20 +1859,8 @@ beta0:
 	VMULPD Y12, Y11, Y11
 	VMOVUPD Y11, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -1900,8 +1876,14 @@ TEXT ·asmI16S6x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $6, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -2248,20 +2230,8 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -2276,8 +2246,14 @@ TEXT ·asmU8S8S6x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $6, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -2684,20 +2660,8 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -2711,6 +2675,8 @@ TEXT ·asmS8U8P6x16(SB), NOSPLIT, $0-56
 	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -3117,12 +3083,7 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+32(FP), R13
 	DECQ tiles+48(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -3138,8 +3099,14 @@ TEXT ·asmF32S1x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $1, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $1, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -3216,10 +3183,8 @@ beta0:
 	VMULPS Y2, Y1, Y1
 	VMOVUPS Y1, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -3235,8 +3200,14 @@ TEXT ·asmF32S2x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $2, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $2, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -3347,12 +3318,8 @@ beta0:
 	VMULPS Y4, Y3, Y3
 	VMOVUPS Y3, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -3368,8 +3335,14 @@ TEXT ·asmF32S3x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $3, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $3, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -3514,14 +3487,8 @@ beta0:
 	VMULPS Y6, Y5, Y5
 	VMOVUPS Y5, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -3537,8 +3504,14 @@ TEXT ·asmF32S4x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $4, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $4, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -3721,16 +3694,8 @@ beta0:
 	VMULPS Y8, Y7, Y7
 	VMOVUPS Y7, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -3746,8 +3711,14 @@ TEXT ·asmF32S5x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $5, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $5, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -3964,18 +3935,8 @@ beta0:
 	VMULPS Y10, Y9, Y9
 	VMOVUPS Y9, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -3991,8 +3952,14 @@ TEXT ·asmI16S1x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $1, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $1, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -4090,10 +4057,8 @@ beta0:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -4109,8 +4074,14 @@ TEXT ·asmI16S2x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $2, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $2, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -4257,12 +4228,8 @@ beta0:
 	VMOVDQU Y2, (DI)
 	VMOVDQU Y3, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -4278,8 +4245,14 @@ TEXT ·asmI16S3x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $3, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $3, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -4475,14 +4448,8 @@ beta0:
 	VMOVDQU Y4, (DI)
 	VMOVDQU Y5, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -4498,8 +4465,14 @@ TEXT ·asmI16S4x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $4, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $4, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -4748,16 +4721,8 @@ beta0:
 	VMOVDQU Y6, (DI)
 	VMOVDQU Y7, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -4773,8 +4738,14 @@ TEXT ·asmI16S5x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $5, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $5, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -5072,18 +5043,8 @@ beta0:
 	VMOVDQU Y8, (DI)
 	VMOVDQU Y9, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -5098,8 +5059,14 @@ TEXT ·asmU8S8S1x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $1, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $1, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -5207,10 +5174,8 @@ beta0:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -5225,8 +5190,14 @@ TEXT ·asmU8S8S2x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $2, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $2, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -5393,12 +5364,8 @@ beta0:
 	VMOVDQU Y2, (DI)
 	VMOVDQU Y3, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -5413,8 +5380,14 @@ TEXT ·asmU8S8S3x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $3, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $3, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	MOVQ SI, BX
 	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
@@ -5640,14 +5613,8 @@ beta0:
 	VMOVDQU Y4, (DI)
 	VMOVDQU Y5, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -5662,8 +5629,14 @@ TEXT ·asmU8S8S4x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $4, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $4, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -5952,16 +5925,8 @@ beta0:
 	VMOVDQU Y6, (DI)
 	VMOVDQU Y7, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -5976,8 +5941,14 @@ TEXT ·asmU8S8S5x16(SB), NOSPLIT, $0-64
 	MOVQ c+32(FP), R13
 	MOVQ ldc+40(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $5, DX, R11
+	MOVQ R11, ldc+40(FP)
+	IMUL3Q $5, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -6325,18 +6296,8 @@ beta0:
 	VMOVDQU Y8, (DI)
 	VMOVDQU Y9, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+40(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -6352,6 +6313,11 @@ TEXT ·asmF32W6x16(SB), NOSPLIT, $0-80
 	MOVQ c+48(FP), R13
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+56(FP)
+	IMUL3Q $6, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 	MOVQ segStride+32(FP), R10
 	SHLQ $2, R10
 	MOVQ CX, R11
@@ -6360,6 +6326,7 @@ TEXT ·asmF32W6x16(SB), NOSPLIT, $0-80
 	MOVQ R10, segStride+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -6616,20 +6583,8 @@ beta0:
 	VMULPS Y12, Y11, Y11
 	VMOVUPS Y11, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+56(FP), R13
 	DECQ tiles+72(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -6645,6 +6600,11 @@ TEXT ·asmI16W6x16(SB), NOSPLIT, $0-80
 	MOVQ c+48(FP), R13
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+56(FP)
+	IMUL3Q $6, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 	MOVQ segStride+32(FP), R10
 	SHLQ $1, R10
 	MOVQ CX, R11
@@ -6653,6 +6613,7 @@ TEXT ·asmI16W6x16(SB), NOSPLIT, $0-80
 	MOVQ R10, segStride+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -7009,20 +6970,8 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+56(FP), R13
 	DECQ tiles+72(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -7037,6 +6986,11 @@ TEXT ·asmU8S8W6x16(SB), NOSPLIT, $0-80
 	MOVQ c+48(FP), R13
 	MOVQ ldc+56(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+56(FP)
+	IMUL3Q $6, R8, R11
+	MOVQ R11, lda+16(FP)
+	MOVQ AX, R12
 	MOVQ segStride+32(FP), R10
 	MOVQ CX, R11
 	SHLQ $2, R11
@@ -7044,6 +6998,7 @@ TEXT ·asmU8S8W6x16(SB), NOSPLIT, $0-80
 	MOVQ R10, segStride+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
+	MOVQ R12, AX
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
@@ -7460,20 +7415,8 @@ beta0:
 	VMOVDQU Y10, (DI)
 	VMOVDQU Y11, 32(DI)
 next:
-	MOVQ a+8(FP), AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	ADDQ R8, AX
-	MOVQ AX, a+8(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ lda+16(FP), R12
+	ADDQ ldc+56(FP), R13
 	DECQ tiles+72(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -7487,6 +7430,8 @@ TEXT ·asmF32I1x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $1, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -7582,7 +7527,7 @@ beta0:
 	VMOVUPS Y1, 32(DI)
 next:
 	ADDQ $8, rows+24(FP)
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -7596,6 +7541,8 @@ TEXT ·asmF32I2x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $2, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -7733,8 +7680,7 @@ beta0:
 	VMOVUPS Y3, 32(DI)
 next:
 	ADDQ $16, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -7748,6 +7694,8 @@ TEXT ·asmF32I3x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $3, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -7927,9 +7875,7 @@ beta0:
 	VMOVUPS Y5, 32(DI)
 next:
 	ADDQ $24, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -7943,6 +7889,8 @@ TEXT ·asmF32I4x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $4, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -8164,10 +8112,7 @@ beta0:
 	VMOVUPS Y7, 32(DI)
 next:
 	ADDQ $32, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -8181,6 +8126,8 @@ TEXT ·asmF32I5x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $5, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -8444,11 +8391,7 @@ beta0:
 	VMOVUPS Y9, 32(DI)
 next:
 	ADDQ $40, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -8462,6 +8405,8 @@ TEXT ·asmF32I6x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -8767,12 +8712,7 @@ beta0:
 	VMOVUPS Y11, 32(DI)
 next:
 	ADDQ $48, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -8786,6 +8726,8 @@ TEXT ·asmI16I1x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $1, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -8902,7 +8844,7 @@ beta0:
 	VMOVDQU Y1, 32(DI)
 next:
 	ADDQ $8, rows+24(FP)
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -8916,6 +8858,8 @@ TEXT ·asmI16I2x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $2, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -9089,8 +9033,7 @@ beta0:
 	VMOVDQU Y3, 32(DI)
 next:
 	ADDQ $16, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -9104,6 +9047,8 @@ TEXT ·asmI16I3x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $3, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -9334,9 +9279,7 @@ beta0:
 	VMOVDQU Y5, 32(DI)
 next:
 	ADDQ $24, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -9350,6 +9293,8 @@ TEXT ·asmI16I4x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $4, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -9637,10 +9582,7 @@ beta0:
 	VMOVDQU Y7, 32(DI)
 next:
 	ADDQ $32, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -9654,6 +9596,8 @@ TEXT ·asmI16I5x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $5, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -9998,11 +9942,7 @@ beta0:
 	VMOVDQU Y9, 32(DI)
 next:
 	ADDQ $40, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -10016,6 +9956,8 @@ TEXT ·asmI16I6x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -10417,12 +10359,7 @@ beta0:
 	VMOVDQU Y11, 32(DI)
 next:
 	ADDQ $48, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -10436,6 +10373,8 @@ TEXT ·asmU8S8I1x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $1, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -10561,7 +10500,7 @@ beta0:
 	VMOVDQU Y1, 32(DI)
 next:
 	ADDQ $8, rows+24(FP)
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -10575,6 +10514,8 @@ TEXT ·asmU8S8I2x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $2, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -10766,8 +10707,7 @@ beta0:
 	VMOVDQU Y3, 32(DI)
 next:
 	ADDQ $16, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -10781,6 +10721,8 @@ TEXT ·asmU8S8I3x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $3, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -11038,9 +10980,7 @@ beta0:
 	VMOVDQU Y5, 32(DI)
 next:
 	ADDQ $24, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -11054,6 +10994,8 @@ TEXT ·asmU8S8I4x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $4, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -11377,10 +11319,7 @@ beta0:
 	VMOVDQU Y7, 32(DI)
 next:
 	ADDQ $32, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -11394,6 +11333,8 @@ TEXT ·asmU8S8I5x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $5, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -11783,11 +11724,7 @@ beta0:
 	VMOVDQU Y9, 32(DI)
 next:
 	ADDQ $40, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -11801,6 +11738,8 @@ TEXT ·asmU8S8I6x16(SB), NOSPLIT, $0-72
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+48(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -12256,12 +12195,7 @@ beta0:
 	VMOVDQU Y11, 32(DI)
 next:
 	ADDQ $48, rows+24(FP)
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+48(FP), R13
 	DECQ tiles+64(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -12275,6 +12209,8 @@ TEXT ·asmF32P6x32Z(SB), NOSPLIT, $0-56
 	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $2, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -12527,12 +12463,7 @@ beta0:
 	VMULPS Z12, Z11, Z11
 	VMOVUPS Z11, 64(DI)
 next:
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+32(FP), R13
 	DECQ tiles+48(FP)
 	JNZ tileloop
 	VZEROUPPER
@@ -12546,6 +12477,8 @@ TEXT ·asmF64P6x16Z(SB), NOSPLIT, $0-64
 	MOVQ c+24(FP), R13
 	MOVQ ldc+32(FP), DX
 	SHLQ $3, DX
+	IMUL3Q $6, DX, R11
+	MOVQ R11, ldc+32(FP)
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
@@ -12799,12 +12732,7 @@ beta0:
 	VMULPD Z12, Z11, Z11
 	VMOVUPD Z11, 64(DI)
 next:
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
-	ADDQ DX, R13
+	ADDQ ldc+32(FP), R13
 	DECQ tiles+56(FP)
 	JNZ tileloop
 	VZEROUPPER

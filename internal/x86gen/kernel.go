@@ -146,7 +146,10 @@ func (k Kernel) Validate() error {
 	if !ok {
 		return fmt.Errorf("x86gen: unknown element type %d", k.Elem)
 	}
-	maxMR := 8 // strided kernels address A rows from three base registers, 3 rows each
+	maxMR := 8 // the 16 ymm registers hold at most 13 accumulators of 8 lanes
+	if k.Strided {
+		maxMR = 6 // A rows from two base registers, 3 rows each; R12 keeps the tile start
+	}
 	if k.AVX512 {
 		maxMR = 14
 		if !e.isFloat || k.Strided {
@@ -260,7 +263,7 @@ func (k Kernel) goArgNames() string {
 //
 //	CX  k groups left (tail loop)     R11 unrolled iterations left, epilogue scratch
 //	AX  A pointer (row 0 when strided) R8 A row stride in bytes (strided)
-//	R9, R12 A pointers of rows 3 and 6 (strided)
+//	R9  A pointer of row 3 (strided)   R12 the tile's A start (strided)
 //	BX  B pointer                      DI  C row pointer    DX  C row stride in bytes
 //	R10 C prefetch walker; segments left (window kernels)
 //	SI  B micro-panel start            R13 C tile start
@@ -319,7 +322,7 @@ func (k Kernel) aOperand(i, s int) string {
 	if !k.Strided {
 		return mem((s*k.MR+i)*lb, "AX")
 	}
-	base := []string{"AX", "R9", "R12"}[i/3]
+	base := []string{"AX", "R9"}[i/3]
 	switch i % 3 {
 	case 0:
 		return mem(s*lb, base)
@@ -401,9 +404,6 @@ func (k Kernel) advance(a *asm, n int) {
 		if k.MR > 3 {
 			a.ins("ADDQ", imm(n*e.laneBytes), "R9")
 		}
-		if k.MR > 6 {
-			a.ins("ADDQ", imm(n*e.laneBytes), "R12")
-		}
 	} else {
 		a.ins("ADDQ", imm(n*k.MR*e.laneBytes), "AX")
 	}
@@ -430,6 +430,16 @@ func (k Kernel) emit(a *asm) {
 	a.ins("MOVQ", k.argOff("c"), "R13")
 	a.ins("MOVQ", k.argOff("ldc"), "DX")
 	a.ins("SHLQ", imm(log2(e.cElem)), "DX")
+	// The ldc slot becomes the bytes from one C tile to the next (MR rows), and a strided
+	// kernel's lda slot the same for A, so the next tile's pointers are one add away
+	// instead of a chain of MR adds (and, for A, a store and reload of the tile start).
+	a.ins("IMUL3Q", imm(k.MR), "DX", "R11")
+	a.ins("MOVQ", "R11", k.argOff("ldc"))
+	if k.Strided {
+		a.ins("IMUL3Q", imm(k.MR), "R8", "R11")
+		a.ins("MOVQ", "R11", k.argOff("lda"))
+		a.ins("MOVQ", "AX", "R12") // the tile's A start (R12 is free for MR <= 6)
+	}
 	if k.Window {
 		// The segment stride's slot becomes the bytes from the end of one segment's k
 		// groups to the start of the next: segStride*aElem - kg*laneBytes.
@@ -447,6 +457,7 @@ func (k Kernel) emit(a *asm) {
 	a.label("tileloop")
 	a.ins("MOVQ", k.argOff("kg"), "CX")
 	if k.Strided {
+		a.ins("MOVQ", "R12", "AX")
 		k.rowPointers(a)
 	}
 	a.ins("MOVQ", "SI", "BX")
@@ -538,17 +549,11 @@ func (k Kernel) emit(a *asm) {
 		a.ins("ADDQ", imm(8*k.MR), k.argOff("rows"))
 	}
 	if k.Strided {
-		// The next tile's A rows start MR rows further (the k loop moved AX along the row,
-		// so it is recomputed from the argument slot, which keeps the current tile's start).
-		a.ins("MOVQ", k.argOff("a"), "AX")
-		for i := 0; i < k.MR; i++ {
-			a.ins("ADDQ", "R8", "AX")
-		}
-		a.ins("MOVQ", "AX", k.argOff("a"))
+		// The next tile's A rows start MR rows further (the k loop moved AX along the row;
+		// R12 keeps the tile's start).
+		a.ins("ADDQ", k.argOff("lda"), "R12")
 	}
-	for i := 0; i < k.MR; i++ {
-		a.ins("ADDQ", "DX", "R13")
-	}
+	a.ins("ADDQ", k.argOff("ldc"), "R13")
 	a.ins("DECQ", k.argOff("tiles"))
 	a.ins("JNZ", "tileloop")
 	a.ins("VZEROUPPER")
@@ -589,15 +594,11 @@ func (k Kernel) indirectPointers(a *asm) {
 	a.ins("XORQ", "SI", "SI")
 }
 
-// rowPointers sets R9 and R12 to A rows 3 and 6 from AX (row 0) and R8 (the row stride).
+// rowPointers sets R9 to A row 3 from AX (row 0) and R8 (the row stride).
 func (k Kernel) rowPointers(a *asm) {
 	if k.MR > 3 {
 		a.ins("LEAQ", memIdx(0, "AX", "R8", 2), "R9")
 		a.ins("ADDQ", "R8", "R9")
-	}
-	if k.MR > 6 {
-		a.ins("LEAQ", memIdx(0, "R9", "R8", 2), "R12")
-		a.ins("ADDQ", "R8", "R12")
 	}
 }
 
