@@ -24,7 +24,10 @@ TEXT ·asmF32P6x16(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+44(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -43,6 +46,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -286,7 +290,10 @@ TEXT ·asmF64P6x8(SB), NOSPLIT, $0-64
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVQ beta+48(FP), R10
+	SHLQ $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -305,6 +312,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -549,7 +557,10 @@ TEXT ·asmI16P6x16(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+44(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -568,6 +579,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -911,7 +923,10 @@ TEXT ·asmU8S8P6x16(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+44(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -930,6 +945,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -1341,7 +1357,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -1360,6 +1379,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -1616,7 +1636,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVQ beta+56(FP), R10
+	SHLQ $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -1635,6 +1658,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -1887,7 +1911,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -1906,6 +1933,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -2257,7 +2285,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -2276,6 +2307,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -2680,7 +2712,10 @@ TEXT ·asmS8U8P6x16(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+44(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -2699,6 +2734,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -3108,10 +3144,14 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	MOVQ CX, R11
@@ -3209,13 +3249,17 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -3344,7 +3388,10 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -3354,6 +3401,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -3515,7 +3563,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -3528,6 +3579,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -3722,7 +3774,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -3738,6 +3793,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -3961,10 +4017,14 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	MOVQ CX, R11
@@ -4083,13 +4143,17 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -4254,7 +4318,10 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -4264,6 +4331,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -4476,7 +4544,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -4489,6 +4560,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -4749,7 +4821,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -4765,6 +4840,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -5068,10 +5144,14 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	MOVQ CX, R11
@@ -5199,13 +5279,17 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -5389,7 +5473,10 @@ tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ R12, AX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -5399,6 +5486,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -5640,7 +5728,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -5653,6 +5744,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -5952,7 +6044,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+52(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -5968,6 +6063,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -6330,7 +6426,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+68(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -6349,6 +6448,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -6617,7 +6717,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+68(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -6636,6 +6739,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -7002,7 +7106,10 @@ tileloop:
 	LEAQ (AX)(R8*2), R9
 	ADDQ R8, R9
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+68(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -7021,6 +7128,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -7435,10 +7543,14 @@ TEXT ·asmF32I1x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -7546,13 +7658,17 @@ TEXT ·asmF32I2x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -7699,7 +7815,10 @@ TEXT ·asmF32I3x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -7709,6 +7828,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -7894,7 +8014,10 @@ TEXT ·asmF32I4x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -7907,6 +8030,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -8131,7 +8255,10 @@ TEXT ·asmF32I5x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -8147,6 +8274,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -8410,7 +8538,10 @@ TEXT ·asmF32I6x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -8429,6 +8560,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -8731,10 +8863,14 @@ TEXT ·asmI16I1x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -8863,13 +8999,17 @@ TEXT ·asmI16I2x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -9052,7 +9192,10 @@ TEXT ·asmI16I3x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -9062,6 +9205,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -9298,7 +9442,10 @@ TEXT ·asmI16I4x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -9311,6 +9458,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -9601,7 +9749,10 @@ TEXT ·asmI16I5x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -9617,6 +9768,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -9961,7 +10113,10 @@ TEXT ·asmI16I6x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -9980,6 +10135,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -10378,10 +10534,14 @@ TEXT ·asmU8S8I1x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -10519,13 +10679,17 @@ TEXT ·asmU8S8I2x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -10726,7 +10890,10 @@ TEXT ·asmU8S8I3x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -10736,6 +10903,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -10999,7 +11167,10 @@ TEXT ·asmU8S8I4x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -11012,6 +11183,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -11338,7 +11510,10 @@ TEXT ·asmU8S8I5x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -11354,6 +11529,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -11743,7 +11919,10 @@ TEXT ·asmU8S8I6x16(SB), NOSPLIT, $0-72
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+60(FP), R10
+	TESTL R10, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -11762,6 +11941,7 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
+cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
@@ -12214,7 +12394,10 @@ TEXT ·asmF32P6x32Z(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVL beta+44(FP), R10
+	SHLL $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 64(R10)
@@ -12239,6 +12422,7 @@ tileloop:
 	PREFETCHT0 (R10)
 	PREFETCHT0 64(R10)
 	PREFETCHT0 127(R10)
+cready:
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
@@ -12482,7 +12666,10 @@ TEXT ·asmF64P6x16Z(SB), NOSPLIT, $0-64
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early so its lines arrive while the k loop runs.
+	// Touch the C tile early unless beta is zero (then C is only written).
+	MOVQ beta+48(FP), R10
+	SHLQ $1, R10
+	JZ cready
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 64(R10)
@@ -12507,6 +12694,7 @@ tileloop:
 	PREFETCHT0 (R10)
 	PREFETCHT0 64(R10)
 	PREFETCHT0 127(R10)
+cready:
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
