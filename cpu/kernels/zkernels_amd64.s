@@ -24,10 +24,7 @@ TEXT ·asmF32P6x16(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early unless beta is zero (then C is only written).
-	MOVL beta+44(FP), R10
-	SHLL $1, R10
-	JZ cready
+	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -46,7 +43,6 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
-cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -290,10 +286,7 @@ TEXT ·asmF64P6x8(SB), NOSPLIT, $0-64
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early unless beta is zero (then C is only written).
-	MOVQ beta+48(FP), R10
-	SHLQ $1, R10
-	JZ cready
+	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -312,7 +305,6 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
-cready:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -557,10 +549,7 @@ TEXT ·asmI16P6x16(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early unless beta is zero (then C is only written).
-	MOVL beta+44(FP), R10
-	TESTL R10, R10
-	JZ cready
+	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -579,7 +568,6 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
-cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -923,10 +911,7 @@ TEXT ·asmU8S8P6x16(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early unless beta is zero (then C is only written).
-	MOVL beta+44(FP), R10
-	TESTL R10, R10
-	JZ cready
+	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -945,7 +930,6 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
-cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -2712,10 +2696,7 @@ TEXT ·asmS8U8P6x16(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early unless beta is zero (then C is only written).
-	MOVL beta+44(FP), R10
-	TESTL R10, R10
-	JZ cready
+	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
@@ -2734,7 +2715,6 @@ tileloop:
 	ADDQ DX, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 63(R10)
-cready:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -12394,10 +12374,7 @@ TEXT ·asmF32P6x32Z(SB), NOSPLIT, $0-56
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early unless beta is zero (then C is only written).
-	MOVL beta+44(FP), R10
-	SHLL $1, R10
-	JZ cready
+	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 64(R10)
@@ -12422,7 +12399,6 @@ tileloop:
 	PREFETCHT0 (R10)
 	PREFETCHT0 64(R10)
 	PREFETCHT0 127(R10)
-cready:
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
@@ -12666,10 +12642,7 @@ TEXT ·asmF64P6x16Z(SB), NOSPLIT, $0-64
 tileloop:
 	MOVQ kg+0(FP), CX
 	MOVQ SI, BX
-	// Touch the C tile early unless beta is zero (then C is only written).
-	MOVQ beta+48(FP), R10
-	SHLQ $1, R10
-	JZ cready
+	// Touch the C tile early so its lines arrive while the k loop runs.
 	MOVQ R13, R10
 	PREFETCHT0 (R10)
 	PREFETCHT0 64(R10)
@@ -12694,7 +12667,6 @@ tileloop:
 	PREFETCHT0 (R10)
 	PREFETCHT0 64(R10)
 	PREFETCHT0 127(R10)
-cready:
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
