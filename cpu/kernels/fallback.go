@@ -81,8 +81,14 @@ func goF32P(mr, nr, kg int, a, b, c *float32, ldc int, alpha, beta float32, tile
 // reads A from row t*mr (a[t*mr*lda:]) and writes C from row t*mr. reach is the number of
 // A elements a row's k groups span.
 func tilesS[A, C any](mr, lda, ldc, reach, tiles int, a *A, c *C, one func(a *A, c *C)) {
-	as := unsafe.Slice(a, (tiles*mr-1)*lda+max(reach, 1))
 	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+1)
+	if reach == 0 { // kg == 0: no A is read, and the slice may end where the rows start
+		for t := 0; t < tiles; t++ {
+			one(a, &cs[t*mr*ldc])
+		}
+		return
+	}
+	as := unsafe.Slice(a, (tiles*mr-1)*lda+reach)
 	for t := 0; t < tiles; t++ {
 		one(&as[t*mr*lda], &cs[t*mr*ldc])
 	}
@@ -377,6 +383,9 @@ func indirectRow[A any](a, alt *A, rows *int, mr, t, i, reach int) []A {
 	base := a
 	if o < 0 {
 		base, o = alt, ^o
+	}
+	if reach == 0 {
+		return nil // o may be the slice's length: no pointer one past its end
 	}
 	var z A
 	return unsafe.Slice((*A)(unsafe.Add(unsafe.Pointer(base), o*int(unsafe.Sizeof(z)))), reach)

@@ -679,15 +679,8 @@ func indirectTiles[A, B, C any](mr, nr, g int, kerns []func(int, *A, *A, *int, *
 	checkTiles(tiles)
 	checkArgs(kg, ldc, nr, 0)
 	check("offsets", len(offs), tiles*rows)
-	reach := kg * g
-	for _, o := range offs[:tiles*rows] {
-		if o >= 0 {
-			check("A", len(a), o+reach)
-		} else {
-			check("alt", len(alt), ^o+reach)
-		}
-	}
-	check("B", len(b), kg*nr*g)
+	checkGroups("B", len(b), kg, nr*g) // so that kg*g below cannot overflow
+	checkOffsets(offs[:tiles*rows], len(a), len(alt), kg*g)
 	check("C", len(c), (tiles*rows-1)*ldc+nr)
 	f := kerns[rows-1]
 	pa, palt := at(a, 0), at(alt, 0)
@@ -709,6 +702,27 @@ func indirectTiles[A, B, C any](mr, nr, g int, kerns []func(int, *A, *A, *int, *
 		}
 		f(n, pa, palt, &o[0], at(b, g0*nr*g), &c[t0*rows*ldc], ldc, alpha, beta, nt)
 	})
+}
+
+// checkGroups checks that a slice of have elements holds kg groups of per elements, dividing
+// instead of multiplying so that a huge kg cannot overflow into a passing check.
+func checkGroups(what string, have, kg, per int) {
+	if kg > have/per {
+		panic(fmt.Sprintf("kernels: %s has %d elements, %d groups of %d need more", what, have, kg, per))
+	}
+}
+
+// checkOffsets checks that every indirect row of reach elements lies in its slice, a (o >= 0)
+// or alt (o < 0, at ^o), comparing against len - reach so that no sum can overflow.
+func checkOffsets(offs []int, lenA, lenAlt, reach int) {
+	for _, o := range offs {
+		if o >= 0 && o > lenA-reach {
+			panic(fmt.Sprintf("kernels: A has %d elements, a row at %d needs %d", lenA, o, reach))
+		}
+		if o < 0 && ^o > lenAlt-reach {
+			panic(fmt.Sprintf("kernels: alt has %d elements, a row at %d needs %d", lenAlt, ^o, reach))
+		}
+	}
 }
 
 // F32IndirectTiles updates tiles tiles of rows rows (1 to F32MR) stacked down C (tile t from

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -198,12 +199,15 @@ func TestIndirectTiles(t *testing.T) {
 		}
 		restore()
 	}
-	// Offsets past either slice, and a short table, panic.
+	// Offsets past either slice (also where offset + reach would overflow), and a short
+	// table, panic.
 	a, b, c := make([]float32, 100), make([]float32, 16*10), make([]float32, 16*6)
 	for name, offs := range map[string][]int{
-		"a":     {0, 0, 0, 0, 0, 91},
-		"alt":   {0, ^0, 0, 0, 0, 0},
-		"short": {0, 0, 0},
+		"a":            {0, 0, 0, 0, 0, 91},
+		"alt":          {0, ^0, 0, 0, 0, 0},
+		"short":        {0, 0, 0},
+		"a overflow":   {0, 0, 0, 0, 0, math.MaxInt},
+		"alt overflow": {0, ^math.MaxInt, 0, 0, 0, 0},
 	} {
 		func() {
 			defer func() {
