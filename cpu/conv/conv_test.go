@@ -410,3 +410,44 @@ func TestBlockLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutTailKernels: a kernel family without tail kernels runs a partial last tile as a
+// whole one (the indirect path's rows past the last pixel are the zero row; the window and
+// 1x1 paths gather it), into a scratch slot, and still matches the reference.
+func TestWithoutTailKernels(t *testing.T) {
+	k := f32Kernel
+	k.rows = nil
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, spec := range []string{"conv2d x=5 y=5 k=16 c=40 r=3 s=3 pad=1", "conv2d x=13 y=5 k=40 c=24 r=1 s=1",
+		"conv2d x=7 y=3 k=32 c=3 r=7 s=7 stride=2 pad=3", "conv2d x=7 y=7 k=20 c=600 r=3 s=3 pad=1 n=2"} {
+		c := parse(t, spec)
+		in, w := make([]float32, c.InLen()), make([]float32, c.WLen())
+		for j := range in {
+			in[j] = rng.Float32()*2 - 1
+		}
+		for j := range w {
+			w[j] = rng.Float32()*2 - 1
+		}
+		in64, w64 := f64(in), f64(w)
+		want, err := ref.Conv2DFloat(c, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, in64, w64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs := ref.Conv2DAbs(c, in64, w64)
+		e := newEngine(c, k, w, 1)
+		if e.tailTile != e.tiles {
+			t.Fatalf("%s: a tail without tail kernels", spec)
+		}
+		out := make([]float32, c.OutLen())
+		for j := range out {
+			out[j] = float32(math.NaN())
+		}
+		e.run(in, out)
+		n := c.R * c.S * c.C / c.Groups
+		for j := range out {
+			if d := math.Abs(float64(out[j]) - want[j]); !(d <= ref.FloatBound(n, abs[j], op.AccF32)) {
+				t.Fatalf("%s: output %d = %v, want %v", spec, j, out[j], want[j])
+			}
+		}
+	}
+}

@@ -28,7 +28,7 @@ type kernel[A, B, C elem] struct {
 	rows func(rows, tiles, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
 	// indirect is run for tiles of 1 to mr rows whose rows are read through an offset table
 	// (cpu/kernels' indirect kernels): row i of tile t at a[o] for o = offs[t*rows+i] >= 0,
-	// else at alt[^o]
+	// else at alt[^o]. Every family has it (the engine relies on it); rows may be nil.
 	indirect func(rows, tiles, kg int, a, alt []A, offs []int, b []B, c []C, ldc int, beta C)
 	// shortRowsSlow: a tile of up to mr/2 rows takes about as long as a full one (the fp32
 	// kernels wait on the FMA latency with so few accumulators: 1 row measured 300 ns, 6 rows
@@ -426,11 +426,11 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		// tiles are MR rows of ldc apart too, in place or in the scratch slots. The runs are
 		// found once per block, not once per panel (that cost 5% of a 1x1 layer).
 		sg := &e.segs[b.seg]
-		// With indirect kernels (every segment but the window and gather-only ones), the
-		// tiles of a layer other than 1x1 all run through them, and a 1x1 layer's tiles
-		// that cannot be read in place: only border pixels are copied. Without, such tiles
-		// are gathered whole.
-		ind := e.k.indirect != nil && !sg.window && !sg.gatherOnly
+		// Every segment but the window and gather-only ones uses the indirect kernels: the
+		// tiles of a layer other than 1x1 all run through them, and so do a 1x1 layer's
+		// tiles that cannot be read in place; only border pixels are copied. Window and
+		// gather-only tiles that are not read in place are gathered whole.
+		ind := !sg.window && !sg.gatherOnly
 		if ind {
 			e.indirectStart(s, b)
 		}
@@ -621,7 +621,10 @@ func (e *engine[A, B, C]) indirectPush(in []A, out []C, s *scratch[A, C], grp in
 				}
 			}
 		}
-		r := e.rowOffset(in, s, grp, b, n, y, x, ld)
+		r := ^0 // past the last pixel (a partial last tile): the zero row
+		if p0+i < e.pixels {
+			r = e.rowOffset(in, s, grp, b, n, y, x, ld)
+		}
 		any = any || r != ^0
 		s.offs = append(s.offs, r)
 	}
@@ -705,9 +708,10 @@ func (e *engine[A, B, C]) rowOffset(in []A, s *scratch[A, C], grp int, b *block,
 	return ^o
 }
 
-// direct returns the tile's A operand read in place, or nil when the tile needs a copy:
-// its pixels span two output rows, a tap falls into the padding, or the kgroup padding of
-// k would read past the input.
+// direct returns the tile's A operand read in place with a row stride, or nil when the tile
+// needs a copy (or, for the blocks other than window ones of a layer other than 1x1, the
+// indirect kernels, which those layers always use): its pixels span two output rows, a tap
+// falls into the padding, or the kgroup padding of k would read past the input.
 func (e *engine[A, B, C]) direct(in []A, grp int, b *block, p0 int) ([]A, int, bool) {
 	return e.directRows(in, grp, b, p0, e.k.mr)
 }
@@ -726,35 +730,12 @@ func (e *engine[A, B, C]) directRows(in []A, grp int, b *block, p0, mr int) ([]A
 		}
 		return e.directWindow(in, seg, p0)
 	}
+	if !e.linear {
+		return nil, 0, false
+	}
 	reach := b.kgp * e.k.kgroup // values read per row
-	if e.linear {
-		base := p0*c.C + grp*e.cg + b.kOff
-		lda := c.C
-		if base+(mr-1)*lda+reach > len(in) {
-			return nil, 0, false
-		}
-		return in[base:], lda, true
-	}
-	x0 := p0 % c.X
-	if x0+mr > c.X {
-		return nil, 0, false
-	}
-	row := p0 / c.X
-	y, n := row%c.Y, row/c.Y
-	tf := b.kOff / e.cg
-	tl := (b.kOff + b.kLen - 1) / e.cg
-	first, last := seg.taps[tf], seg.taps[tl]
-	iy := y*c.Stride + first.kh*c.Dilation - c.Pad
-	if iy < 0 || iy >= c.YIn {
-		return nil, 0, false
-	}
-	ix0 := x0*c.Stride + first.kw*c.Dilation - c.Pad
-	ixl := (x0+mr-1)*c.Stride + last.kw*c.Dilation - c.Pad
-	if ix0 < 0 || ixl >= c.XIn {
-		return nil, 0, false
-	}
-	base := ((n*c.YIn+iy)*c.XIn+ix0)*c.C + grp*e.cg + b.kOff - tf*e.cg
-	lda := c.Stride * c.C
+	base := p0*c.C + grp*e.cg + b.kOff
+	lda := c.C
 	if base+(mr-1)*lda+reach > len(in) {
 		return nil, 0, false
 	}

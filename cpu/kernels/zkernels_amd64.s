@@ -7513,16 +7513,12 @@ next:
 // func asmF32I1x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I1x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $1, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	SHLL $1, R10
@@ -7628,16 +7624,12 @@ next:
 // func asmF32I2x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I2x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $2, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	SHLL $1, R10
@@ -7785,16 +7777,12 @@ next:
 // func asmF32I3x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I3x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $3, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	SHLL $1, R10
@@ -7984,16 +7972,12 @@ next:
 // func asmF32I4x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I4x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $4, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	SHLL $1, R10
@@ -8225,16 +8209,12 @@ next:
 // func asmF32I5x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I5x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $5, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	SHLL $1, R10
@@ -8508,16 +8488,12 @@ next:
 // func asmF32I6x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I6x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $6, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	SHLL $1, R10
@@ -8833,16 +8809,12 @@ next:
 // func asmI16I1x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I1x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $1, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -8969,16 +8941,12 @@ next:
 // func asmI16I2x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I2x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $2, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -9162,16 +9130,12 @@ next:
 // func asmI16I3x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I3x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $3, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -9412,16 +9376,12 @@ next:
 // func asmI16I4x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I4x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $4, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -9719,16 +9679,12 @@ next:
 // func asmI16I5x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I5x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $5, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -10083,16 +10039,12 @@ next:
 // func asmI16I6x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I6x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $6, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -10504,16 +10456,12 @@ next:
 // func asmU8S8I1x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I1x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $1, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -10649,16 +10597,12 @@ next:
 // func asmU8S8I2x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I2x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $2, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -10860,16 +10804,12 @@ next:
 // func asmU8S8I3x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I3x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $3, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -11137,16 +11077,12 @@ next:
 // func asmU8S8I4x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I4x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $4, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -11480,16 +11416,12 @@ next:
 // func asmU8S8I5x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I5x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $5, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10
@@ -11889,16 +11821,12 @@ next:
 // func asmU8S8I6x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I6x16(SB), NOSPLIT, $0-72
 	MOVQ kg+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ b+32(FP), SI
 	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), DX
 	SHLQ $2, DX
 	IMUL3Q $6, DX, R11
 	MOVQ R11, ldc+48(FP)
 tileloop:
-	MOVQ kg+0(FP), CX
-	MOVQ SI, BX
 	// Touch the C tile early unless beta is zero (then C is only written).
 	MOVL beta+60(FP), R10
 	TESTL R10, R10

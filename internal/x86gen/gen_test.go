@@ -19,6 +19,7 @@ func TestValidateRejects(t *testing.T) {
 		"avx512 registers":   {Elem: F32, MR: 10, NR: 48, Unroll: 1, AVX512: true}, // 30 accumulators
 		"avx512 NR":          {Elem: F64, MR: 6, NR: 12, Unroll: 1, AVX512: true},
 		"indirect strided":   {Elem: F32, MR: 6, NR: 16, Unroll: 1, Indirect: true, Strided: true},
+		"strided rows":       {Elem: F32, MR: 7, NR: 8, Unroll: 1, Strided: true},
 		"indirect rows":      {Elem: F32, MR: 7, NR: 8, Unroll: 1, Indirect: true},
 		"indirect avx512":    {Elem: F32, MR: 6, NR: 32, Unroll: 1, Indirect: true, AVX512: true},
 	}

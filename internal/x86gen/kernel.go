@@ -146,7 +146,7 @@ func (k Kernel) Validate() error {
 	if !ok {
 		return fmt.Errorf("x86gen: unknown element type %d", k.Elem)
 	}
-	maxMR := 8 // the 16 ymm registers hold at most 13 accumulators of 8 lanes
+	maxMR := 8 // packed A: one broadcast address per row from AX; the register check below bounds MR*NR
 	if k.Strided {
 		maxMR = 6 // A rows from two base registers, 3 rows each; R12 keeps the tile start
 	}
@@ -419,14 +419,18 @@ func (k Kernel) emit(a *asm) {
 	a.line("// func %s(%s)", sym, k.goSignature())
 	a.line("TEXT ·%s(SB), NOSPLIT, $0-%d", sym, frame)
 	a.ins("MOVQ", k.argOff("kg"), "CX")
-	a.ins("MOVQ", k.argOff("a"), "AX")
+	if !k.Indirect { // indirect kernels load their row pointers per tile
+		a.ins("MOVQ", k.argOff("a"), "AX")
+	}
 	if k.Strided {
 		a.ins("MOVQ", k.argOff("lda"), "R8")
 		if e.aElem > 1 {
 			a.ins("SHLQ", imm(log2(e.aElem)), "R8")
 		}
 	}
-	a.ins("MOVQ", k.argOff("b"), "SI")
+	if !k.Indirect { // SI is the k index of indirect kernels
+		a.ins("MOVQ", k.argOff("b"), "SI")
+	}
 	a.ins("MOVQ", k.argOff("c"), "R13")
 	a.ins("MOVQ", k.argOff("ldc"), "DX")
 	a.ins("SHLQ", imm(log2(e.cElem)), "DX")
@@ -455,12 +459,14 @@ func (k Kernel) emit(a *asm) {
 		a.ins("MOVQ", "R10", k.argOff("segStride"))
 	}
 	a.label("tileloop")
-	a.ins("MOVQ", k.argOff("kg"), "CX")
-	if k.Strided {
-		a.ins("MOVQ", "R12", "AX")
-		k.rowPointers(a)
+	if !k.Indirect { // indirectPointers sets CX and BX below
+		a.ins("MOVQ", k.argOff("kg"), "CX")
+		if k.Strided {
+			a.ins("MOVQ", "R12", "AX")
+			k.rowPointers(a)
+		}
+		a.ins("MOVQ", "SI", "BX")
 	}
-	a.ins("MOVQ", "SI", "BX")
 
 	// Touch the C tile early so its lines arrive while the k loop runs. The convolution's
 	// kernels (strided, indirect) skip it when beta is zero and C is only written
