@@ -914,4 +914,3 @@ func zero[T elem](dst []T) {
 		dst[i] = 0
 	}
 }
-
