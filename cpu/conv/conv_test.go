@@ -79,20 +79,7 @@ func shapes(t *testing.T, nRandom int) []*op.Conv2D {
 func TestF32MatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i, c := range shapes(t, 60) {
-		in := make([]float32, c.InLen())
-		w := make([]float32, c.WLen())
-		for j := range in {
-			in[j] = rng.Float32()*2 - 1
-		}
-		for j := range w {
-			w[j] = rng.Float32()*2 - 1
-		}
-		in64, w64 := f64(in), f64(w)
-		want, err := ref.Conv2DFloat(c, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, in64, w64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		abs := ref.Conv2DAbs(c, in64, w64)
+		in, w, want, abs := f32Case(t, rng, c)
 		n := c.R * c.S * c.C / c.Groups
 		for _, threads := range []int{1, 3} {
 			p, err := NewF32(c, w, Options{Threads: threads})
@@ -114,6 +101,25 @@ func TestF32MatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// f32Case draws an input and weights in [-1, 1) for c and returns them with the float64
+// reference output and its bound's magnitudes (ref.Conv2DAbs).
+func f32Case(t *testing.T, rng *rand.Rand, c *op.Conv2D) (in, w []float32, want, abs []float64) {
+	t.Helper()
+	in, w = make([]float32, c.InLen()), make([]float32, c.WLen())
+	for j := range in {
+		in[j] = rng.Float32()*2 - 1
+	}
+	for j := range w {
+		w[j] = rng.Float32()*2 - 1
+	}
+	in64, w64 := f64(in), f64(w)
+	want, err := ref.Conv2DFloat(c, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, in64, w64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, w, want, ref.Conv2DAbs(c, in64, w64)
 }
 
 func f64(v []float32) []float64 {
@@ -421,19 +427,7 @@ func TestWithoutTailKernels(t *testing.T) {
 	for _, spec := range []string{"conv2d x=5 y=5 k=16 c=40 r=3 s=3 pad=1", "conv2d x=13 y=5 k=40 c=24 r=1 s=1",
 		"conv2d x=7 y=3 k=32 c=3 r=7 s=7 stride=2 pad=3", "conv2d x=7 y=7 k=20 c=600 r=3 s=3 pad=1 n=2"} {
 		c := parse(t, spec)
-		in, w := make([]float32, c.InLen()), make([]float32, c.WLen())
-		for j := range in {
-			in[j] = rng.Float32()*2 - 1
-		}
-		for j := range w {
-			w[j] = rng.Float32()*2 - 1
-		}
-		in64, w64 := f64(in), f64(w)
-		want, err := ref.Conv2DFloat(c, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, in64, w64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		abs := ref.Conv2DAbs(c, in64, w64)
+		in, w, want, abs := f32Case(t, rng, c)
 		e := newEngine(c, k, w, 1)
 		if e.tailTile != e.tiles {
 			t.Fatalf("%s: a tail without tail kernels", spec)
