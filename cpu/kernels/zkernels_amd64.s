@@ -7530,16 +7530,12 @@ cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $2, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
+rowset0:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -7620,6 +7616,11 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $2, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
 
 // func asmF32I2x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I2x16(SB), NOSPLIT, $0-72
@@ -7645,23 +7646,17 @@ cready:
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
 	MOVQ 8(R11), R8
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $2, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $2, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
+rowset1:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -7773,6 +7768,16 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $2, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $2, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
 
 // func asmF32I3x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I3x16(SB), NOSPLIT, $0-72
@@ -7802,30 +7807,22 @@ cready:
 	MOVQ (R11), AX
 	MOVQ 8(R11), R8
 	MOVQ 16(R11), R9
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $2, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $2, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	SHLQ $2, R9
-	ANDQ BX, CX
 	ADDQ R11, R9
-	ADDQ CX, R9
+rowset2:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -7968,6 +7965,21 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $2, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $2, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	SHLQ $2, R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
 
 // func asmF32I4x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I4x16(SB), NOSPLIT, $0-72
@@ -8001,37 +8013,27 @@ cready:
 	MOVQ 8(R11), R8
 	MOVQ 16(R11), R9
 	MOVQ 24(R11), R12
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $2, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $2, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	SHLQ $2, R9
-	ANDQ BX, CX
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	SHLQ $2, R12
-	ANDQ BX, CX
 	ADDQ R11, R12
-	ADDQ CX, R12
+rowset3:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -8205,6 +8207,26 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $2, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $2, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	SHLQ $2, R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	SHLQ $2, R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
 
 // func asmF32I5x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I5x16(SB), NOSPLIT, $0-72
@@ -8242,44 +8264,32 @@ cready:
 	MOVQ 16(R11), R9
 	MOVQ 24(R11), R12
 	MOVQ 32(R11), R10
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $2, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $2, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	SHLQ $2, R9
-	ANDQ BX, CX
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	SHLQ $2, R12
-	ANDQ BX, CX
 	ADDQ R11, R12
-	ADDQ CX, R12
-	MOVQ R10, CX
-	SARQ $63, CX
-	XORQ CX, R10
+rowset3:
+	TESTQ R10, R10
+	JS altrow4
 	SHLQ $2, R10
-	ANDQ BX, CX
 	ADDQ R11, R10
-	ADDQ CX, R10
+rowset4:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -8484,6 +8494,31 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $2, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $2, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	SHLQ $2, R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	SHLQ $2, R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
+altrow4:
+	NOTQ R10
+	SHLQ $2, R10
+	ADDQ alt+16(FP), R10
+	JMP rowset4
 
 // func asmF32I6x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32I6x16(SB), NOSPLIT, $0-72
@@ -8525,51 +8560,37 @@ cready:
 	MOVQ 24(R11), R12
 	MOVQ 32(R11), R10
 	MOVQ 40(R11), DI
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $2, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $2, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	SHLQ $2, R9
-	ANDQ BX, CX
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	SHLQ $2, R12
-	ANDQ BX, CX
 	ADDQ R11, R12
-	ADDQ CX, R12
-	MOVQ R10, CX
-	SARQ $63, CX
-	XORQ CX, R10
+rowset3:
+	TESTQ R10, R10
+	JS altrow4
 	SHLQ $2, R10
-	ANDQ BX, CX
 	ADDQ R11, R10
-	ADDQ CX, R10
-	MOVQ DI, CX
-	SARQ $63, CX
-	XORQ CX, DI
+rowset4:
+	TESTQ DI, DI
+	JS altrow5
 	SHLQ $2, DI
-	ANDQ BX, CX
 	ADDQ R11, DI
-	ADDQ CX, DI
+rowset5:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -8805,6 +8826,36 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $2, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $2, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	SHLQ $2, R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	SHLQ $2, R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
+altrow4:
+	NOTQ R10
+	SHLQ $2, R10
+	ADDQ alt+16(FP), R10
+	JMP rowset4
+altrow5:
+	NOTQ DI
+	SHLQ $2, DI
+	ADDQ alt+16(FP), DI
+	JMP rowset5
 
 // func asmI16I1x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I1x16(SB), NOSPLIT, $0-72
@@ -8826,16 +8877,12 @@ cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $1, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
+rowset0:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -8937,6 +8984,11 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $1, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
 
 // func asmI16I2x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I2x16(SB), NOSPLIT, $0-72
@@ -8962,23 +9014,17 @@ cready:
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
 	MOVQ 8(R11), R8
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $1, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $1, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
+rowset1:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -9126,6 +9172,16 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $1, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $1, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
 
 // func asmI16I3x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I3x16(SB), NOSPLIT, $0-72
@@ -9155,30 +9211,22 @@ cready:
 	MOVQ (R11), AX
 	MOVQ 8(R11), R8
 	MOVQ 16(R11), R9
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $1, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $1, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	SHLQ $1, R9
-	ANDQ BX, CX
 	ADDQ R11, R9
-	ADDQ CX, R9
+rowset2:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -9372,6 +9420,21 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $1, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $1, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	SHLQ $1, R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
 
 // func asmI16I4x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I4x16(SB), NOSPLIT, $0-72
@@ -9405,37 +9468,27 @@ cready:
 	MOVQ 8(R11), R8
 	MOVQ 16(R11), R9
 	MOVQ 24(R11), R12
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $1, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $1, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	SHLQ $1, R9
-	ANDQ BX, CX
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	SHLQ $1, R12
-	ANDQ BX, CX
 	ADDQ R11, R12
-	ADDQ CX, R12
+rowset3:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -9675,6 +9728,26 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $1, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $1, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	SHLQ $1, R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	SHLQ $1, R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
 
 // func asmI16I5x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I5x16(SB), NOSPLIT, $0-72
@@ -9712,44 +9785,32 @@ cready:
 	MOVQ 16(R11), R9
 	MOVQ 24(R11), R12
 	MOVQ 32(R11), R10
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $1, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $1, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	SHLQ $1, R9
-	ANDQ BX, CX
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	SHLQ $1, R12
-	ANDQ BX, CX
 	ADDQ R11, R12
-	ADDQ CX, R12
-	MOVQ R10, CX
-	SARQ $63, CX
-	XORQ CX, R10
+rowset3:
+	TESTQ R10, R10
+	JS altrow4
 	SHLQ $1, R10
-	ANDQ BX, CX
 	ADDQ R11, R10
-	ADDQ CX, R10
+rowset4:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -10035,6 +10096,31 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $1, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $1, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	SHLQ $1, R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	SHLQ $1, R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
+altrow4:
+	NOTQ R10
+	SHLQ $1, R10
+	ADDQ alt+16(FP), R10
+	JMP rowset4
 
 // func asmI16I6x16(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmI16I6x16(SB), NOSPLIT, $0-72
@@ -10076,51 +10162,37 @@ cready:
 	MOVQ 24(R11), R12
 	MOVQ 32(R11), R10
 	MOVQ 40(R11), DI
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
+	TESTQ AX, AX
+	JS altrow0
 	SHLQ $1, AX
-	ANDQ BX, CX
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	SHLQ $1, R8
-	ANDQ BX, CX
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	SHLQ $1, R9
-	ANDQ BX, CX
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	SHLQ $1, R12
-	ANDQ BX, CX
 	ADDQ R11, R12
-	ADDQ CX, R12
-	MOVQ R10, CX
-	SARQ $63, CX
-	XORQ CX, R10
+rowset3:
+	TESTQ R10, R10
+	JS altrow4
 	SHLQ $1, R10
-	ANDQ BX, CX
 	ADDQ R11, R10
-	ADDQ CX, R10
-	MOVQ DI, CX
-	SARQ $63, CX
-	XORQ CX, DI
+rowset4:
+	TESTQ DI, DI
+	JS altrow5
 	SHLQ $1, DI
-	ANDQ BX, CX
 	ADDQ R11, DI
-	ADDQ CX, DI
+rowset5:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -10452,6 +10524,36 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	SHLQ $1, AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	SHLQ $1, R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	SHLQ $1, R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	SHLQ $1, R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
+altrow4:
+	NOTQ R10
+	SHLQ $1, R10
+	ADDQ alt+16(FP), R10
+	JMP rowset4
+altrow5:
+	NOTQ DI
+	SHLQ $1, DI
+	ADDQ alt+16(FP), DI
+	JMP rowset5
 
 // func asmU8S8I1x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I1x16(SB), NOSPLIT, $0-72
@@ -10473,15 +10575,11 @@ cready:
 	// A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
-	ANDQ BX, CX
+	TESTQ AX, AX
+	JS altrow0
 	ADDQ R11, AX
-	ADDQ CX, AX
+rowset0:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -10593,6 +10691,10 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
 
 // func asmU8S8I2x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I2x16(SB), NOSPLIT, $0-72
@@ -10618,21 +10720,15 @@ cready:
 	MOVQ rows+24(FP), R11
 	MOVQ (R11), AX
 	MOVQ 8(R11), R8
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
-	ANDQ BX, CX
+	TESTQ AX, AX
+	JS altrow0
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
-	ANDQ BX, CX
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	ADDQ R11, R8
-	ADDQ CX, R8
+rowset1:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -10800,6 +10896,14 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
 
 // func asmU8S8I3x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I3x16(SB), NOSPLIT, $0-72
@@ -10829,27 +10933,19 @@ cready:
 	MOVQ (R11), AX
 	MOVQ 8(R11), R8
 	MOVQ 16(R11), R9
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
-	ANDQ BX, CX
+	TESTQ AX, AX
+	JS altrow0
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
-	ANDQ BX, CX
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
-	ANDQ BX, CX
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	ADDQ R11, R9
-	ADDQ CX, R9
+rowset2:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -11073,6 +11169,18 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
 
 // func asmU8S8I4x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I4x16(SB), NOSPLIT, $0-72
@@ -11106,33 +11214,23 @@ cready:
 	MOVQ 8(R11), R8
 	MOVQ 16(R11), R9
 	MOVQ 24(R11), R12
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
-	ANDQ BX, CX
+	TESTQ AX, AX
+	JS altrow0
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
-	ANDQ BX, CX
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
-	ANDQ BX, CX
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
-	ANDQ BX, CX
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	ADDQ R11, R12
-	ADDQ CX, R12
+rowset3:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -11412,6 +11510,22 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
 
 // func asmU8S8I5x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I5x16(SB), NOSPLIT, $0-72
@@ -11449,39 +11563,27 @@ cready:
 	MOVQ 16(R11), R9
 	MOVQ 24(R11), R12
 	MOVQ 32(R11), R10
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
-	ANDQ BX, CX
+	TESTQ AX, AX
+	JS altrow0
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
-	ANDQ BX, CX
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
-	ANDQ BX, CX
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
-	ANDQ BX, CX
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	ADDQ R11, R12
-	ADDQ CX, R12
-	MOVQ R10, CX
-	SARQ $63, CX
-	XORQ CX, R10
-	ANDQ BX, CX
+rowset3:
+	TESTQ R10, R10
+	JS altrow4
 	ADDQ R11, R10
-	ADDQ CX, R10
+rowset4:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -11817,6 +11919,26 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
+altrow4:
+	NOTQ R10
+	ADDQ alt+16(FP), R10
+	JMP rowset4
 
 // func asmU8S8I6x16(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 TEXT ·asmU8S8I6x16(SB), NOSPLIT, $0-72
@@ -11858,45 +11980,31 @@ cready:
 	MOVQ 24(R11), R12
 	MOVQ 32(R11), R10
 	MOVQ 40(R11), DI
-	MOVQ alt+16(FP), BX
 	MOVQ a+8(FP), R11
-	SUBQ R11, BX
-	MOVQ AX, CX
-	SARQ $63, CX
-	XORQ CX, AX
-	ANDQ BX, CX
+	TESTQ AX, AX
+	JS altrow0
 	ADDQ R11, AX
-	ADDQ CX, AX
-	MOVQ R8, CX
-	SARQ $63, CX
-	XORQ CX, R8
-	ANDQ BX, CX
+rowset0:
+	TESTQ R8, R8
+	JS altrow1
 	ADDQ R11, R8
-	ADDQ CX, R8
-	MOVQ R9, CX
-	SARQ $63, CX
-	XORQ CX, R9
-	ANDQ BX, CX
+rowset1:
+	TESTQ R9, R9
+	JS altrow2
 	ADDQ R11, R9
-	ADDQ CX, R9
-	MOVQ R12, CX
-	SARQ $63, CX
-	XORQ CX, R12
-	ANDQ BX, CX
+rowset2:
+	TESTQ R12, R12
+	JS altrow3
 	ADDQ R11, R12
-	ADDQ CX, R12
-	MOVQ R10, CX
-	SARQ $63, CX
-	XORQ CX, R10
-	ANDQ BX, CX
+rowset3:
+	TESTQ R10, R10
+	JS altrow4
 	ADDQ R11, R10
-	ADDQ CX, R10
-	MOVQ DI, CX
-	SARQ $63, CX
-	XORQ CX, DI
-	ANDQ BX, CX
+rowset4:
+	TESTQ DI, DI
+	JS altrow5
 	ADDQ R11, DI
-	ADDQ CX, DI
+rowset5:
 	MOVQ kg+0(FP), CX
 	MOVQ b+32(FP), BX
 	XORQ SI, SI
@@ -12288,6 +12396,30 @@ next:
 	JNZ tileloop
 	VZEROUPPER
 	RET
+altrow0:
+	NOTQ AX
+	ADDQ alt+16(FP), AX
+	JMP rowset0
+altrow1:
+	NOTQ R8
+	ADDQ alt+16(FP), R8
+	JMP rowset1
+altrow2:
+	NOTQ R9
+	ADDQ alt+16(FP), R9
+	JMP rowset2
+altrow3:
+	NOTQ R12
+	ADDQ alt+16(FP), R12
+	JMP rowset3
+altrow4:
+	NOTQ R10
+	ADDQ alt+16(FP), R10
+	JMP rowset4
+altrow5:
+	NOTQ DI
+	ADDQ alt+16(FP), DI
+	JMP rowset5
 
 // func asmF32P6x32Z(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 TEXT ·asmF32P6x32Z(SB), NOSPLIT, $0-56
