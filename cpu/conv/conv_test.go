@@ -308,11 +308,21 @@ func testWiden(t *testing.T) {
 }
 
 // TestWindowPathUsed: the short-row shapes of fixedShapes take the window layout for every
-// type and run some tiles in place (so the reference tests above cover the window kernels),
-// and shapes whose row taps are not adjacent keep the gather layout.
+// type; those with padding and full panels read a padded copy of the input (every tile in
+// place, the short last tile of a row through the window kernels of fewer rows), the others
+// run some tiles in place and gather the rest (so the reference tests above cover both), and
+// shapes whose row taps are not adjacent keep the gather layout.
 func TestWindowPathUsed(t *testing.T) {
-	for _, spec := range []string{"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3", "conv2d x=16 y=4 k=16 c=1 r=3 s=3", "conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1",
-		"conv2d x=112 y=112 k=64 c=3 r=7 s=7 stride=2 pad=3 xin=224 yin=224"} { // the last: ResNet-50's C1
+	for _, sh := range []struct {
+		spec   string
+		padded bool
+	}{
+		{"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3", false}, // a partial panel: not padded
+		{"conv2d x=16 y=4 k=16 c=1 r=3 s=3", false},                // no padding
+		{"conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1", true},
+		{"conv2d x=112 y=112 k=64 c=3 r=7 s=7 stride=2 pad=3 xin=224 yin=224", true}, // ResNet-50's C1
+	} {
+		spec := sh.spec
 		c := parse(t, spec)
 		f, err := NewF32(c, make([]float32, c.WLen()), Options{Threads: 1})
 		if err != nil {
@@ -325,6 +335,12 @@ func TestWindowPathUsed(t *testing.T) {
 		u, err := NewU8S8(c, make([]int8, c.WLen()), Options{Threads: 1})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if f.e.padded != sh.padded || i.e.padded != sh.padded || u.fast.padded != sh.padded {
+			t.Errorf("%s: padded path %v %v %v, want %v", spec, f.e.padded, i.e.padded, u.fast.padded, sh.padded)
+		}
+		if sh.padded {
+			continue // every tile read in place from the padded input
 		}
 		for name, n := range map[string][2]int{
 			"float32": windowTiles(f.e, make([]float32, c.InLen())),

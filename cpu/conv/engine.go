@@ -24,6 +24,8 @@ type kernel[A, B, C elem] struct {
 	// window is run with k in segs segments of kg groups, segStride elements apart in A
 	// (cpu/kernels' window kernels)
 	window func(tiles, kg, segs, segStride int, a []A, lda int, b []B, c []C, ldc int, beta C)
+	// windowRows is window for tiles of 1 to mr rows (nil: no padded window path)
+	windowRows func(rows, tiles, kg, segs, segStride int, a []A, lda int, b []B, c []C, ldc int, beta C)
 	// rows is run for one tile of 1 to mr rows (cpu/kernels' tail kernels)
 	rows func(rows, tiles, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)
 	// indirect is run for tiles of 1 to mr rows whose rows are read through an offset table
@@ -111,6 +113,14 @@ type engine[A, B, C elem] struct {
 
 	tilesPerUnit, panelsPerUnit int
 	pool                        sync.Pool // *scratch
+
+	// padded: a window layout with padding reads a zero-padded copy of the input (padIn
+	// elements, from padPool), every output row in rowTiles tiles of which only the last
+	// may be short; tiles then number rows x rowTiles (paddedUnit).
+	padded   bool
+	rowTiles int
+	padIn    int
+	padPool  sync.Pool // *[]A
 }
 
 // scratch is one goroutine's private buffers.
@@ -152,8 +162,19 @@ func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int
 	e.linear = c.R == 1 && c.S == 1 && c.Stride == 1 && c.Pad == 0 && c.XIn == c.X && c.YIn == c.Y
 	e.layout()
 	e.pack(w)
+	if seg := &e.segs[0]; seg.window && c.Pad > 0 && e.kg%k.nr == 0 && k.windowRows != nil {
+		e.padded = true
+		e.rowTiles = ceilDiv(c.X, k.mr)
+		e.tiles = c.N * c.Y * e.rowTiles
+		// The last window's last filter row may read segLen values from its start.
+		e.padIn = c.N*(c.YIn+2*c.Pad)*(c.XIn+2*c.Pad)*c.C + seg.segLen
+	}
 	e.units()
-	e.splitTail()
+	if !e.padded {
+		e.splitTail()
+	} else {
+		e.tailTile = e.tiles
+	}
 	return e
 }
 
@@ -372,6 +393,19 @@ func sizeOf[T elem](T) uintptr {
 
 // run computes the convolution: in and out are canonical NHWC tensors of the plan's shape.
 func (e *engine[A, B, C]) run(in []A, out []C) {
+	if e.padded {
+		bp, _ := e.padPool.Get().(*[]A)
+		if bp == nil {
+			b := make([]A, e.padIn) // the borders stay zero: only the interior is copied
+			bp = &b
+		}
+		p := *bp
+		rows := e.c.N * e.c.YIn
+		th := min(e.threads, rows)
+		team.Run(th, func(t int) { e.padInput(p, in, t*rows/th, (t+1)*rows/th) })
+		in = p
+		defer e.padPool.Put(bp)
+	}
 	tChunks := ceilDiv(e.tiles, e.tilesPerUnit)
 	pChunks := ceilDiv(e.panels, e.panelsPerUnit)
 	total := e.c.Groups * tChunks * pChunks
@@ -401,8 +435,66 @@ func (e *engine[A, B, C]) run(in []A, out []C) {
 	team.Run(min(e.threads, total), func(int) { work() })
 }
 
+// padInput copies input rows r0..r1-1 (of N*YIn) into the interior of the padded input p,
+// whose borders stay zero.
+func (e *engine[A, B, C]) padInput(p, in []A, r0, r1 int) {
+	c := &e.c
+	xp, yp := c.XIn+2*c.Pad, c.YIn+2*c.Pad
+	row := c.XIn * c.C
+	for r := r0; r < r1; r++ {
+		n, y := r/c.YIn, r%c.YIn
+		copy(p[((n*yp+y+c.Pad)*xp+c.Pad)*c.C:][:row], in[r*row:][:row])
+	}
+}
+
+// paddedUnit is unit for the padded window path: tiles t0..t1-1, each output row's pixels
+// in rowTiles tiles of MR (the last one short), every tile read in place from the padded
+// input p and written in place (all panels are full). A row's full tiles run in one window
+// call per panel, its short last tile in one call of the window kernel of as many rows.
+func (e *engine[A, B, C]) paddedUnit(p []A, out []C, s *scratch[A, C], t0, t1, j0, j1 int) {
+	c := &e.c
+	mr, nr, g := e.k.mr, e.k.nr, e.k.kgroup
+	b := &e.blocks[0]
+	sg := &e.segs[0]
+	wBlock := e.w[b.wOff:]
+	panelLen := b.kgp * g * nr
+	xp, yp := c.XIn+2*c.Pad, c.YIn+2*c.Pad
+	lda, stride := c.Stride*c.C, xp*c.C
+	runs := s.direct[:0] // t holds the first pixel of the run; lda the rows of a short tile
+	for t := t0; t < t1; {
+		ro, j := t/e.rowTiles, t%e.rowTiles // output row (n*Y + y) and tile in it
+		n, y := ro/c.Y, ro%c.Y
+		x0 := j * mr
+		full := min(t1-t, e.rowTiles-j, (c.X-x0)/mr) // full tiles from t in this row
+		a := p[((n*yp+y*c.Stride)*xp+x0*c.Stride)*c.C:]
+		if full > 0 {
+			runs = append(runs, directRun[A]{t: ro*c.X + x0, n: full, a: a, lda: mr})
+			t += full
+			continue
+		}
+		runs = append(runs, directRun[A]{t: ro*c.X + x0, n: 1, a: a, lda: c.X - x0})
+		t++
+	}
+	for jr := j0; jr < j1; jr++ {
+		wp := wBlock[jr*panelLen:]
+		for _, r := range runs {
+			cs := out[r.t*c.K+jr*nr:]
+			if r.lda == mr {
+				e.k.window(r.n, sg.segLen/g, c.S, stride, r.a, lda, wp, cs, c.K, 0)
+			} else {
+				e.k.windowRows(r.lda, 1, sg.segLen/g, c.S, stride, r.a, lda, wp, cs, c.K, 0)
+			}
+		}
+	}
+	s.direct = runs[:0]
+}
+
 // unit computes output tiles t0..t1-1 (MR pixels each) x panels j0..j1-1 of group grp.
 func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j0, j1 int) {
+	if e.padded {
+		e.paddedUnit(in, out, s, t0, t1, j0, j1)
+		return
+	}
 	c := &e.c
 	mr, nr, g := e.k.mr, e.k.nr, e.k.kgroup
 	nj := j1 - j0

@@ -30,6 +30,9 @@ var (
 		window: func(tiles, kg, segs, segStride int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
 			kernels.F32WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
+		windowRows: func(rows, tiles, kg, segs, segStride int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
+			kernels.F32WindowRowsTiles(rows, tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
+		},
 		rows: func(rows, tiles, kg int, a []float32, lda int, b []float32, c []float32, ldc int, beta float32) {
 			kernels.F32StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
@@ -46,6 +49,9 @@ var (
 		window: func(tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
 			kernels.I16WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
+		windowRows: func(rows, tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
+			kernels.I16WindowRowsTiles(rows, tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
+		},
 		rows: func(rows, tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, beta int32) {
 			kernels.I16StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
 		},
@@ -60,6 +66,9 @@ var (
 		},
 		window: func(tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
 			kernels.U8S8WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
+		},
+		windowRows: func(rows, tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
+			kernels.U8S8WindowRowsTiles(rows, tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
 		},
 		rows: func(rows, tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, beta int32) {
 			kernels.U8S8StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)

@@ -577,6 +577,37 @@ func windowTiles[A, B, C any](mr, nr, g int, kern func(int, *A, int, int, int, *
 	})
 }
 
+var (
+	f32WindowRows  = [F32MR]func(int, *float32, int, int, int, *float32, *float32, int, float32, float32, int){kF32W1x16, kF32W2x16, kF32W3x16, kF32W4x16, kF32W5x16, kF32W6x16}
+	i16WindowRows  = [I16MR]func(int, *int16, int, int, int, *int16, *int32, int, int32, int32, int){kI16W1x16, kI16W2x16, kI16W3x16, kI16W4x16, kI16W5x16, kI16W6x16}
+	u8s8WindowRows = [U8MR]func(int, *uint8, int, int, int, *int8, *int32, int, int32, int32, int){kU8S8W1x16, kU8S8W2x16, kU8S8W3x16, kU8S8W4x16, kU8S8W5x16, kU8S8W6x16}
+)
+
+// F32WindowRowsTiles is F32WindowTiles for tiles of rows rows (1 to F32MR), stacked down A
+// and C as in F32StridedRowsTiles (the end of an output row).
+func F32WindowRowsTiles(rows, tiles, k, segs, segStride int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	checkRows(rows, F32MR)
+	windowTiles(rows, F32NR, 1, f32WindowRows[rows-1], func(tiles, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) {
+		F32StridedRowsTiles(rows, tiles, k, a, lda, b, c, ldc, alpha, beta)
+	}, tiles, k, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+// I16WindowRowsTiles is F32WindowRowsTiles for int16 pairs.
+func I16WindowRowsTiles(rows, tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	checkRows(rows, I16MR)
+	windowTiles(rows, I16NR, I16KGroup, i16WindowRows[rows-1], func(tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+		I16StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, alpha, beta)
+	}, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+// U8S8WindowRowsTiles is F32WindowRowsTiles for uint8 x int8 quads.
+func U8S8WindowRowsTiles(rows, tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	checkRows(rows, U8MR)
+	windowTiles(rows, U8NR, U8KGroup, u8s8WindowRows[rows-1], func(tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+		U8S8StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, alpha, beta)
+	}, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
 // F32WindowTiles is F32StridedTiles over segs segments of k values: C = alpha*A*B + beta*C
 // where row i of tile t reads a[(t*F32MR+i)*lda + s*segStride:][:k] for segment s and B
 // holds segs*k packed rows.

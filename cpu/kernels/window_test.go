@@ -119,3 +119,69 @@ func TestWindowBadArgs(t *testing.T) {
 		}()
 	}
 }
+
+// TestWindowRowsTiles: a window tile of r rows equals the first r rows of the 6-row window
+// tile on the same A, bit for bit (each row's sums are its own), and writes no other C row;
+// both implementations, one tile and several, short and chunked segments.
+func TestWindowRowsTiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	type shape struct{ kg, segs int }
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, sh := range []shape{{0, 1}, {5, 7}, {21, 7}, {700, 5}, {maxChunk + 3, 2}} {
+			kg, segs := sh.kg, sh.segs
+			for rows := 1; rows <= 6; rows++ {
+				tiles := 1 + r.IntN(3)
+				lda := 3 + r.IntN(7)
+				segStride := 4*kg + r.IntN(40)
+				nA := (tiles*6-1)*lda + (segs-1)*segStride + 4*kg + 1
+				ldc := 16 + r.IntN(9)
+				cLen := (tiles*6-1)*ldc + 16
+				const sentinel = 12345
+				af, bf := randF32(r, nA), randF32(r, segs*kg*16)
+				for tt := 0; tt < tiles; tt++ {
+					// Tile tt of rows rows starts at row tt*rows; the full tile from there too.
+					got, want := fill[float32](cLen, sentinel), fill[float32](cLen, sentinel)
+					F32WindowRowsTiles(rows, 1, kg, segs, segStride, af[tt*rows*lda:], lda, bf, got, ldc, 1.5, 0)
+					F32WindowTiles(1, kg, segs, segStride, af[tt*rows*lda:], lda, bf, want, ldc, 1.5, 0)
+					for i := range want {
+						if i/ldc >= rows || i%ldc >= 16 {
+							want[i] = sentinel
+						}
+					}
+					compareTiles(t, impl+" F32", got, want, rows, kg)
+				}
+				// Several tiles in one call equal one call per tile.
+				got, want := fill[float32](cLen, sentinel), fill[float32](cLen, sentinel)
+				F32WindowRowsTiles(rows, tiles, kg, segs, segStride, af, lda, bf, got, ldc, 1, 0)
+				for tt := 0; tt < tiles; tt++ {
+					F32WindowRowsTiles(rows, 1, kg, segs, segStride, af[tt*rows*lda:], lda, bf, want[tt*rows*ldc:], ldc, 1, 0)
+				}
+				compareTiles(t, impl+" F32 tiles", got, want, rows, kg)
+
+				a16, b16 := randInts[int16](r, nA), randInts[int16](r, segs*kg*32)
+				g32, w32 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
+				I16WindowRowsTiles(rows, 1, kg, segs, segStride, a16, lda, b16, g32, ldc, 1, 0)
+				I16WindowTiles(1, kg, segs, segStride, a16, lda, b16, w32, ldc, 1, 0)
+				for i := range w32 {
+					if i/ldc >= rows || i%ldc >= 16 {
+						w32[i] = sentinel
+					}
+				}
+				compareTiles(t, impl+" I16", g32, w32, rows, kg)
+
+				a8, b8 := randInts[uint8](r, nA), randInts[int8](r, segs*kg*64)
+				g8, w8 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
+				U8S8WindowRowsTiles(rows, 1, kg, segs, segStride, a8, lda, b8, g8, ldc, 1, 0)
+				U8S8WindowTiles(1, kg, segs, segStride, a8, lda, b8, w8, ldc, 1, 0)
+				for i := range w8 {
+					if i/ldc >= rows || i%ldc >= 16 {
+						w8[i] = sentinel
+					}
+				}
+				compareTiles(t, impl+" U8S8", g8, w8, rows, kg)
+			}
+		}
+		restore()
+	}
+}

@@ -306,6 +306,66 @@ func kF32W6x16(kg int, a *float32, lda int, segs int, segStride int, b *float32,
 //go:noescape
 func asmF32W6x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
 
+// kF32W5x16 runs asmF32W5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32W5x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32W5x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W5x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W4x16 runs asmF32W4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32W4x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32W4x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W4x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W3x16 runs asmF32W3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32W3x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32W3x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W3x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W2x16 runs asmF32W2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32W2x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32W2x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W2x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W1x16 runs asmF32W1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32W1x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAsm {
+		asmF32W1x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W1x16(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
 // kI16W6x16 runs asmI16W6x16 when the CPU has AVX2 and FMA, else its Go fallback.
 func kI16W6x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
 	if useAsm {
@@ -318,6 +378,66 @@ func kI16W6x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *
 //go:noescape
 func asmI16W6x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
+// kI16W5x16 runs asmI16W5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16W5x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16W5x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W5x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W4x16 runs asmI16W4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16W4x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16W4x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W4x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W3x16 runs asmI16W3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16W3x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16W3x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W3x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W2x16 runs asmI16W2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16W2x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16W2x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W2x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W1x16 runs asmI16W1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16W1x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmI16W1x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W1x16(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
 // kU8S8W6x16 runs asmU8S8W6x16 when the CPU has AVX2 and FMA, else its Go fallback.
 func kU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
 	if useAsm {
@@ -329,6 +449,66 @@ func kU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *
 
 //go:noescape
 func asmU8S8W6x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W5x16 runs asmU8S8W5x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8W5x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8W5x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8W(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W5x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W4x16 runs asmU8S8W4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8W4x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8W4x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8W(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W4x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W3x16 runs asmU8S8W3x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8W3x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8W3x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8W(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W3x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W2x16 runs asmU8S8W2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8W2x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8W2x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8W(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W2x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W1x16 runs asmU8S8W1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8W1x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAsm {
+		asmU8S8W1x16(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8W(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W1x16(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
 // kF32I1x16 runs asmF32I1x16 when the CPU has AVX2 and FMA, else its Go fallback.
 func kF32I1x16(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {

@@ -53,9 +53,12 @@ func Catalog() []Kernel {
 			ks = append(ks, k)
 		}
 	}
-	// Window kernels: a convolution's filter rows in one call (cpu/conv, short rows).
+	// Window kernels: a convolution's filter rows in one call (cpu/conv, short rows), of 6
+	// rows and, for the end of an output row read from a padded input, 1 to 5.
 	for _, e := range []Elem{F32, I16, U8S8} {
-		ks = append(ks, Kernel{Elem: e, MR: 6, NR: 16, Unroll: 4, Strided: true, Window: true})
+		for mr := 6; mr >= 1; mr-- {
+			ks = append(ks, Kernel{Elem: e, MR: mr, NR: 16, Unroll: 4, Strided: true, Window: true})
+		}
 	}
 	// Indirect kernels of 1 to 6 rows: a convolution's tiles whose rows are not evenly
 	// spaced (pixels across an output row, border pixels read from a copy or a zero row).
