@@ -29,6 +29,7 @@ var fixedShapes = []string{
 	"conv2d x=4 y=3 k=16 c=7 r=2 s=3 n=3 pad=1",             // batch, rectangular filter
 	"conv2d x=3 y=3 k=20 c=40 r=1 s=1 stride=2 xin=6 yin=6", // strided 1x1 (not linear)
 	"conv2d x=1 y=1 k=9 c=2 r=3 s=3 pad=4 xin=1 yin=1",      // all taps but one in padding
+	"conv2d x=2 y=3 k=16 c=2 r=3 s=3 pad=4 xin=1 yin=1",     // padded window path, wider padding than the windows reach
 	"conv2d x=7 y=7 k=64 c=4500 r=1 s=1",                    // several k blocks of a few-tile layer (blockLimit)
 	"conv2d x=20 y=15 k=32 c=1100 r=1 s=1",                  // several k blocks of the kernel's kc
 	"conv2d x=12 y=2 k=20 c=5 r=1 s=1",                      // 1x1, odd channels: the last tiles' kgroup padding would read past the input
@@ -459,5 +460,22 @@ func TestWithoutTailKernels(t *testing.T) {
 				t.Fatalf("%s: output %d = %v, want %v", spec, j, out[j], want[j])
 			}
 		}
+	}
+}
+
+// TestPaddedInputSize: the padded window path copies only the part of the padded image the
+// windows cover, however wide the padding (pad 3000 around one pixel: 16 outputs).
+func TestPaddedInputSize(t *testing.T) {
+	c := parse(t, "conv2d x=1 y=1 k=16 c=3 r=3 s=3 pad=3000 xin=1 yin=1")
+	p, err := NewF32(c, make([]float32, c.WLen()), Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.e.padded || p.e.padIn > 3*3*3+p.e.segs[0].segLen {
+		t.Fatalf("padded %v, %d elements of padded input", p.e.padded, p.e.padIn)
+	}
+	out := make([]float32, c.OutLen())
+	if err := p.Run(make([]float32, c.InLen()), out); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -115,12 +115,15 @@ type engine[A, B, C elem] struct {
 	pool                        sync.Pool // *scratch
 
 	// padded: a window layout with padding reads a zero-padded copy of the input (padIn
-	// elements, from padPool), every output row in rowTiles tiles of which only the last
-	// may be short; tiles then number rows x rowTiles (paddedUnit).
-	padded   bool
-	rowTiles int
-	padIn    int
-	padPool  sync.Pool // *[]A
+	// elements, from padPool): per image padRows x padCols pixels, the part of the padded
+	// image that the windows cover, with the input's pixel (iy, ix) at (iy+Pad, ix+Pad).
+	// Every output row is rowTiles tiles of which only the last may be short; tiles then
+	// number rows x rowTiles (paddedUnit).
+	padded           bool
+	rowTiles         int
+	padRows, padCols int
+	padIn            int
+	padPool          sync.Pool // *[]A
 }
 
 // scratch is one goroutine's private buffers.
@@ -149,6 +152,7 @@ type directRun[A elem] struct {
 	t, n int
 	a    []A
 	lda  int
+	rows int // the padded window path: a short tile of rows rows (0: n full tiles)
 }
 
 // newEngine lays out the reduction and packs the canonical weights.
@@ -166,8 +170,11 @@ func newEngine[A, B, C elem](c *op.Conv2D, k kernel[A, B, C], w []B, threads int
 		e.padded = true
 		e.rowTiles = ceilDiv(c.X, k.mr)
 		e.tiles = c.N * c.Y * e.rowTiles
+		// Only the rows and columns the windows reach: no more than the padded image, and
+		// no larger than the outputs need however wide the padding.
+		e.padRows, e.padCols = (c.Y-1)*c.Stride+c.S, (c.X-1)*c.Stride+c.R
 		// The last window's last filter row may read segLen values from its start.
-		e.padIn = c.N*(c.YIn+2*c.Pad)*(c.XIn+2*c.Pad)*c.C + seg.segLen
+		e.padIn = c.N*e.padRows*e.padCols*c.C + seg.segLen
 	}
 	e.units()
 	if !e.padded {
@@ -439,11 +446,15 @@ func (e *engine[A, B, C]) run(in []A, out []C) {
 // whose borders stay zero.
 func (e *engine[A, B, C]) padInput(p, in []A, r0, r1 int) {
 	c := &e.c
-	xp, yp := c.XIn+2*c.Pad, c.YIn+2*c.Pad
-	row := c.XIn * c.C
+	cols := min(c.XIn, e.padCols-c.Pad) // input columns inside the covered part
+	if cols <= 0 {
+		return
+	}
 	for r := r0; r < r1; r++ {
 		n, y := r/c.YIn, r%c.YIn
-		copy(p[((n*yp+y+c.Pad)*xp+c.Pad)*c.C:][:row], in[r*row:][:row])
+		if py := y + c.Pad; py < e.padRows {
+			copy(p[((n*e.padRows+py)*e.padCols+c.Pad)*c.C:][:cols*c.C], in[r*c.XIn*c.C:][:cols*c.C])
+		}
 	}
 }
 
@@ -454,35 +465,34 @@ func (e *engine[A, B, C]) padInput(p, in []A, r0, r1 int) {
 func (e *engine[A, B, C]) paddedUnit(p []A, out []C, s *scratch[A, C], t0, t1, j0, j1 int) {
 	c := &e.c
 	mr, nr, g := e.k.mr, e.k.nr, e.k.kgroup
-	b := &e.blocks[0]
+	b := &e.blocks[0] // a window layout is one block: the tiles start from beta = 0
 	sg := &e.segs[0]
-	wBlock := e.w[b.wOff:]
+	wBlock := e.w[b.wOff:] // and one group
 	panelLen := b.kgp * g * nr
-	xp, yp := c.XIn+2*c.Pad, c.YIn+2*c.Pad
-	lda, stride := c.Stride*c.C, xp*c.C
-	runs := s.direct[:0] // t holds the first pixel of the run; lda the rows of a short tile
+	lda, stride := c.Stride*c.C, e.padCols*c.C
+	runs := s.direct[:0] // t holds the run's first pixel
 	for t := t0; t < t1; {
 		ro, j := t/e.rowTiles, t%e.rowTiles // output row (n*Y + y) and tile in it
 		n, y := ro/c.Y, ro%c.Y
 		x0 := j * mr
 		full := min(t1-t, e.rowTiles-j, (c.X-x0)/mr) // full tiles from t in this row
-		a := p[((n*yp+y*c.Stride)*xp+x0*c.Stride)*c.C:]
+		a := p[((n*e.padRows+y*c.Stride)*e.padCols+x0*c.Stride)*c.C:]
 		if full > 0 {
-			runs = append(runs, directRun[A]{t: ro*c.X + x0, n: full, a: a, lda: mr})
+			runs = append(runs, directRun[A]{t: ro*c.X + x0, n: full, a: a, lda: lda})
 			t += full
 			continue
 		}
-		runs = append(runs, directRun[A]{t: ro*c.X + x0, n: 1, a: a, lda: c.X - x0})
+		runs = append(runs, directRun[A]{t: ro*c.X + x0, n: 1, a: a, lda: lda, rows: c.X - x0})
 		t++
 	}
 	for jr := j0; jr < j1; jr++ {
 		wp := wBlock[jr*panelLen:]
 		for _, r := range runs {
 			cs := out[r.t*c.K+jr*nr:]
-			if r.lda == mr {
-				e.k.window(r.n, sg.segLen/g, c.S, stride, r.a, lda, wp, cs, c.K, 0)
+			if r.rows == 0 {
+				e.k.window(r.n, sg.segLen/g, c.S, stride, r.a, r.lda, wp, cs, c.K, 0)
 			} else {
-				e.k.windowRows(r.lda, 1, sg.segLen/g, c.S, stride, r.a, lda, wp, cs, c.K, 0)
+				e.k.windowRows(r.rows, 1, sg.segLen/g, c.S, stride, r.a, r.lda, wp, cs, c.K, 0)
 			}
 		}
 	}
