@@ -566,7 +566,7 @@ func (e *engine[A, B, C]) unit(in []A, out []C, s *scratch[A, C], grp, t0, t1, j
 		runs := s.direct[:0]
 		tEnd := min(t1, e.tailTile)
 		t := t0
-		if e.linear && !sg.window && !sg.gatherOnly {
+		if e.linear { // (a 1x1 filter is neither a window nor a gather-only layout)
 			// A 1x1 layer's full tiles form one run, as far as each tile's reads (the kgroup
 			// padding of k included) stay inside the input: directRows' tests solved for t,
 			// instead of a call per tile (2% of C3).

@@ -56,6 +56,10 @@ func TestTuneReplay(t *testing.T) {
 			calls = append(calls, func() { k0.rows(rows, tiles, kg, a, lda, b, cc, ldc, beta) })
 			k0.rows(rows, tiles, kg, a, lda, b, cc, ldc, beta)
 		}
+		p.e.k.windowRows = func(rows, tiles, kg, segs, segStride int, a []float32, lda int, b, cc []float32, ldc int, beta float32) {
+			calls = append(calls, func() { k0.windowRows(rows, tiles, kg, segs, segStride, a, lda, b, cc, ldc, beta) })
+			k0.windowRows(rows, tiles, kg, segs, segStride, a, lda, b, cc, ldc, beta)
+		}
 		p.e.k.indirect = func(rows, tiles, kg int, a, alt []float32, offs []int, b, cc []float32, ldc int, beta float32) {
 			// The batch's table and copied rows are scratch the engine reuses: keep copies.
 			offs, alt = append([]int(nil), offs[:rows*tiles]...), append([]float32(nil), alt...)

@@ -93,19 +93,42 @@ func BenchmarkF32StridedRows(b *testing.B) {
 	}
 }
 
-// BenchmarkF32Indirect is BenchmarkF32Strided through an offset table (six rows lda apart),
-// twenty tiles per call as a convolution runs them: the price of the table.
+// BenchmarkF32Indirect runs 64 tiles of a convolution-like A (rows 64 elements apart, as a
+// 64-channel layer's pixels) through the strided kernel and through the indirect kernel with
+// an offset table of the same rows, side by side, at k = 64 and k = 192 (a 3x3 layer's filter
+// row of 64 channels): the per-tile price of the table (docs/cpu-conv.md, indirect kernels).
+// The strided k = 64 case is also the short-k tile of docs/cpu-conv.md's kernel details.
 func BenchmarkF32Indirect(b *testing.B) {
-	const lda, tiles = 300, 20
-	a, bb, c := make([]float32, (tiles*F32MR-1)*lda+benchKG), make([]float32, benchKG*F32NR), make([]float32, tiles*F32MR*F32NR)
-	offs := make([]int, tiles*F32MR)
-	for i := range offs {
-		offs[i] = i * lda
+	const lda, tiles = 64, 64
+	for _, k := range []int{64, 192} {
+		a, bb, c := make([]float32, (tiles*F32MR-1)*lda+k), make([]float32, k*F32NR), make([]float32, tiles*F32MR*64)
+		offs := make([]int, tiles*F32MR)
+		for i := range offs {
+			offs[i] = i * lda
+		}
+		flops := float64(2 * tiles * F32MR * F32NR * k)
+		b.Run(fmt.Sprintf("k=%d/strided", k), func(b *testing.B) {
+			benchKernel(b, "float32", flops, func() { F32StridedTiles(tiles, k, a, lda, bb, c, 64, 1, 1) })
+		})
+		b.Run(fmt.Sprintf("k=%d/indirect", k), func(b *testing.B) {
+			benchKernel(b, "float32", flops, func() { F32IndirectTiles(F32MR, tiles, k, a, nil, offs, bb, c, 64, 1, 1) })
+		})
 	}
-	b.Run("strided", func(b *testing.B) {
-		benchKernel(b, "float32", 2*tiles*F32MR*F32NR*benchKG, func() { F32StridedTiles(tiles, benchKG, a, lda, bb, c, F32NR, 1, 1) })
-	})
-	b.Run("indirect", func(b *testing.B) {
-		benchKernel(b, "float32", 2*tiles*F32MR*F32NR*benchKG, func() { F32IndirectTiles(F32MR, tiles, benchKG, a, nil, offs, bb, c, F32NR, 1, 1) })
-	})
+}
+
+// BenchmarkF32WindowRows times one window tile of 1 to 6 rows at ResNet-50's C1 shape (7
+// filter rows of 21 values, 4 panels per call as the padded window path runs a row's short
+// last tile): the rate per row of a short tile against a full one (docs/cpu-conv.md).
+func BenchmarkF32WindowRows(b *testing.B) {
+	const kg, segs, segStride, lda, panels = 21, 7, 672, 6, 4
+	a, bb, c := make([]float32, 6*lda+segs*segStride+kg), make([]float32, panels*segs*kg*F32NR), make([]float32, 6*64)
+	for rows := 1; rows <= F32MR; rows++ {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			benchKernel(b, "float32", float64(2*rows*F32NR*kg*segs*panels), func() {
+				for p := 0; p < panels; p++ {
+					F32WindowRowsTiles(rows, 1, kg, segs, segStride, a, lda, bb[p*segs*kg*F32NR:], c[p*F32NR:], 64, 1, 0)
+				}
+			})
+		})
+	}
 }

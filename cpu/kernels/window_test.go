@@ -144,11 +144,7 @@ func TestWindowRowsTiles(t *testing.T) {
 					got, want := fill[float32](cLen, sentinel), fill[float32](cLen, sentinel)
 					F32WindowRowsTiles(rows, 1, kg, segs, segStride, af[tt*rows*lda:], lda, bf, got, ldc, 1.5, 0)
 					F32WindowTiles(1, kg, segs, segStride, af[tt*rows*lda:], lda, bf, want, ldc, 1.5, 0)
-					for i := range want {
-						if i/ldc >= rows || i%ldc >= 16 {
-							want[i] = sentinel
-						}
-					}
+					keepRows(want, ldc, rows, sentinel)
 					compareTiles(t, impl+" F32", got, want, rows, kg)
 				}
 				// Several tiles in one call equal one call per tile.
@@ -163,25 +159,27 @@ func TestWindowRowsTiles(t *testing.T) {
 				g32, w32 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
 				I16WindowRowsTiles(rows, 1, kg, segs, segStride, a16, lda, b16, g32, ldc, 1, 0)
 				I16WindowTiles(1, kg, segs, segStride, a16, lda, b16, w32, ldc, 1, 0)
-				for i := range w32 {
-					if i/ldc >= rows || i%ldc >= 16 {
-						w32[i] = sentinel
-					}
-				}
+				keepRows(w32, ldc, rows, sentinel)
 				compareTiles(t, impl+" I16", g32, w32, rows, kg)
 
 				a8, b8 := randInts[uint8](r, nA), randInts[int8](r, segs*kg*64)
 				g8, w8 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
 				U8S8WindowRowsTiles(rows, 1, kg, segs, segStride, a8, lda, b8, g8, ldc, 1, 0)
 				U8S8WindowTiles(1, kg, segs, segStride, a8, lda, b8, w8, ldc, 1, 0)
-				for i := range w8 {
-					if i/ldc >= rows || i%ldc >= 16 {
-						w8[i] = sentinel
-					}
-				}
+				keepRows(w8, ldc, rows, sentinel)
 				compareTiles(t, impl+" U8S8", g8, w8, rows, kg)
 			}
 		}
 		restore()
+	}
+}
+
+// keepRows sets every element of a C buffer outside the first rows rows of a 16-wide tile
+// (row stride ldc) to v: what a tile of rows rows leaves of a full tile's result.
+func keepRows[T float32 | int32](c []T, ldc, rows int, v T) {
+	for i := range c {
+		if i/ldc >= rows || i%ldc >= 16 {
+			c[i] = v
+		}
 	}
 }

@@ -612,9 +612,9 @@ var indirectRows = []string{"AX", "R8", "R9", "R12", "R10", "DI"}
 // o >= 0 points at a + o elements, o < 0 at alt + ^o. The rows in a fall through; a row in
 // alt (a border pixel's copy, or the zero row) branches to a fix-up after the RET. A
 // branchless select (a + (o XOR m)*size + (m AND (alt-a)), m = o>>63) took 42 instead of 24
-// instructions per tile: 1.7% at k = 64 and 0.5% at k = 192 slower in the kernel benchmark,
-// 0.2-0.8% on ResNet-50's 3x3 layers. R11 and the k count and B pointer are set again at
-// the end.
+// instructions per tile: 1.7% at k = 64 and 0.5% at k = 192 slower (cpu/kernels'
+// BenchmarkF32Indirect), 0.2-0.8% on ResNet-50's 3x3 layers. R11 and the k count and B
+// pointer are set again at the end.
 func (k Kernel) indirectPointers(a *asm) {
 	e := elems[k.Elem]
 	a.comment("A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.")
