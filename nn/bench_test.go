@@ -5,7 +5,7 @@ import (
 
 	"github.com/sumacdev/sumac/cpu/conv"
 	"github.com/sumacdev/sumac/cpu/gemm"
-	"github.com/sumacdev/sumac/nn/rng"
+	"github.com/sumacdev/sumac/internal/rng"
 	"github.com/sumacdev/sumac/nn/tensor"
 	"github.com/sumacdev/sumac/op"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sumacdev/sumac/nn/rng"
+	"github.com/sumacdev/sumac/internal/rng"
 	"github.com/sumacdev/sumac/nn/tensor"
 )
 

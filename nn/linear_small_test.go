@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sumacdev/sumac/nn/rng"
+	"github.com/sumacdev/sumac/internal/rng"
 	"github.com/sumacdev/sumac/nn/tensor"
 )
 

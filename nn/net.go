@@ -1,7 +1,7 @@
 package nn
 
 import (
-	"github.com/sumacdev/sumac/nn/rng"
+	"github.com/sumacdev/sumac/internal/rng"
 	"github.com/sumacdev/sumac/nn/tensor"
 )
 

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/sumacdev/sumac/nn/rng"
+	"github.com/sumacdev/sumac/internal/rng"
 	"github.com/sumacdev/sumac/nn/tensor"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/sumacdev/sumac/nn/rng"
+	"github.com/sumacdev/sumac/internal/rng"
 )
 
 // naiveAB returns A*B in float64 (A m x k with row stride lda, B k x n row-major) and the

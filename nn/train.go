@@ -6,8 +6,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/sumacdev/sumac/internal/rng"
 	"github.com/sumacdev/sumac/nn/mnist"
-	"github.com/sumacdev/sumac/nn/rng"
 	"github.com/sumacdev/sumac/nn/tensor"
 )
 

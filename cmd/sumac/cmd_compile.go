@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sumacdev/sumac/aie/cemit"
-	"github.com/sumacdev/sumac/aie/vyasa"
+	"github.com/sumacdev/sumac/compiler/sched"
+	"github.com/sumacdev/sumac/compiler/triplet"
+	"github.com/sumacdev/sumac/compiler/tune"
 	"github.com/sumacdev/sumac/op"
-	"github.com/sumacdev/sumac/sched"
-	"github.com/sumacdev/sumac/triplet"
-	"github.com/sumacdev/sumac/tune"
+	"github.com/sumacdev/sumac/target/aie1/cemit"
+	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
 
 func init() {
@@ -106,7 +106,7 @@ Example:
 		if err != nil {
 			return err
 		}
-		// Cycles of one call on the model (aie/backend + aie/cyclesim), as sumac tune and
+		// Cycles of one call on the model (target/aie1/backend + target/aie1/cyclesim), as sumac tune and
 		// sumac sim count them.
 		ev, evErr := tune.Model{}.Evaluate(p)
 		cyc := any(nil)

@@ -15,12 +15,12 @@ func TestCompileTripletsGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	want, err := os.ReadFile("../../triplet/testdata/running_example.triplets")
+	want, err := os.ReadFile("../../compiler/triplet/testdata/running_example.triplets")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out != string(want) {
-		t.Errorf("output differs from triplet/testdata/running_example.triplets:\n%s", out)
+		t.Errorf("output differs from compiler/triplet/testdata/running_example.triplets:\n%s", out)
 	}
 }
 

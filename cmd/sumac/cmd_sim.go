@@ -14,18 +14,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sumacdev/sumac/aie/backend"
-	"github.com/sumacdev/sumac/aie/cemit"
-	"github.com/sumacdev/sumac/aie/cfront"
-	"github.com/sumacdev/sumac/aie/cyclesim"
-	"github.com/sumacdev/sumac/aie/emul"
-	"github.com/sumacdev/sumac/aie/interp"
-	"github.com/sumacdev/sumac/aie/kernel"
-	"github.com/sumacdev/sumac/aie/vyasa"
+	"github.com/sumacdev/sumac/compiler/sched"
 	"github.com/sumacdev/sumac/num"
 	"github.com/sumacdev/sumac/op"
-	"github.com/sumacdev/sumac/sched"
 	"github.com/sumacdev/sumac/target/aie1"
+	"github.com/sumacdev/sumac/target/aie1/backend"
+	"github.com/sumacdev/sumac/target/aie1/cemit"
+	"github.com/sumacdev/sumac/target/aie1/cfront"
+	"github.com/sumacdev/sumac/target/aie1/cyclesim"
+	"github.com/sumacdev/sumac/target/aie1/emul"
+	"github.com/sumacdev/sumac/target/aie1/interp"
+	"github.com/sumacdev/sumac/target/aie1/kernel"
+	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
 
 // listFlag collects a repeated flag (-D, --window, --input, --scalar).
@@ -92,13 +92,13 @@ const simUsage = `Usage: sumac sim KERNEL.cc [-D NAME=VALUE ...] [--window NAME=
 
 Runs an AIE1 kernel written in C++ with intrinsics (the subset of docs/aie-sim.md) on sumac's
 interpreter, and checks it bit for bit against the same source compiled with g++ and sumac's
-emulation header (aie/emul/aie1_emul.h): every window and buffer after the run, and every
+emulation header (target/aie1/emul/aie1_emul.h): every window and buffer after the run, and every
 accumulator before it is narrowed (srs, lsrs, bsrs, ubsrs). Where the timing backend can
 compile the kernel, it also reports cycles, MACs per cycle, spills and stalls.
 
   -D NAME=VALUE      define a macro (as for a C compiler; -DNAME=VALUE also works)
   --window NAME=BYTES  size of a window or buffer; by default the bytes the kernel uses
-                     (measured by a first run), placed by aie/interp's policy (one 32 KB memory
+                     (measured by a first run), placed by target/aie1/interp's policy (one 32 KB memory
                      module each when there are at most four, else packed)
   --input NAME=FILE  initial contents of a window or buffer (raw little-endian bytes); others are
                      random: integers uniform in the widest range (halving until fewer than 1%
@@ -109,7 +109,7 @@ compile the kernel, it also reports cycles, MACs per cycle, spills and stalls.
   --no-emul          skip the g++ emulation check (the report says so; ok then covers the
                      interpreter run only)
   --emit bundles     print the VLIW schedule of the timing backend (with the report)
-  --emit cpp, --emit ir  print the kernel as sumac parsed it (C++ from aie/cemit, or the IR) and
+  --emit cpp, --emit ir  print the kernel as sumac parsed it (C++ from target/aie1/cemit, or the IR) and
                      stop without running it
   --json             write one JSON object to stdout
 
@@ -118,7 +118,7 @@ window or buffer stops the run with an error naming the access. Exit status: 0 o
 failed (the report lists the mismatches), 2 bad input.
 
 Example:
-  sumac sim aie/testdata/lei_gemm_16x4.cc -D Kc=256 --json
+  sumac sim target/aie1/testdata/lei_gemm_16x4.cc -D Kc=256 --json
 `
 
 func init() {
@@ -682,7 +682,7 @@ func printSim(w io.Writer, r *simJSON) {
 	}
 	sort.Strings(defs)
 	fmt.Fprintf(w, "kernel %s (%s)\n", r.Kernel, strings.Join(append([]string{r.File}, defs...), " "))
-	fmt.Fprintln(w, "windows and buffers (aie/interp placement: one 32 KB memory module each when at most four fit):")
+	fmt.Fprintln(w, "windows and buffers (target/aie1/interp placement: one 32 KB memory module each when at most four fit):")
 	for _, g := range r.Windows {
 		fmt.Fprintf(w, "  %-12s %-14s %-20s %6d bytes at 0x%05x  (size %s, inputs %s)\n", g.Name, g.Kind, g.Type, g.Bytes, g.Addr, g.Size, g.Inputs)
 	}

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sumacdev/sumac/aie/cfront"
-	"github.com/sumacdev/sumac/aie/emul"
-	"github.com/sumacdev/sumac/aie/interp"
-	"github.com/sumacdev/sumac/aie/kernel"
 	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1/cfront"
+	"github.com/sumacdev/sumac/target/aie1/emul"
+	"github.com/sumacdev/sumac/target/aie1/interp"
+	"github.com/sumacdev/sumac/target/aie1/kernel"
 )
 
 func needGXX(t *testing.T) {
@@ -30,8 +30,8 @@ func TestSimSeedKernels(t *testing.T) {
 		defines []string
 		macs    int64
 	}{
-		{"../../aie/testdata/lei_gemm_16x4.cc", []string{"-D", "Kc=256"}, 16 * 4 * 256},
-		{"../../aie/testdata/lei_conv_8x8_u8.cc", []string{"-Dcib=64"}, 8 * 8 * 64},
+		{"../../target/aie1/testdata/lei_gemm_16x4.cc", []string{"-D", "Kc=256"}, 16 * 4 * 256},
+		{"../../target/aie1/testdata/lei_conv_8x8_u8.cc", []string{"-Dcib=64"}, 8 * 8 * 64},
 	} {
 		args := append([]string{"sim", c.file}, c.defines...)
 		code, out, errs := run(t, append(args, "--json")...)
@@ -83,7 +83,7 @@ func TestSimErrors(t *testing.T) {
 // disagree: the interpreter's output is altered in one element and one accumulator lane.
 func TestSimDetectsMismatch(t *testing.T) {
 	needGXX(t)
-	file := "../../aie/testdata/lei_gemm_16x4.cc"
+	file := "../../target/aie1/testdata/lei_gemm_16x4.cc"
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ void dbl(input_window_int16 * in, output_window_int16 * out, int n) {
 // TestSimEmit: --emit cpp prints the kernel as parsed (and it parses again); --emit bundles adds
 // the backend's schedule to the report (or the reason there is none).
 func TestSimEmit(t *testing.T) {
-	file := "../../aie/testdata/lei_gemm_16x4.cc"
+	file := "../../target/aie1/testdata/lei_gemm_16x4.cc"
 	code, out, errs := run(t, "sim", file, "-DKc=16", "--emit", "cpp")
 	if code != 0 || !strings.Contains(out, "void micro_kernel(") || !strings.Contains(out, "chess_loop_range(4, )") {
 		t.Fatalf("--emit cpp: exit %d, %q, %s", code, out, errs)

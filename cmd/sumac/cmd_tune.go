@@ -5,9 +5,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/sumacdev/sumac/compiler/tune"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
-	"github.com/sumacdev/sumac/tune"
 )
 
 func init() {

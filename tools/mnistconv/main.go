@@ -5,7 +5,7 @@
 // The package ships src/digits/0.json ... 9.json, each {"data": [...]} with 784 pixel values per
 // image, normalised to [0, 1] and printed with 3 decimals. mnistconv turns each value back into
 // its byte (round(v*255), checked to be within 0.0006 of v), shuffles all images with a seeded
-// Fisher-Yates shuffle (nn/rng, stable across Go releases) and writes the first -train images to
+// Fisher-Yates shuffle (internal/rng, stable across Go releases) and writes the first -train images to
 // train-*-ubyte.gz and the next -test images to t10k-*-ubyte.gz.
 //
 // Usage (from the repository root):
@@ -23,8 +23,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sumacdev/sumac/internal/rng"
 	"github.com/sumacdev/sumac/nn/idx"
-	"github.com/sumacdev/sumac/nn/rng"
 )
 
 const pixels = 28 * 28

@@ -1,0 +1,243 @@
+package triplet
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/sumacdev/sumac/compiler/sched"
+)
+
+// Fused is one 2D-datapath operation: Cols logical 1D MACs of one update operand whose vector
+// operands come from one X register and whose scalar operands come from one Z register.
+type Fused struct {
+	U       int       // update operand (output vector) index in Body.Updates
+	Members []Triplet // one per column; Pad members multiply a zero weight
+	X, Z    *Buffer
+	Params  Params
+}
+
+// Result is the outcome of reuse analysis and 2D fusion for one schedule.
+type Result struct {
+	Plan           *Plan
+	Kind           Kind
+	XGraph, ZGraph *Graph
+	XBufs, ZBufs   []*Buffer
+	Ops            []Fused
+	Explain        []string // what was fused and padded, for --explain
+}
+
+// vector and scalar operands of a statement: with x vectorized the input is the vector and the
+// weight the scalar (seed 000 Table I); with k vectorized it is the other way round.
+func vecOp(t Triplet) Access {
+	if t.Op2.Scalar() {
+		return t.Op1
+	}
+	return t.Op2
+}
+
+func sclOp(t Triplet) Access {
+	if t.Op2.Scalar() {
+		return t.Op2
+	}
+	return t.Op1
+}
+
+// Fuse builds the two reuse graphs, turns their components into aligned register loads, and
+// fuses the statements into 2D operations, checking each operand selection against the
+// shuffle network. An illegal candidate returns the rule it breaks.
+func Fuse(p *Plan, kind Kind) (*Result, error) {
+	b := p.Body
+	sh := p.Shape
+	r := &Result{Plan: p, Kind: kind}
+	all := append(append([]Triplet(nil), b.Triplets...), p.Pads...)
+	var vecs, scls []Access
+	for _, t := range all {
+		vecs = append(vecs, vecOp(t))
+		scls = append(scls, sclOp(t))
+	}
+	vt, st := vecs[0].Tensor, scls[0].Tensor
+	r.XGraph = NewGraph(p, vt, vecs)
+	r.ZGraph = NewGraph(p, st, scls)
+	if kind == Sel8 {
+		r.XGraph.JoinAdjacent()
+	}
+	loadElems := 256 / sh.ElemBits // one 256-bit load (target/aie1 LoadBits)
+	align := 128 / sh.ElemBits     // 128-bit alignment (target/aie1 AccessAlignBytes)
+	xParts := 1024 / 256           // the 1024-bit register view (aie.md Registers)
+	var err error
+	if r.XBufs, err = r.XGraph.Buffers(loadElems, align, xParts); err != nil {
+		return nil, fmt.Errorf("reuse graph of %s: %v", vt, err)
+	}
+	if r.ZBufs, err = r.ZGraph.Buffers(loadElems, align, 1); err != nil { // Z is 256 bits
+		return nil, fmt.Errorf("reuse graph of %s: %v", st, err)
+	}
+	if b.Sched.Fusion == sched.FuseRows {
+		r.XBufs = pairBuffers(r.XBufs, xParts)
+	}
+	findBuf := func(bufs []*Buffer, offs []int) *Buffer {
+		for _, bf := range bufs {
+			if bf.Holds(offs) {
+				return bf
+			}
+		}
+		return nil
+	}
+	type placed struct {
+		t    Triplet
+		x, z *Buffer
+	}
+	place := func(t Triplet) (placed, error) {
+		x := findBuf(r.XBufs, p.Offsets(vecOp(t)))
+		z := findBuf(r.ZBufs, p.Offsets(sclOp(t)))
+		if x == nil || z == nil {
+			return placed{}, fmt.Errorf("internal: %v has no register", t)
+		}
+		return placed{t, x, z}, nil
+	}
+	padOf := map[string]Triplet{}
+	for _, t := range p.Pads {
+		padOf[padKey(t.U, t.R, t.S, t.C)] = t
+	}
+	c := b.Conv
+	cols := sh.Cols
+	leftover := func(t Triplet) bool { return t.R == c.R-1 && c.R%cols != 0 }
+	for u := range b.Updates {
+		var members []placed
+		for _, t := range b.Triplets {
+			if t.U == u {
+				pl, err := place(t)
+				if err != nil {
+					return nil, err
+				}
+				members = append(members, pl)
+			}
+		}
+		// Buckets: statements sharing the X and Z registers (seed 000 section III-C).
+		type key struct{ x, z int }
+		var keys []key
+		buckets := map[key][]placed{}
+		for _, m := range members {
+			k := key{m.x.ID, m.z.ID}
+			if _, ok := buckets[k]; !ok {
+				keys = append(keys, k)
+			}
+			buckets[k] = append(buckets[k], m)
+		}
+		for _, k := range keys {
+			ms := buckets[k]
+			sort.SliceStable(ms, func(i, j int) bool {
+				a, bb := ms[i].t, ms[j].t
+				switch b.Sched.Fusion {
+				case sched.FuseChannels:
+					return lessInts([]int{a.S, a.R, a.C}, []int{bb.S, bb.R, bb.C})
+				case sched.FuseRows:
+					return lessInts([]int{b2i(leftover(a)), a.C, a.S, a.R}, []int{b2i(leftover(bb)), bb.C, bb.S, bb.R})
+				}
+				return lessInts([]int{a.C, a.S, a.R}, []int{bb.C, bb.S, bb.R})
+			})
+			for i := 0; i < len(ms); i += cols {
+				grp := ms[i:min(i+cols, len(ms))]
+				op := Fused{U: u, X: grp[0].x, Z: grp[0].z}
+				for _, m := range grp {
+					op.Members = append(op.Members, m.t)
+				}
+				for len(op.Members) < cols {
+					last := op.Members[len(op.Members)-1]
+					var pk string
+					if b.Sched.Fusion == sched.FuseChannels {
+						pk = padKey(u, last.R, last.S, last.C+1)
+					} else {
+						pk = padKey(u, last.R+1, last.S, last.C)
+					}
+					pad, ok := padOf[pk]
+					if !ok {
+						return nil, fmt.Errorf("padding: %v fills %d of %d columns and its neighbour is not a zero of the padded filter", last, len(op.Members), cols)
+					}
+					pl, err := place(pad)
+					if err != nil {
+						return nil, err
+					}
+					if pl.x != op.X || pl.z != op.Z {
+						return nil, fmt.Errorf("padding: the zero tap next to %v lies outside its registers", last)
+					}
+					op.Members = append(op.Members, pad)
+					r.Explain = append(r.Explain, fmt.Sprintf("update %d: %v padded with %v", u, last.Op1, pad.Op1))
+				}
+				sel := Selection{Lanes: sh.Lanes, Cols: cols, XElems: op.X.Elems(), ZElems: op.Z.Elems()}
+				for l := 0; l < sh.Lanes; l++ {
+					xs := make([]int, cols)
+					zs := make([]int, cols)
+					for j, m := range op.Members {
+						xs[j] = op.X.Pos(p.Offsets(vecOp(m))[l])
+						zo := p.Offsets(sclOp(m))
+						zs[j] = op.Z.Pos(zo[min(l, len(zo)-1)])
+					}
+					sel.X = append(sel.X, xs)
+					sel.Z = append(sel.Z, zs)
+				}
+				prm, err := Solve(kind, sel)
+				if err != nil {
+					return nil, fmt.Errorf("fusing %s: %v", describe(op.Members), err)
+				}
+				op.Params = prm
+				r.Ops = append(r.Ops, op)
+			}
+		}
+	}
+	return r, nil
+}
+
+func padKey(u, rr, s, c int) string { return fmt.Sprint(u, rr, s, c) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func lessInts(a, b []int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+func describe(ms []Triplet) string {
+	s := ms[0].Update.String() + " +="
+	for i, m := range ms {
+		if i > 0 {
+			s += " +"
+		}
+		s += " " + m.Op1.String() + "*" + m.Op2.String()
+	}
+	return s
+}
+
+// pairBuffers merges consecutive X registers two by two when together they fit the 1024-bit
+// view, so that statements of two input rows can share one 2D operation (FuseRows).
+func pairBuffers(bufs []*Buffer, maxParts int) []*Buffer {
+	var out []*Buffer
+	for i := 0; i < len(bufs); i++ {
+		a := bufs[i]
+		if i+1 < len(bufs) && len(a.Starts)+len(bufs[i+1].Starts) <= maxParts {
+			bb := bufs[i+1]
+			// Pad a to half the view so the second row sits at a fixed 512-bit boundary.
+			starts := append([]int(nil), a.Starts...)
+			for len(starts) < maxParts/2 && len(bb.Starts) <= maxParts/2 {
+				starts = append(starts, NoPart)
+			}
+			m := &Buffer{Tensor: a.Tensor, LoadElems: a.LoadElems, Starts: append(starts, bb.Starts...), Nodes: append(append([]int(nil), a.Nodes...), bb.Nodes...)}
+			out = append(out, m)
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	for i, b := range out {
+		b.ID = i
+	}
+	return out
+}

@@ -1,0 +1,404 @@
+// Package tune is seed 000's auto-tuner (section III-E): for each workload it enumerates the
+// schedule space (package sched), prunes it (reduction loops unrolled, bodies bounded by the
+// program memory), generates every candidate (target/aie1/vyasa), evaluates the legal ones on the
+// cycle model in parallel, keeps the fastest, and verifies it bit for bit against the exact
+// reference. Evaluations are remembered in a store keyed by spec, schedule and model version.
+package tune
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/sumacdev/sumac/compiler/sched"
+	"github.com/sumacdev/sumac/op"
+	"github.com/sumacdev/sumac/op/suite"
+	"github.com/sumacdev/sumac/target/aie1"
+	"github.com/sumacdev/sumac/target/aie1/vyasa"
+)
+
+// Eval is the cost of one kernel call on the cycle model.
+type Eval struct {
+	Cycles int64 `json:"cycles"`
+	Spills int   `json:"spills"`
+	Stalls int64 `json:"stalls"`
+	// Err: the model refused the candidate (too large for the program memory, a loop nest the
+	// back end cannot compile, ...); kept too, so a second run does not compile it again.
+	Err string `json:"err,omitempty"`
+}
+
+// Evaluator runs a generated program on a cycle model.
+type Evaluator interface {
+	Evaluate(p *vyasa.Program) (Eval, error)
+	// Version identifies the model: results are cached under it.
+	Version() string
+}
+
+// Options control a tuning run.
+type Options struct {
+	Eval       Evaluator
+	Workers    int    // parallel evaluations (0: all cores)
+	Store      *Store // nil: no caching
+	MaxVectors int    // pruning bounds (0: vyasa.MaxVectors, vyasa.MaxBodyMACs)
+	MaxBody    int
+	Verify     bool // verify the chosen kernel on the interpreter against op/ref
+	// Progress, if set, is called after each evaluation (from one goroutine at a time).
+	Progress func(done, total int, workload string)
+	// MemLimit is the data a call may place in memory (0: the 128 KB the core reaches, less
+	// 8 KB for descriptors and stack).
+	MemLimit int
+}
+
+// MaxFlatCopies bounds the copies of the pipelined loop a flattened candidate may have (beyond
+// that the program memory is nearly always exceeded and compiling it only costs time).
+const MaxFlatCopies = 8
+
+// Result is the tuned outcome of one workload.
+type Result struct {
+	Name         string               `json:"name"`
+	Spec         string               `json:"spec"`
+	DType        string               `json:"dtype"`
+	Kind         string               `json:"kind"`
+	MACs         int64                `json:"macs"`
+	Cycles       int64                `json:"cycles"`
+	MACsPerCycle float64              `json:"macs_per_cycle"`
+	Peak         int                  `json:"peak_macs_per_cycle"`
+	PctPeak      float64              `json:"pct_peak"`
+	Roofline     float64              `json:"roofline_macs_per_cycle"`
+	Verified     bool                 `json:"verified"`
+	Schedule     string               `json:"schedule"`
+	SWLoop       string               `json:"sw_loop"` // the software-pipelined loop as emitted (loops of one iteration dropped)
+	Sched        sched.Schedule       `json:"-"`
+	Calls        int                  `json:"calls"`
+	CallNote     string               `json:"call_note,omitempty"`
+	Spills       int                  `json:"spills"`
+	Candidates   int                  `json:"candidates"`
+	Legal        int                  `json:"legal"`
+	Cached       int                  `json:"cached"`
+	Paper        *suite.PaperSchedule `json:"paper_schedule,omitempty"`
+	VerifyNote   string               `json:"verify_note,omitempty"`
+	Saturated    float64              `json:"saturated_fraction"`
+}
+
+// Workload is one thing to tune.
+type Workload struct {
+	Name  string
+	Spec  *op.Spec
+	Paper *suite.PaperSchedule
+}
+
+// split divides a convolution whose data do not fit the memory into calls over output
+// channels (each call reads the whole input and its share of weights, seed 000 Table II
+// preloads all data; where they do not fit, the weights are windowed). It returns the spec of
+// one call and the number of calls.
+func split(s *op.Spec, limit int) (*op.Spec, int, error) {
+	c := s.Conv
+	bytes := func(k int) int {
+		eb := s.Types.A.Bits() / 8
+		cc := c.C
+		if c.Groups > 1 {
+			cc = c.C * k / c.K
+		}
+		return eb*(c.N*c.YIn*c.XIn*cc+k*c.S*c.R*(c.C/c.Groups)) + s.Types.Out.Bits()/8*c.N*c.Y*c.X*k
+	}
+	for n := 1; n <= c.K; n++ {
+		if c.K%n != 0 {
+			continue
+		}
+		if bytes(c.K/n) <= limit {
+			if n == 1 {
+				return s, 1, nil
+			}
+			return subSpec(s, n), n, nil
+		}
+	}
+	return nil, 0, fmt.Errorf("%s: even one output channel's data exceed the %d bytes of memory", s, limit)
+}
+
+type job struct {
+	w    int // workload index
+	s    sched.Schedule
+	prog *vyasa.Program
+	ev   Eval
+	err  error
+	hit  bool
+}
+
+// Run tunes every workload. Results are in workload order; the choice is deterministic
+// (fewest cycles, ties broken by the schedule's key).
+func Run(ws []Workload, opt Options) ([]Result, error) {
+	if opt.Eval == nil {
+		return nil, fmt.Errorf("tune: no evaluator")
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	if opt.MaxVectors == 0 {
+		opt.MaxVectors = vyasa.MaxVectors
+	}
+	if opt.MaxBody == 0 {
+		opt.MaxBody = vyasa.MaxBodyMACs
+	}
+	if opt.MemLimit == 0 {
+		opt.MemLimit = aie1.ReachBytes - 8<<10
+	}
+	results := make([]Result, len(ws))
+	subs := make([]*op.Spec, len(ws))
+	var jobs []*job
+	for i, w := range ws {
+		r := &results[i]
+		r.Name, r.Spec, r.MACs, r.Paper = w.Name, w.Spec.String(), w.Spec.MACs(), w.Paper
+		r.DType, r.Kind = w.Spec.Types.A.String(), string(w.Spec.Kind())
+		if w.Spec.Conv == nil {
+			return nil, fmt.Errorf("%s: tune handles conv2d workloads", w.Name)
+		}
+		d, err := vyasa.DatapathFor(w.Spec.Types)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", w.Name, err)
+		}
+		r.Peak = d.Peak
+		r.Roofline = roofline(w.Spec, d.Peak)
+		sub, calls, err := split(w.Spec, opt.MemLimit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", w.Name, err)
+		}
+		subs[i], r.Calls = sub, calls
+		if calls > 1 {
+			r.CallNote = fmt.Sprintf("data exceed the %d KB memory: %d calls of k=%d over windows of the weights and outputs, cycles summed", opt.MemLimit>>10, calls, sub.Conv.K)
+		}
+		cands, _ := sched.Space(sub.Conv, d.Shape, opt.MaxVectors, opt.MaxBody)
+		r.Candidates = len(cands)
+		for _, s := range cands {
+			jobs = append(jobs, &job{w: i, s: s})
+		}
+	}
+	// Generate and evaluate in parallel.
+	var mu sync.Mutex
+	done := 0
+	ch := make(chan *job)
+	var wg sync.WaitGroup
+	for k := 0; k < opt.Workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				j.prog, j.err = vyasa.Generate(subs[j.w], j.s)
+				if j.err == nil {
+					j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
+					nested := j.err != nil && strings.Contains(j.err.Error(), "nested loops")
+					if nested || j.err == nil && len(j.prog.Loops) > 1 && j.prog.OuterIterations() <= MaxFlatCopies {
+						// Also try the outer loops unrolled into straight-line copies of the
+						// pipelined loop (no outer-loop set-up; bounded by program memory), or
+						// only that for a back end without nested loops.
+						fs := j.s
+						fs.Flat = true
+						if fp, err := vyasa.Generate(subs[j.w], fs); err == nil {
+							if ev, hit, err := evaluate(opt, subs[j.w], fs, fp); err == nil && (j.err != nil || ev.Cycles < j.ev.Cycles) {
+								j.s, j.ev, j.hit, j.err = fs, ev, hit, nil
+							}
+						}
+					}
+					j.prog = nil // keep memory small; the winner is regenerated
+				}
+				mu.Lock()
+				done++
+				if opt.Progress != nil {
+					opt.Progress(done, len(jobs), ws[j.w].Name)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+	best := make([]*job, len(ws))
+	for _, j := range jobs {
+		if j.err != nil {
+			continue
+		}
+		r := &results[j.w]
+		r.Legal++
+		if j.hit {
+			r.Cached++
+		}
+		b := best[j.w]
+		if b == nil || j.ev.Cycles < b.ev.Cycles || j.ev.Cycles == b.ev.Cycles && j.s.Key() < b.s.Key() {
+			best[j.w] = j
+		}
+	}
+	for i := range ws {
+		r := &results[i]
+		b := best[i]
+		if b == nil {
+			return results, fmt.Errorf("%s: no legal schedule fits %s (%d candidates, all pruned%s)", ws[i].Name, ws[i].Spec, r.Candidates, commonReason(jobs, i))
+		}
+		r.Sched, r.Schedule = b.s, b.s.Key()
+		r.Cycles = b.ev.Cycles * int64(r.Calls)
+		r.Spills = b.ev.Spills
+		r.MACsPerCycle = float64(r.MACs) / float64(r.Cycles)
+		r.PctPeak = 100 * r.MACsPerCycle / float64(r.Peak)
+	}
+	if !opt.Verify {
+		return results, nil
+	}
+	// Verify the winners, in parallel like the evaluations (each result is its own).
+	errs := make([]error, len(ws))
+	next := make(chan int)
+	var vwg sync.WaitGroup
+	for k := 0; k < opt.Workers; k++ {
+		vwg.Add(1)
+		go func() {
+			defer vwg.Done()
+			for i := range next {
+				errs[i] = verifyWinner(&results[i], subs[i], best[i].s, uint64(i+1))
+			}
+		}()
+	}
+	for i := range ws {
+		next <- i
+	}
+	close(next)
+	vwg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return results, fmt.Errorf("%s: regenerating the chosen kernel: %v", ws[i].Name, err)
+		}
+	}
+	return results, nil
+}
+
+// verifyWinner regenerates the chosen kernel and checks it bit for bit (vyasa.Verify),
+// recording the outcome in r.
+func verifyWinner(r *Result, spec *op.Spec, s sched.Schedule, seed uint64) error {
+	p, err := vyasa.Generate(spec, s)
+	if err != nil {
+		return err
+	}
+	if len(p.Loops) > 0 {
+		r.SWLoop = p.Loops[len(p.Loops)-1]
+	}
+	ck, err := vyasa.Verify(p, seed)
+	switch {
+	case err != nil:
+		r.VerifyNote = err.Error()
+	case !ck.OK():
+		r.VerifyNote = ck.First
+	case !ck.Interpreted:
+		r.VerifyNote = "kernel IR not interpreted"
+	default:
+		r.Verified = true
+	}
+	r.Saturated = ck.Saturated
+	return nil
+}
+
+// evaluate returns a candidate's cost from the store or the model.
+func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p *vyasa.Program) (Eval, bool, error) {
+	key := Key(spec, s, opt.Eval.Version())
+	if ev, ok := opt.Store.Get(key); ok {
+		if ev.Err != "" {
+			return Eval{}, true, errors.New(ev.Err)
+		}
+		return ev, true, nil
+	}
+	ev, err := opt.Eval.Evaluate(p)
+	if err != nil {
+		opt.Store.Put(key, Eval{Err: err.Error()})
+		return ev, false, err
+	}
+	opt.Store.Put(key, ev)
+	return ev, false, nil
+}
+
+// roofline is the bound on MACs per cycle from the peak and the minimum memory traffic: every
+// input and weight read once through the two 256-bit load units (64 B/cycle), every output
+// written once through the 256-bit store unit (32 B/cycle) (target/aie1 LoadUnits, LoadBits,
+// StoreBits; seed 000 Table II, Fig. 8).
+func roofline(s *op.Spec, peak int) float64 {
+	c := s.Conv
+	eb := float64(s.Types.A.Bits() / 8)
+	load := eb * float64(c.InLen()+c.WLen())
+	store := float64(s.Types.Out.Bits()/8) * float64(c.OutLen())
+	cyc := math.Max(load/float64(aie1.LoadUnits*aie1.LoadBits/8), store/float64(aie1.StoreUnits*aie1.StoreBits/8))
+	return math.Min(float64(peak), float64(s.MACs())/cyc)
+}
+
+// Geomean returns the geometric mean of MACs per cycle per dtype (in order of first appearance).
+func Geomean(rs []Result) (dtypes []string, g map[string]float64) {
+	g = map[string]float64{}
+	n := map[string]int{}
+	for _, r := range rs {
+		if _, ok := n[r.DType]; !ok {
+			dtypes = append(dtypes, r.DType)
+		}
+		n[r.DType]++
+		g[r.DType] += math.Log(r.MACsPerCycle)
+	}
+	for d := range g {
+		g[d] = math.Exp(g[d] / float64(n[d]))
+	}
+	return dtypes, g
+}
+
+// FromSuite turns a suite's conv2d workloads into tuner workloads.
+func FromSuite(s *suite.Suite) ([]Workload, error) {
+	var out []Workload
+	for _, w := range s.Workloads {
+		if w.Spec.Conv == nil {
+			return nil, fmt.Errorf("suite %s: %s is not a conv2d", s.Name, w.Name)
+		}
+		out = append(out, Workload{Name: w.Name, Spec: w.Spec, Paper: w.Paper})
+	}
+	return out, nil
+}
+
+// subSpec is the spec of one of calls equal calls over output channels.
+func subSpec(s *op.Spec, calls int) *op.Spec {
+	c := *s.Conv
+	c.K /= calls
+	if c.Groups > 1 {
+		c.Groups, c.C = c.Groups/calls, c.C/calls
+	}
+	return &op.Spec{Conv: &c, Types: s.Types}
+}
+
+// Generate regenerates the kernel of one call of a tuned workload.
+func Generate(w Workload, r Result) (*vyasa.Program, error) {
+	sub := w.Spec
+	if r.Calls > 1 {
+		sub = subSpec(w.Spec, r.Calls)
+	}
+	return vyasa.Generate(sub, r.Sched)
+}
+
+// commonReason names the most frequent reason the candidates of workload w were refused
+// (the rule part of the error, after the schedule's name), for the no-legal-schedule error.
+func commonReason(jobs []*job, w int) string {
+	count := map[string]int{}
+	best := ""
+	for _, j := range jobs {
+		if j.w != w || j.err == nil {
+			continue
+		}
+		msg := j.err.Error()
+		if i := strings.Index(msg, "fusing "); i >= 0 {
+			if k := strings.Index(msg[i:], ": "); k >= 0 {
+				msg = msg[i+k+2:] // the shuffle-network rule, without the operation's text
+			}
+		}
+		count[msg]++
+		if count[msg] > count[best] || count[msg] == count[best] && msg < best {
+			best = msg
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; most often: %s", best)
+}

@@ -1,0 +1,670 @@
+// aie1_emul.h: a C++17 emulation of the AIE1 kernel language subset that sumac supports
+// (target/aie1/cfront), so that a kernel written with AIE1 intrinsics compiles with g++ and runs on
+// the host with the hardware's arithmetic. Written for sumac; it shares no code with the AMD
+// headers. Semantics follow the public documentation cited at each function and are the same
+// as sumac's Go interpreter (target/aie1/kernel sem_*.go), which `sumac sim` checks bit for bit.
+//
+// Compile with: g++ -std=c++17 -fno-strict-aliasing -ffp-contract=off
+//   -fno-strict-aliasing: kernels read vectors through casted pointers (*(v16int16*)&p[i]);
+//   -ffp-contract=off: fpmac/fpmul round like the interpreter (no silent FMA contraction).
+#ifndef SUMAC_AIE1_EMUL_H
+#define SUMAC_AIE1_EMUL_H
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+typedef int8_t int8;
+typedef uint8_t uint8;
+typedef int16_t int16;
+typedef uint16_t uint16;
+typedef int32_t int32;
+typedef uint32_t uint32;
+
+// The chess compiler's loop pragmas only guide scheduling; they do not change results.
+#define chess_prepare_for_pipelining
+#define chess_loop_range(...)
+
+namespace aie_emul {
+
+// fail reports an error the interpreter would also report (an access outside a window, an
+// index out of range) and stops: exit status 3 tells the harness's caller what happened.
+[[noreturn]] inline void fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::fprintf(stderr, "aie1_emul: ");
+    std::vfprintf(stderr, fmt, ap);
+    std::fprintf(stderr, "\n");
+    va_end(ap);
+    std::exit(3);
+}
+
+// Rounding and saturation of shift-round-saturate, as in sumac's num package (num/srs.go:
+// num.Round and num.Sat, with UG1079 "Rounding and Saturation Modes" as the source). The
+// harness sets them from the command line before the kernel runs.
+enum Round { Floor, Ceil, SymFloor, SymCeil, PosInf, NegInf, SymInf, SymZero, ConvEven, ConvOdd };
+enum Sat { Saturate, NoSat, Symmetric };
+inline int g_round = Floor;
+inline int g_sat = Saturate;
+
+// 128-bit integers hold accumulator lanes (48 or 80 bits) with room for exact products; a
+// GCC/Clang extension, hence __extension__.
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+// The accumulator trace: the lanes of every accumulator that is narrowed (srs, lsrs, bsrs,
+// ubsrs), in execution order, so accumulators are compared before narrowing.
+struct TraceRec {
+    int lanes;
+    std::vector<i128> v;
+};
+inline std::vector<TraceRec> g_trace;
+inline long long g_narrowed = 0;  // lanes narrowed
+inline long long g_saturated = 0; // lanes that saturation changed
+inline long long g_macs = 0;      // multiplications performed by MAC intrinsics
+
+// wrap reduces v to a two's-complement value of bits bits (the accumulator adders wrap;
+// num.Acc.Wrap).
+inline i128 wrap(i128 v, int bits) {
+    int s = 128 - bits;
+    return (i128)((u128)v << s) >> s;
+}
+
+// floor division by 2^s and the rounding of num.roundShift.
+inline i128 round_shift(i128 a, int s, int mode) {
+    if (s == 0)
+        return a;
+    i128 q = a >> s; // arithmetic shift: floor
+    u128 mask = ((u128)1 << s) - 1;
+    u128 frac = (u128)a & mask;
+    if (frac == 0)
+        return q;
+    u128 half = (u128)1 << (s - 1);
+    bool neg = a < 0, up = false;
+    switch (mode) {
+    case Floor: break;
+    case Ceil: up = true; break;
+    case SymFloor: up = neg; break;
+    case SymCeil: up = !neg; break;
+    default:
+        if (frac > half)
+            up = true;
+        else if (frac < half)
+            up = false;
+        else {
+            switch (mode) {
+            case PosInf: up = true; break;
+            case NegInf: up = false; break;
+            case SymInf: up = !neg; break;
+            case SymZero: up = neg; break;
+            case ConvEven: up = (q & 1) == 1; break;
+            case ConvOdd: up = (q & 1) == 0; break;
+            }
+        }
+    }
+    return up ? q + 1 : q;
+}
+
+// srs_lane is num.SRS: shift right with rounding, then saturate (or wrap) to bits.
+inline long long srs_lane(i128 a, int shift, int bits, bool uns) {
+    shift &= 63; // the shift-control register holds 6 bits (target/aie1/kernel sem.go SRS)
+    i128 q = round_shift(a, shift, g_round);
+    i128 lo, hi;
+    if (uns) {
+        lo = 0;
+        hi = ((i128)1 << bits) - 1;
+    } else {
+        hi = ((i128)1 << (bits - 1)) - 1;
+        lo = g_sat == Symmetric ? -hi : -hi - 1;
+    }
+    g_narrowed++;
+    if (q >= lo && q <= hi)
+        return (long long)q;
+    g_saturated++;
+    if (g_sat == NoSat) {
+        if (uns)
+            return (long long)(q & hi);
+        return (long long)wrap(q, bits);
+    }
+    return (long long)(q < 0 ? lo : hi);
+}
+
+} // namespace aie_emul
+
+// Mode control (UG1079 "Rounding and Saturation Modes"): set_rnd(rnd_...) and set_sat() /
+// clr_sat() change the modes of every later srs-family narrowing, as the interpreter's
+// OpSetRnd / OpSetSat do. The rnd_* values are num.Round's (target/aie1/kernel RoundConst).
+enum {
+    rnd_floor = aie_emul::Floor,
+    rnd_ceil = aie_emul::Ceil,
+    rnd_pos_inf = aie_emul::PosInf,
+    rnd_neg_inf = aie_emul::NegInf,
+    rnd_sym_inf = aie_emul::SymInf,
+    rnd_sym_zero = aie_emul::SymZero,
+    rnd_conv_even = aie_emul::ConvEven,
+    rnd_conv_odd = aie_emul::ConvOdd
+};
+inline void set_rnd(int mode) { aie_emul::g_round = mode; }
+inline void set_sat() { aie_emul::g_sat = aie_emul::Saturate; }
+inline void clr_sat() { aie_emul::g_sat = aie_emul::NoSat; }
+
+// Vectors: N lanes of T, lane 0 in the lowest address (UG1079 "Vector Registers").
+// Registers that are never written read as zero, like the interpreter's.
+template <typename T, int N> struct aie_vec {
+    T e[N];
+    aie_vec() : e{} {}
+    T &operator[](int i) { return e[i]; }
+    const T &operator[](int i) const { return e[i]; }
+};
+
+// Accumulators: N lanes of BITS-bit two's-complement integers (UG1079 "Accumulator
+// Registers": 48-bit lanes for 8/16-bit products, 80-bit for 32x32).
+template <int BITS, int N> struct aie_acc {
+    aie_emul::i128 e[N];
+    aie_acc() : e{} {}
+};
+
+#define AIE_VEC_TYPES(T, n1, n2, n3, n4)                                                                               \
+    typedef aie_vec<T, n1> v##n1##T;                                                                                   \
+    typedef aie_vec<T, n2> v##n2##T;                                                                                   \
+    typedef aie_vec<T, n3> v##n3##T;                                                                                   \
+    typedef aie_vec<T, n4> v##n4##T;
+AIE_VEC_TYPES(int8, 16, 32, 64, 128)
+AIE_VEC_TYPES(uint8, 16, 32, 64, 128)
+AIE_VEC_TYPES(int16, 8, 16, 32, 64)
+AIE_VEC_TYPES(uint16, 8, 16, 32, 64)
+AIE_VEC_TYPES(int32, 4, 8, 16, 32)
+AIE_VEC_TYPES(uint32, 4, 8, 16, 32)
+AIE_VEC_TYPES(float, 4, 8, 16, 32)
+#undef AIE_VEC_TYPES
+typedef aie_acc<48, 8> v8acc48;
+typedef aie_acc<48, 16> v16acc48;
+typedef aie_acc<80, 4> v4acc80;
+typedef aie_acc<80, 8> v8acc80;
+
+// undef_T() and null_T(): undef gives a register with no defined contents; like the
+// interpreter, the emulation gives zeros, which is one of the values the hardware may hold.
+#define AIE_UNDEF_NULL(T)                                                                                              \
+    inline T undef_##T() { return T(); }                                                                               \
+    inline T null_##T() { return T(); }
+#define AIE_UNDEF_NULL4(E, n1, n2, n3, n4)                                                                             \
+    AIE_UNDEF_NULL(v##n1##E) AIE_UNDEF_NULL(v##n2##E) AIE_UNDEF_NULL(v##n3##E) AIE_UNDEF_NULL(v##n4##E)
+AIE_UNDEF_NULL4(int8, 16, 32, 64, 128)
+AIE_UNDEF_NULL4(uint8, 16, 32, 64, 128)
+AIE_UNDEF_NULL4(int16, 8, 16, 32, 64)
+AIE_UNDEF_NULL4(uint16, 8, 16, 32, 64)
+AIE_UNDEF_NULL4(int32, 4, 8, 16, 32)
+AIE_UNDEF_NULL4(uint32, 4, 8, 16, 32)
+AIE_UNDEF_NULL4(float, 4, 8, 16, 32)
+AIE_UNDEF_NULL(v8acc48)
+AIE_UNDEF_NULL(v16acc48)
+AIE_UNDEF_NULL(v4acc80)
+AIE_UNDEF_NULL(v8acc80)
+#undef AIE_UNDEF_NULL4
+#undef AIE_UNDEF_NULL
+
+// ---- Element-wise operators -------------------------------------------------------------
+// operator+ / operator- on integer vectors wrap modulo 2^bits (the vector ALU does not
+// saturate); on float vectors they round once; on accumulators they wrap to the lane width.
+template <typename T, int N> aie_vec<T, N> operator+(const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
+    aie_vec<T, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = (T)(a.e[i] + b.e[i]);
+    return r;
+}
+template <typename T, int N> aie_vec<T, N> operator-(const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
+    aie_vec<T, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = (T)(a.e[i] - b.e[i]);
+    return r;
+}
+template <int B, int N> aie_acc<B, N> operator+(const aie_acc<B, N> &a, const aie_acc<B, N> &b) {
+    aie_acc<B, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = aie_emul::wrap(a.e[i] + b.e[i], B);
+    return r;
+}
+template <int B, int N> aie_acc<B, N> operator-(const aie_acc<B, N> &a, const aie_acc<B, N> &b) {
+    aie_acc<B, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = aie_emul::wrap(a.e[i] - b.e[i], B);
+    return r;
+}
+
+// operator+(v16acc48, v16int16) and friends add vector lanes to accumulator lanes
+// (intrinsics reference, group intr_gpvectorop_arit; target/aie1/kernel sem.go AccAddVec).
+template <int B, int N, typename T> aie_acc<B, N> operator+(const aie_acc<B, N> &a, const aie_vec<T, N> &b) {
+    aie_acc<B, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = aie_emul::wrap(a.e[i] + (aie_emul::i128)b.e[i], B);
+    return r;
+}
+template <int B, int N, typename T> aie_acc<B, N> operator-(const aie_acc<B, N> &a, const aie_vec<T, N> &b) {
+    aie_acc<B, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = aie_emul::wrap(a.e[i] - (aie_emul::i128)b.e[i], B);
+    return r;
+}
+
+// ---- Update, extract, concat (UG1079 "Update, Extract, and Shift") -----------------------
+// upd_v/w/x replace the 128/256/512-bit part idx of a wider vector; ext_v/w/x return it.
+#define AIE_UPD_EXT(suffix, BITS)                                                                                      \
+    template <typename T, int N> aie_vec<T, N> upd_##suffix(aie_vec<T, N> b, int idx,                                 \
+                                                           const aie_vec<T, BITS / 8 / (int)sizeof(T)> &v) {          \
+        const int P = BITS / 8 / (int)sizeof(T);                                                                       \
+        static_assert(N > P, "upd_" #suffix ": the buffer must be wider than the part");                              \
+        if (idx < 0 || idx >= N / P)                                                                                   \
+            aie_emul::fail("upd_" #suffix ": index %d out of range 0..%d", idx, N / P - 1);                           \
+        for (int i = 0; i < P; i++)                                                                                    \
+            b.e[idx * P + i] = v.e[i];                                                                                 \
+        return b;                                                                                                      \
+    }                                                                                                                  \
+    template <typename T, int N> aie_vec<T, BITS / 8 / (int)sizeof(T)> ext_##suffix(const aie_vec<T, N> &b, int idx) { \
+        const int P = BITS / 8 / (int)sizeof(T);                                                                       \
+        static_assert(N > P, "ext_" #suffix ": the buffer must be wider than the part");                              \
+        if (idx < 0 || idx >= N / P)                                                                                   \
+            aie_emul::fail("ext_" #suffix ": index %d out of range 0..%d", idx, N / P - 1);                           \
+        aie_vec<T, P> r;                                                                                               \
+        for (int i = 0; i < P; i++)                                                                                    \
+            r.e[i] = b.e[idx * P + i];                                                                                 \
+        return r;                                                                                                      \
+    }
+AIE_UPD_EXT(v, 128)
+AIE_UPD_EXT(w, 256)
+AIE_UPD_EXT(x, 512)
+#undef AIE_UPD_EXT
+
+// concat joins 2 or 4 vectors (or accumulators), the first in the low lanes.
+template <typename T, int N> aie_vec<T, 2 * N> concat(const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
+    aie_vec<T, 2 * N> r;
+    for (int i = 0; i < N; i++) {
+        r.e[i] = a.e[i];
+        r.e[N + i] = b.e[i];
+    }
+    return r;
+}
+template <typename T, int N>
+aie_vec<T, 4 * N> concat(const aie_vec<T, N> &a, const aie_vec<T, N> &b, const aie_vec<T, N> &c,
+                         const aie_vec<T, N> &d) {
+    return concat(concat(a, b), concat(c, d));
+}
+template <int B, int N> aie_acc<B, 2 * N> concat(const aie_acc<B, N> &a, const aie_acc<B, N> &b) {
+    aie_acc<B, 2 * N> r;
+    for (int i = 0; i < N; i++) {
+        r.e[i] = a.e[i];
+        r.e[N + i] = b.e[i];
+    }
+    return r;
+}
+template <int B, int N>
+aie_acc<B, 4 * N> concat(const aie_acc<B, N> &a, const aie_acc<B, N> &b, const aie_acc<B, N> &c,
+                         const aie_acc<B, N> &d) {
+    return concat(concat(a, b), concat(c, d));
+}
+
+// ext_elem / upd_elem read or replace one lane.
+template <typename T, int N> T ext_elem(const aie_vec<T, N> &v, int idx) {
+    if (idx < 0 || idx >= N)
+        aie_emul::fail("ext_elem: index %d out of range 0..%d", idx, N - 1);
+    return v.e[idx];
+}
+template <typename T, int N, typename S> aie_vec<T, N> upd_elem(aie_vec<T, N> v, int idx, S s) {
+    if (idx < 0 || idx >= N)
+        aie_emul::fail("upd_elem: index %d out of range 0..%d", idx, N - 1);
+    v.e[idx] = (T)s;
+    return v;
+}
+
+// ---- Shift-round-saturate and upshift (UG1079 "Shift-Round-Saturate"; intrinsics srs,
+// lsrs, bsrs, ubsrs, ups, lups) -------------------------------------------------------------
+template <typename T, int B, int N> aie_vec<T, N> aie_narrow(const aie_acc<B, N> &a, int shift, int bits, bool uns) {
+    aie_emul::TraceRec rec{N, std::vector<aie_emul::i128>(a.e, a.e + N)};
+    aie_emul::g_trace.push_back(rec);
+    aie_vec<T, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = (T)aie_emul::srs_lane(a.e[i], shift, bits, uns);
+    return r;
+}
+inline v16int16 srs(const v16acc48 &a, int s) { return aie_narrow<int16, 48, 16>(a, s, 16, false); }
+inline v8int16 srs(const v8acc48 &a, int s) { return aie_narrow<int16, 48, 8>(a, s, 16, false); }
+inline v8int32 srs(const v8acc80 &a, int s) { return aie_narrow<int32, 80, 8>(a, s, 32, false); }
+inline v4int32 srs(const v4acc80 &a, int s) { return aie_narrow<int32, 80, 4>(a, s, 32, false); }
+inline v8int32 lsrs(const v8acc48 &a, int s) { return aie_narrow<int32, 48, 8>(a, s, 32, false); }
+inline v16int32 lsrs(const v16acc48 &a, int s) { return aie_narrow<int32, 48, 16>(a, s, 32, false); }
+inline v16int8 bsrs(const v16acc48 &a, int s) { return aie_narrow<int8, 48, 16>(a, s, 8, false); }
+inline v16uint8 ubsrs(const v16acc48 &a, int s) { return aie_narrow<uint8, 48, 16>(a, s, 8, true); }
+
+// ups moves a vector into an accumulator shifted left, wrapped to the lane width (num.UPS).
+template <int B, typename T, int N> aie_acc<B, N> aie_ups(const aie_vec<T, N> &v, int shift) {
+    shift &= 63; // as srs: 6 bits of shift
+    aie_acc<B, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = aie_emul::wrap((aie_emul::i128)((aie_emul::u128)(aie_emul::i128)v.e[i] << shift), B);
+    return r;
+}
+inline v16acc48 ups(const v16int16 &v, int s) { return aie_ups<48>(v, s); }
+inline v8acc48 ups(const v8int16 &v, int s) { return aie_ups<48>(v, s); }
+inline v8acc80 ups(const v8int32 &v, int s) { return aie_ups<80>(v, s); }
+inline v4acc80 ups(const v4int32 &v, int s) { return aie_ups<80>(v, s); }
+inline v8acc48 lups(const v8int32 &v, int s) { return aie_ups<48>(v, s); }
+inline v16acc48 lups(const v16int32 &v, int s) { return aie_ups<48>(v, s); }
+
+// ---- MAC intrinsics -----------------------------------------------------------------------
+namespace aie_emul {
+
+inline int nib(unsigned v, int i) { return (v >> (4 * i)) & 0xF; }
+
+// Lane offsets from xoffsets (lanes 0-7) and xoffsets_hi (lanes 8-15), 4 bits each
+// (UG1079 "MAC Intrinsics").
+inline int lane_nib(unsigned lo, unsigned hi, int lane) { return lane < 8 ? nib(lo, lane) : nib(hi, lane - 8); }
+
+// sel16 is the X selection of the 16-bit modes (UG1079 "MAC on 16x16 bits"): lanes come in
+// pairs; the even lane's nibble is an absolute offset in 32-bit units, the odd lane's is
+// relative: first + nibble + 1. Each picks two 16-bit values; the four values of a lane pair
+// form a 2x2 block that xsquare permutes (nibble k, lowest first, gives the source of block
+// position k: even lane col 0, even col 1, odd col 0, odd col 1). Example from the page:
+// 0x24 selects {8, 9} for the even lane and {14, 15} for the odd lane. `pairbase` is the
+// offset of the column pair (xstep times the pair index for mac8).
+inline int sel16(int xstart, unsigned xoffs, unsigned xoffs_hi, unsigned xsquare, int lane, int col, int pairbase, int n) {
+    int even = lane & ~1;
+    int a = lane_nib(xoffs, xoffs_hi, even);
+    int b = lane_nib(xoffs, xoffs_hi, even + 1);
+    int pos = (lane & 1) * 2 + (col & 1);       // position in the 2x2 block
+    int src = nib(xsquare, pos) & 3;            // which of the four selected values
+    int base = (src < 2) ? 2 * a : 2 * (a + b + 1);
+    int idx = xstart + pairbase + base + (src & 1);
+    return ((idx % n) + n) % n;
+}
+
+} // namespace aie_emul
+
+// int16 x int16, 16 lanes x 2 columns: mul16/mac16/msc16 (intrinsics reference, group
+// vect_mult_16x16). Z lane i, column c: z[zstart + zoff(i) + c*zstep] (16-bit granularity).
+template <int XN>
+v16acc48 aie_mac16_16(v16acc48 acc, const aie_vec<int16, XN> &x, int xstart, unsigned xoffs, unsigned xoffs_hi,
+                      unsigned xsquare, const v16int16 &z, int zstart, unsigned zoffs, unsigned zoffs_hi, int zstep,
+                      int sign) {
+    for (int i = 0; i < 16; i++) {
+        aie_emul::i128 s = acc.e[i];
+        for (int c = 0; c < 2; c++) {
+            int xi = aie_emul::sel16(xstart, xoffs, xoffs_hi, xsquare, i, c, 0, XN);
+            int zi = ((zstart + aie_emul::lane_nib(zoffs, zoffs_hi, i) + c * zstep) % 16 + 16) % 16;
+            s += sign * (aie_emul::i128)x.e[xi] * z.e[zi];
+        }
+        acc.e[i] = aie_emul::wrap(s, 48);
+    }
+    aie_emul::g_macs += 32;
+    return acc;
+}
+#define AIE_MAC16_16(XN)                                                                                               \
+    inline v16acc48 mac16(v16acc48 a, const v##XN##int16 &x, int xs, unsigned xo, unsigned xoh, unsigned xq,          \
+                          const v16int16 &z, int zs, unsigned zo, unsigned zoh, int zst) {                             \
+        return aie_mac16_16(a, x, xs, xo, xoh, xq, z, zs, zo, zoh, zst, 1);                                            \
+    }                                                                                                                  \
+    inline v16acc48 msc16(v16acc48 a, const v##XN##int16 &x, int xs, unsigned xo, unsigned xoh, unsigned xq,          \
+                          const v16int16 &z, int zs, unsigned zo, unsigned zoh, int zst) {                             \
+        return aie_mac16_16(a, x, xs, xo, xoh, xq, z, zs, zo, zoh, zst, -1);                                           \
+    }                                                                                                                  \
+    inline v16acc48 mul16(const v##XN##int16 &x, int xs, unsigned xo, unsigned xoh, unsigned xq, const v16int16 &z,    \
+                          int zs, unsigned zo, unsigned zoh, int zst) {                                                \
+        return aie_mac16_16(v16acc48(), x, xs, xo, xoh, xq, z, zs, zo, zoh, zst, 1);                                   \
+    }
+AIE_MAC16_16(32)
+AIE_MAC16_16(64)
+#undef AIE_MAC16_16
+
+// int16 x int16, 8 lanes x 4 columns: mul8/mac8/msc8. Columns come in pairs; pair p starts
+// p*xstep further (UG1079 "MAC on 16x16 bits": "the step applies to the next 2x2 block").
+// Z lane i, column c: z[zstart + zoff(i) + c*zstep].
+template <int XN>
+v8acc48 aie_mac8_16(v8acc48 acc, const aie_vec<int16, XN> &x, int xstart, unsigned xoffs, int xstep, unsigned xsquare,
+                    const v16int16 &z, int zstart, unsigned zoffs, int zstep, int sign) {
+    for (int i = 0; i < 8; i++) {
+        aie_emul::i128 s = acc.e[i];
+        for (int c = 0; c < 4; c++) {
+            int xi = aie_emul::sel16(xstart, xoffs, 0, xsquare, i, c, (c / 2) * xstep, XN);
+            int zi = ((zstart + aie_emul::nib(zoffs, i) + c * zstep) % 16 + 16) % 16;
+            s += sign * (aie_emul::i128)x.e[xi] * z.e[zi];
+        }
+        acc.e[i] = aie_emul::wrap(s, 48);
+    }
+    aie_emul::g_macs += 32;
+    return acc;
+}
+#define AIE_MAC8_16(XN)                                                                                                \
+    inline v8acc48 mac8(v8acc48 a, const v##XN##int16 &x, int xs, unsigned xo, int xst, unsigned xq,                  \
+                        const v16int16 &z, int zs, unsigned zo, int zst) {                                             \
+        return aie_mac8_16(a, x, xs, xo, xst, xq, z, zs, zo, zst, 1);                                                  \
+    }                                                                                                                  \
+    inline v8acc48 msc8(v8acc48 a, const v##XN##int16 &x, int xs, unsigned xo, int xst, unsigned xq,                  \
+                        const v16int16 &z, int zs, unsigned zo, int zst) {                                             \
+        return aie_mac8_16(a, x, xs, xo, xst, xq, z, zs, zo, zst, -1);                                                 \
+    }                                                                                                                  \
+    inline v8acc48 mul8(const v##XN##int16 &x, int xs, unsigned xo, int xst, unsigned xq, const v16int16 &z, int zs,   \
+                        unsigned zo, int zst) {                                                                        \
+        return aie_mac8_16(v8acc48(), x, xs, xo, xst, xq, z, zs, zo, zst, 1);                                          \
+    }
+AIE_MAC8_16(32)
+AIE_MAC8_16(64)
+#undef AIE_MAC8_16
+
+// int32 x int32, 8 lanes x 1 column: lmul8/lmac8/lmsc8 into 80-bit lanes (group
+// vect_mult_32x32): lane i multiplies x[xstart + xoff(i)] by z[zstart + zoff(i)].
+template <int XN>
+v8acc80 aie_lmac8(v8acc80 acc, const aie_vec<int32, XN> &x, int xstart, unsigned xoffs, const v8int32 &z, int zstart,
+                  unsigned zoffs, int sign) {
+    for (int i = 0; i < 8; i++) {
+        int xi = ((xstart + aie_emul::nib(xoffs, i)) % XN + XN) % XN;
+        int zi = ((zstart + aie_emul::nib(zoffs, i)) % 8 + 8) % 8;
+        acc.e[i] = aie_emul::wrap(acc.e[i] + sign * (aie_emul::i128)x.e[xi] * z.e[zi], 80);
+    }
+    aie_emul::g_macs += 8;
+    return acc;
+}
+#define AIE_LMAC8(XN)                                                                                                  \
+    inline v8acc80 lmac8(v8acc80 a, const v##XN##int32 &x, int xs, unsigned xo, const v8int32 &z, int zs,             \
+                         unsigned zo) {                                                                                \
+        return aie_lmac8(a, x, xs, xo, z, zs, zo, 1);                                                                  \
+    }                                                                                                                  \
+    inline v8acc80 lmsc8(v8acc80 a, const v##XN##int32 &x, int xs, unsigned xo, const v8int32 &z, int zs,             \
+                         unsigned zo) {                                                                                \
+        return aie_lmac8(a, x, xs, xo, z, zs, zo, -1);                                                                 \
+    }                                                                                                                  \
+    inline v8acc80 lmul8(const v##XN##int32 &x, int xs, unsigned xo, const v8int32 &z, int zs, unsigned zo) {         \
+        return aie_lmac8(v8acc80(), x, xs, xo, z, zs, zo, 1);                                                          \
+    }
+AIE_LMAC8(16)
+AIE_LMAC8(32)
+#undef AIE_LMAC8
+
+// fp32, 8 lanes x 1 column: fpmul/fpmac/fpmsc. The product and the sum are each rounded to
+// float (two roundings; the build disables FMA contraction).
+template <int XN>
+v8float aie_fpmac(v8float acc, const aie_vec<float, XN> &x, int xstart, unsigned xoffs, const v8float &z, int zstart,
+                  unsigned zoffs, int mode) {
+    for (int i = 0; i < 8; i++) {
+        int xi = ((xstart + aie_emul::nib(xoffs, i)) % XN + XN) % XN;
+        int zi = ((zstart + aie_emul::nib(zoffs, i)) % 8 + 8) % 8;
+        float p = x.e[xi] * z.e[zi];
+        acc.e[i] = mode == 0 ? p : mode > 0 ? acc.e[i] + p : acc.e[i] - p;
+    }
+    aie_emul::g_macs += 8;
+    return acc;
+}
+#define AIE_FPMAC(XN)                                                                                                  \
+    inline v8float fpmac(v8float a, const v##XN##float &x, int xs, unsigned xo, const v8float &z, int zs, unsigned zo) { \
+        return aie_fpmac(a, x, xs, xo, z, zs, zo, 1);                                                                  \
+    }                                                                                                                  \
+    inline v8float fpmsc(v8float a, const v##XN##float &x, int xs, unsigned xo, const v8float &z, int zs, unsigned zo) { \
+        return aie_fpmac(a, x, xs, xo, z, zs, zo, -1);                                                                 \
+    }                                                                                                                  \
+    inline v8float fpmul(const v##XN##float &x, int xs, unsigned xo, const v8float &z, int zs, unsigned zo) {         \
+        return aie_fpmac(v8float(), x, xs, xo, z, zs, zo, 0);                                                          \
+    }
+AIE_FPMAC(16)
+AIE_FPMAC(32)
+#undef AIE_FPMAC
+
+// 8-bit x 8-bit, 16 lanes x 8 columns: mul16/mac16/msc16 on v64/v128 (u)int8 X and v32
+// (u)int8 Z (group vect_mult_8x8; UG1079 "MAC on 8x8 bits"). The rule is the one sumac's
+// interpreter implements (target/aie1/kernel mac.go DecodeMAC, Form8x8), restated:
+// X: 32-bit permute granularity, xstart and xstep in bytes. Lanes come in groups of four;
+// group g uses the nibble pair (2g, 2g+1) with the pair rule, selecting words Wa = base + a
+// and Wb = base + a + b + 1, i.e. 16-bit units u0 u1 (Wa) u2 u3 (Wb); xsquare picks a unit for
+// (lanes 4g+0/1, column 0), (4g+0/1, 1), (4g+2/3, 0), (4g+2/3, 1); an even lane takes the
+// unit's low byte, an odd lane its high byte. Column block k (columns 2k, 2k+1) starts
+// k*xstep bytes further.
+// Z: 16-bit granularity, zstart and zstep in bytes. Group g's nibbles 2g and 2g+1 are
+// absolute 16-bit units (no pairing) giving bytes z0 z1 and z2 z3; zsquare picks a byte for
+// (even lane, column 0), (even, 1), (odd, 0), (odd, 1), the same for both lane pairs of the
+// group ("the 2*2 index block is duplicated to construct a 4*2 block"). Block k of columns
+// starts k*zstep bytes further; only the low 4 bits of zstart/2 count.
+namespace aie_emul {
+inline int modn(int a, int n) {
+    a %= n;
+    return a < 0 ? a + n : a;
+}
+inline void sel8x8(int xlen, int zlen, int xstart, unsigned xoffs, int xstep, unsigned xsquare, int zstart,
+                   unsigned zoffs, int zstep, unsigned zsquare, int lane, int col, int *xi, int *zi) {
+    if (xstart % 4 != 0 || xstep % 4 != 0)
+        fail("mac16 (8-bit): xstart %d, xstep %d must be multiples of 4", xstart, xstep);
+    if (zstart % 2 != 0 || zstep % 2 != 0)
+        fail("mac16 (8-bit): zstart %d, zstep %d must be multiples of 2", zstart, zstep);
+    int g = lane / 4, t = lane % 4, k = col / 2, cc = col % 2;
+    int words = xlen / 4, units = zlen / 2;
+    int a = nib(xoffs, 2 * g), b = nib(xoffs, 2 * g + 1);
+    int base = xstart / 4 + k * (xstep / 4);
+    int wa = modn(base + a, words), wb = modn(base + a + b + 1, words);
+    int u[4] = {2 * wa, 2 * wa + 1, 2 * wb, 2 * wb + 1};
+    int unit = u[nib(xsquare, 2 * (t / 2) + cc) & 3];
+    *xi = 2 * unit + t % 2;
+    int zbase = ((zstart / 2) & 0xF) + k * (zstep / 2);
+    int u0 = modn(zbase + nib(zoffs, 2 * g), units), u1 = modn(zbase + nib(zoffs, 2 * g + 1), units);
+    int zb[4] = {2 * u0, 2 * u0 + 1, 2 * u1, 2 * u1 + 1};
+    *zi = zb[nib(zsquare, 2 * (t % 2) + cc) & 3];
+}
+} // namespace aie_emul
+
+template <typename X, int XN, typename Z>
+v16acc48 aie_mac16_8(v16acc48 acc, const aie_vec<X, XN> &x, int xstart, unsigned xoffs, int xstep, unsigned xsquare,
+                     const aie_vec<Z, 32> &z, int zstart, unsigned zoffs, int zstep, unsigned zsquare, int sign) {
+    for (int i = 0; i < 16; i++) {
+        aie_emul::i128 s = acc.e[i];
+        for (int c = 0; c < 8; c++) {
+            int xi, zi;
+            aie_emul::sel8x8(XN, 32, xstart, xoffs, xstep, xsquare, zstart, zoffs, zstep, zsquare, i, c, &xi, &zi);
+            s += sign * (aie_emul::i128)x.e[xi] * (aie_emul::i128)z.e[zi];
+        }
+        acc.e[i] = aie_emul::wrap(s, 48);
+    }
+    aie_emul::g_macs += 128;
+    return acc;
+}
+#define AIE_MAC16_8(XT, XN, ZT)                                                                                        \
+    inline v16acc48 mac16(v16acc48 a, const v##XN##XT &x, int xs, unsigned xo, int xst, unsigned xq,                  \
+                          const v32##ZT &z, int zs, unsigned zo, int zst, unsigned zq) {                               \
+        return aie_mac16_8(a, x, xs, xo, xst, xq, z, zs, zo, zst, zq, 1);                                              \
+    }                                                                                                                  \
+    inline v16acc48 msc16(v16acc48 a, const v##XN##XT &x, int xs, unsigned xo, int xst, unsigned xq,                  \
+                          const v32##ZT &z, int zs, unsigned zo, int zst, unsigned zq) {                               \
+        return aie_mac16_8(a, x, xs, xo, xst, xq, z, zs, zo, zst, zq, -1);                                             \
+    }                                                                                                                  \
+    inline v16acc48 mul16(const v##XN##XT &x, int xs, unsigned xo, int xst, unsigned xq, const v32##ZT &z, int zs,     \
+                          unsigned zo, int zst, unsigned zq) {                                                         \
+        return aie_mac16_8(v16acc48(), x, xs, xo, xst, xq, z, zs, zo, zst, zq, 1);                                     \
+    }
+AIE_MAC16_8(int8, 64, int8)
+AIE_MAC16_8(int8, 64, uint8)
+AIE_MAC16_8(uint8, 64, int8)
+AIE_MAC16_8(uint8, 64, uint8)
+AIE_MAC16_8(int8, 128, int8)
+AIE_MAC16_8(int8, 128, uint8)
+AIE_MAC16_8(uint8, 128, int8)
+AIE_MAC16_8(uint8, 128, uint8)
+#undef AIE_MAC16_8
+
+// ---- Windows (UG1079 "Window and Streaming Data API") -------------------------------------
+// A window is a buffer in data memory and a position that reads and writes advance. Reading
+// or writing outside it is an error, as in the interpreter.
+template <typename T, bool OUT> struct aie_window {
+    T *base;
+    long long size; // elements
+    long long pos;  // elements from base
+    const char *name;
+};
+#define AIE_WINDOW_TYPES(T)                                                                                            \
+    typedef aie_window<T, false> input_window_##T;                                                                     \
+    typedef aie_window<T, true> output_window_##T;
+AIE_WINDOW_TYPES(int8)
+AIE_WINDOW_TYPES(uint8)
+AIE_WINDOW_TYPES(int16)
+AIE_WINDOW_TYPES(uint16)
+AIE_WINDOW_TYPES(int32)
+AIE_WINDOW_TYPES(uint32)
+AIE_WINDOW_TYPES(float)
+#undef AIE_WINDOW_TYPES
+
+namespace aie_emul {
+template <typename T, bool OUT> inline void win_check(const aie_window<T, OUT> *w, long long n, const char *what) {
+    if (w->pos < 0 || w->pos + n > w->size)
+        fail("%s of %lld elements at element %lld of window %s (size %lld elements) is outside the window", what, n,
+             w->pos, w->name, w->size);
+}
+} // namespace aie_emul
+
+#define AIE_WINDOW_READ(N)                                                                                             \
+    template <typename T> aie_vec<T, N> window_read_v##N(aie_window<T, false> *w) {                                  \
+        aie_emul::win_check(w, N, "window_read_v" #N);                                                                 \
+        aie_vec<T, N> r;                                                                                               \
+        std::memcpy(r.e, w->base + w->pos, sizeof r.e);                                                               \
+        return r;                                                                                                      \
+    }                                                                                                                  \
+    template <typename T> aie_vec<T, N> window_readincr_v##N(aie_window<T, false> *w) {                              \
+        aie_emul::win_check(w, N, "window_readincr_v" #N);                                                             \
+        aie_vec<T, N> r;                                                                                               \
+        std::memcpy(r.e, w->base + w->pos, sizeof r.e);                                                               \
+        w->pos += N;                                                                                                   \
+        return r;                                                                                                      \
+    }
+AIE_WINDOW_READ(4)
+AIE_WINDOW_READ(8)
+AIE_WINDOW_READ(16)
+AIE_WINDOW_READ(32)
+AIE_WINDOW_READ(64)
+AIE_WINDOW_READ(128)
+#undef AIE_WINDOW_READ
+
+template <typename T> T window_read(aie_window<T, false> *w) {
+    aie_emul::win_check(w, 1, "window_read");
+    return w->base[w->pos];
+}
+template <typename T> T window_readincr(aie_window<T, false> *w) {
+    aie_emul::win_check(w, 1, "window_readincr");
+    return w->base[w->pos++];
+}
+template <typename T, int N> void window_write(aie_window<T, true> *w, const aie_vec<T, N> &v) {
+    aie_emul::win_check(w, N, "window_write");
+    std::memcpy(w->base + w->pos, v.e, sizeof v.e);
+}
+template <typename T, int N> void window_writeincr(aie_window<T, true> *w, const aie_vec<T, N> &v) {
+    aie_emul::win_check(w, N, "window_writeincr");
+    std::memcpy(w->base + w->pos, v.e, sizeof v.e);
+    w->pos += N;
+}
+template <typename T> struct aie_id {
+    typedef T type;
+};
+template <typename T> void window_write(aie_window<T, true> *w, typename aie_id<T>::type v) {
+    aie_emul::win_check(w, 1, "window_write");
+    w->base[w->pos] = v;
+}
+template <typename T> void window_writeincr(aie_window<T, true> *w, typename aie_id<T>::type v) {
+    aie_emul::win_check(w, 1, "window_writeincr");
+    w->base[w->pos++] = v;
+}
+template <typename T, bool OUT> void window_incr(aie_window<T, OUT> *w, int n) { w->pos += n; }
+
+#endif // SUMAC_AIE1_EMUL_H

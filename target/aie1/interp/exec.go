@@ -1,0 +1,570 @@
+package interp
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1/kernel"
+)
+
+// Run executes the program on cfg.
+func (p *Program) Run(cfg Config) (*Result, error) {
+	k := p.k
+	regs, err := regionsOf(k, cfg.Sizes, cfg.Data, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := Place(regs, cfg.limit); err != nil {
+		return nil, err
+	}
+	end := 0
+	for _, r := range regs {
+		if e := int(r.Addr) + r.Size; e > end {
+			end = e
+		}
+	}
+	m := &machine{p: p, cfg: &cfg, ints: make([]int64, p.nInts), ptrReg: make([]int32, p.nInts),
+		vecs: make([]kernel.Vec, p.nVecs), accs: make([]kernel.AccVal, p.nAccs), written: make([]bool, len(k.Vars)),
+		mem: make([]byte, end), regs: regs, extent: make([]int, len(regs)), round: cfg.Round, sat: cfg.Sat,
+		res: &Result{Regions: regs}}
+	for i := range m.ptrReg {
+		m.ptrReg[i] = -1
+	}
+	ri := 0
+	for _, prm := range k.Params {
+		slot := p.slotOf[prm.ID]
+		switch {
+		case prm.Type.IsWindow() || prm.Type.IsPointer():
+			r := &regs[ri]
+			copy(m.mem[r.Addr:], cfg.Data[prm.Name])
+			if prm.Type.IsPointer() {
+				m.ints[slot] = int64(r.Addr)
+			} else {
+				m.ints[slot] = 0 // window position (byte offset)
+			}
+			m.ptrReg[slot] = int32(ri)
+			ri++
+		default:
+			v, ok := cfg.Scalars[prm.Name]
+			if !ok {
+				return nil, fmt.Errorf("no value for scalar parameter %s (%v)", prm.Name, prm.Type)
+			}
+			m.ints[slot] = v
+		}
+		m.written[prm.ID] = true
+	}
+	if err := m.exec(); err != nil {
+		return nil, err
+	}
+	res := m.res
+	res.Data = map[string][]byte{}
+	res.Extent = map[string]int{}
+	for i, r := range regs {
+		res.Data[r.Name] = append([]byte(nil), m.mem[r.Addr:int(r.Addr)+r.Size]...)
+		res.Extent[r.Name] = m.extent[i]
+	}
+	res.Accs = map[string][]num.Acc{}
+	res.Vectors = map[string][]byte{}
+	for _, v := range k.Vars {
+		if !m.written[v.ID] {
+			continue
+		}
+		switch v.Type.Class {
+		case kernel.Accum:
+			a := m.accs[p.slotOf[v.ID]]
+			res.Accs[v.Name] = append([]num.Acc(nil), a[:v.Type.Lanes]...)
+		case kernel.Vector:
+			b := m.vecs[p.slotOf[v.ID]]
+			res.Vectors[v.Name] = append([]byte(nil), b[:v.Type.Bytes()]...)
+		}
+	}
+	return res, nil
+}
+
+func cmpHolds(c kernel.Cmp, a, b int64) bool {
+	switch c {
+	case kernel.Lt:
+		return a < b
+	case kernel.Le:
+		return a <= b
+	case kernel.Gt:
+		return a > b
+	case kernel.Ge:
+		return a >= b
+	}
+	return a != b
+}
+
+func (m *machine) exec() error {
+	maxSteps := m.cfg.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = 2e9
+	}
+	code := m.p.code
+	steps := int64(0)
+	for pc := 0; pc < len(code); {
+		ci := &code[pc]
+		steps++
+		if steps > maxSteps {
+			m.res.Steps = steps
+			return m.fail(ci, "more than %d instructions executed (a loop that does not end?)", maxSteps)
+		}
+		switch ci.code {
+		case cLoopInit:
+			start := m.numAs(&ci.args[0], ci.ctr.elem, ci)
+			lim := m.numAs(&ci.args[1], ci.ctr.elem, ci)
+			m.ints[ci.lim] = lim
+			m.ints[ci.ctr.slot] = start
+			if ci.ctr.id >= 0 {
+				m.written[ci.ctr.id] = true
+			}
+			if !cmpHolds(ci.loop.Cmp, start, lim) {
+				pc = ci.jump
+				continue
+			}
+			pc++
+		case cLoopNext:
+			v := ci.ctr.elem.Wrap(m.ints[ci.ctr.slot] + ci.loop.Step.Imm)
+			m.ints[ci.ctr.slot] = v
+			if cmpHolds(ci.loop.Cmp, v, m.ints[ci.lim]) {
+				pc = ci.jump
+			} else {
+				pc++
+			}
+		default:
+			if err := m.op(ci); err != nil {
+				m.res.Steps = steps
+				return err
+			}
+			if ci.has {
+				m.written[ci.dst.id] = true
+			}
+			pc++
+		}
+	}
+	m.res.Steps = steps
+	return nil
+}
+
+// op executes one instruction.
+func (m *machine) op(ci *cinstr) error {
+	a := ci.args
+	switch op := ci.op; {
+	case op == kernel.OpMov:
+		switch ci.dst.typ.Class {
+		case kernel.Vector:
+			m.vecs[ci.dst.slot] = *m.vec(&a[0], ci)
+		case kernel.Accum:
+			m.accs[ci.dst.slot] = *m.acc(&a[0], ci)
+		case kernel.Pointer:
+			m.ints[ci.dst.slot] = m.scalar(&a[0], ci)
+			if !a[0].imm {
+				m.ptrReg[ci.dst.slot] = m.ptrReg[a[0].slot]
+			} else {
+				m.ptrReg[ci.dst.slot] = -1
+			}
+		default:
+			from := a[0].elem
+			if a[0].imm && !a[0].isF {
+				from = kernel.Int32
+				if a[0].val > math.MaxInt32 || a[0].val < math.MinInt32 {
+					from = kernel.UInt32 // a large literal such as 0xFFFFFFFF
+				}
+			}
+			setScalar(&m.ints[ci.dst.slot], m.scalar(&a[0], ci), from, ci.dst.elem)
+		}
+	case op == kernel.OpPtrAdd:
+		n := m.numAs(&a[1], kernel.Int32, ci)
+		m.ints[ci.dst.slot] = m.scalar(&a[0], ci) + n*int64(a[0].typ.Pointee().Bytes())
+		m.ptrReg[ci.dst.slot] = m.ptrReg[a[0].slot]
+	case op.IsScalarArith():
+		return m.arith(ci)
+	case op == kernel.OpVAdd || op == kernel.OpVSub:
+		sub := op == kernel.OpVSub
+		t0, t1 := a[0].typ, a[1].typ
+		switch {
+		case t0.IsVector():
+			kernel.VAdd(sub, t0.Elem, t0.Lanes, m.vec(&a[0], ci), m.vec(&a[1], ci), &m.vecs[ci.dst.slot])
+		case t1.IsAcc():
+			kernel.AccAdd(sub, t0.Lanes, t0.Elem.Bits(), m.acc(&a[0], ci), m.acc(&a[1], ci), &m.accs[ci.dst.slot])
+		default:
+			kernel.AccAddVec(sub, t0.Lanes, t0.Elem.Bits(), m.acc(&a[0], ci), m.vec(&a[1], ci), t1.Elem, &m.accs[ci.dst.slot])
+		}
+	case op == kernel.OpUpdV || op == kernel.OpUpdW || op == kernel.OpUpdX:
+		idx := int(m.numAs(&a[1], kernel.Int32, ci))
+		if err := kernel.Upd(m.vec(&a[0], ci), a[0].typ.Bytes(), op.PartBits(), idx, m.vec(&a[2], ci), &m.vecs[ci.dst.slot]); err != nil {
+			return m.fail(ci, "%v: %v", op, err)
+		}
+	case op == kernel.OpExtV || op == kernel.OpExtW || op == kernel.OpExtX:
+		idx := int(m.numAs(&a[1], kernel.Int32, ci))
+		if err := kernel.Ext(m.vec(&a[0], ci), a[0].typ.Bytes(), op.PartBits(), idx, &m.vecs[ci.dst.slot]); err != nil {
+			return m.fail(ci, "%v: %v", op, err)
+		}
+	case op == kernel.OpConcat:
+		if a[0].typ.IsAcc() {
+			var parts [4]*kernel.AccVal
+			for i := range a {
+				parts[i] = m.acc(&a[i], ci)
+			}
+			kernel.ConcatAcc(&m.accs[ci.dst.slot], a[0].typ.Lanes, parts[:len(a)]...)
+		} else {
+			var parts [4]*kernel.Vec
+			for i := range a {
+				parts[i] = m.vec(&a[i], ci)
+			}
+			kernel.Concat(&m.vecs[ci.dst.slot], a[0].typ.Bytes(), parts[:len(a)]...)
+		}
+	case op == kernel.OpExtElem:
+		idx := int(m.numAs(&a[1], kernel.Int32, ci))
+		t := a[0].typ
+		if idx < 0 || idx >= t.Lanes {
+			return m.fail(ci, "ext_elem: lane %d out of range for %v", idx, t)
+		}
+		setScalar(&m.ints[ci.dst.slot], m.vec(&a[0], ci).Lane(t.Elem, idx), t.Elem, ci.dst.elem)
+	case op == kernel.OpUpdElem:
+		idx := int(m.numAs(&a[1], kernel.Int32, ci))
+		t := a[0].typ
+		if idx < 0 || idx >= t.Lanes {
+			return m.fail(ci, "upd_elem: lane %d out of range for %v", idx, t)
+		}
+		v := *m.vec(&a[0], ci)
+		var s int64
+		setScalar(&s, m.numAs(&a[2], ctype(a[2:3]), ci), ctype(a[2:3]), t.Elem)
+		v.SetLane(t.Elem, idx, s)
+		m.vecs[ci.dst.slot] = v
+	case op == kernel.OpUndef || op == kernel.OpNull:
+		// undef_* has no defined contents; sumac gives zeros (as null_*), and the g++
+		// emulation header does the same, so results never depend on stale registers.
+		if ci.dst.typ.IsAcc() {
+			m.accs[ci.dst.slot] = kernel.AccVal{}
+		} else {
+			m.vecs[ci.dst.slot] = kernel.Vec{}
+		}
+	case op == kernel.OpSRS || op == kernel.OpLSRS || op == kernel.OpBSRS || op == kernel.OpUBSRS:
+		acc := m.acc(&a[0], ci)
+		lanes := a[0].typ.Lanes
+		if m.cfg.OnNarrow != nil {
+			copy(m.narrow[:lanes], acc[:lanes])
+			m.cfg.OnNarrow(ci.src, m.narrow[:lanes])
+		}
+		shift := int(m.numAs(&a[1], kernel.Int32, ci))
+		if shift < 0 || shift > num.MaxShift {
+			return m.fail(ci, "%v: shift %d out of range 0..%d", op, shift, num.MaxShift)
+		}
+		n := kernel.SRS(acc, lanes, shift, ci.dst.elem, m.round, m.sat, &m.vecs[ci.dst.slot])
+		m.res.Narrowed += int64(lanes)
+		m.res.Saturated += int64(n)
+	case op == kernel.OpUPS || op == kernel.OpLUPS:
+		shift := int(m.numAs(&a[1], kernel.Int32, ci))
+		if shift < 0 || shift > num.MaxShift {
+			return m.fail(ci, "%v: shift %d out of range 0..%d", op, shift, num.MaxShift)
+		}
+		t := a[0].typ
+		kernel.UPS(m.vec(&a[0], ci), t.Elem, t.Lanes, shift, ci.dst.elem.Bits(), &m.accs[ci.dst.slot])
+	case op.IsMAC():
+		return m.mac(ci)
+	case op == kernel.OpWinRead || op == kernel.OpWinReadIncr:
+		return m.winRead(ci, op == kernel.OpWinReadIncr)
+	case op == kernel.OpWinWrite || op == kernel.OpWinWriteIncr:
+		return m.winWrite(ci, op == kernel.OpWinWriteIncr)
+	case op == kernel.OpWinIncr:
+		w := &a[0]
+		n := m.numAs(&a[1], kernel.Int32, ci)
+		m.ints[w.slot] += n * int64(w.typ.Elem.Bytes())
+	case op == kernel.OpLoad || op == kernel.OpStore:
+		return m.mem1(ci, op == kernel.OpStore)
+	case op == kernel.OpSetRnd:
+		m.round = num.Round(a[0].val)
+	case op == kernel.OpSetSat:
+		m.sat = num.Sat(a[0].val)
+	default:
+		return m.fail(ci, "the interpreter does not implement %v", op)
+	}
+	return nil
+}
+
+// arith executes scalar arithmetic and comparisons in C semantics on 32-bit int,
+// unsigned or float, converting the result to the destination's type.
+func (m *machine) arith(ci *cinstr) error {
+	a := ci.args
+	ct := ci.ct
+	x := m.numAs(&a[0], ct, ci)
+	var y int64
+	if len(a) > 1 {
+		sct := ct
+		if ci.op == kernel.OpShl || ci.op == kernel.OpShr {
+			sct = ctype(a[1:2])
+		}
+		y = m.numAs(&a[1], sct, ci)
+	}
+	var r int64
+	rt := ct
+	if ct == kernel.Float32 {
+		fx, fy := math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y))
+		var f float32
+		switch ci.op {
+		case kernel.OpAdd:
+			f = fx + fy
+		case kernel.OpSub:
+			f = fx - fy
+		case kernel.OpMul:
+			f = fx * fy
+		case kernel.OpDiv:
+			f = fx / fy
+		case kernel.OpNeg:
+			f = -fx
+		default:
+			rt = kernel.Int32
+			r = b2i(cmpF(ci.op, fx, fy))
+		}
+		if rt == kernel.Float32 {
+			r = int64(math.Float32bits(f))
+		}
+	} else {
+		switch ci.op {
+		case kernel.OpAdd:
+			r = x + y
+		case kernel.OpSub:
+			r = x - y
+		case kernel.OpMul:
+			r = x * y
+		case kernel.OpDiv, kernel.OpRem:
+			if y == 0 {
+				return m.fail(ci, "integer division by zero")
+			}
+			if ct == kernel.Int32 && x == math.MinInt32 && y == -1 {
+				return m.fail(ci, "integer overflow in %d / -1", x)
+			}
+			if ci.op == kernel.OpDiv {
+				r = x / y // Go and C both truncate towards zero
+			} else {
+				r = x % y
+			}
+		case kernel.OpShl, kernel.OpShr:
+			if y < 0 || y >= 32 {
+				return m.fail(ci, "shift count %d out of range 0..31", y)
+			}
+			if ci.op == kernel.OpShl {
+				r = x << uint(y)
+			} else {
+				r = x >> uint(y) // x is sign- or zero-extended per ct
+			}
+		case kernel.OpAnd:
+			r = x & y
+		case kernel.OpOr:
+			r = x | y
+		case kernel.OpXor:
+			r = x ^ y
+		case kernel.OpNeg:
+			r = -x
+		case kernel.OpNot:
+			r = ^x
+		case kernel.OpLNot:
+			r, rt = b2i(x == 0), kernel.Int32
+		default:
+			r, rt = b2i(cmpI(ci.op, x, y)), kernel.Int32
+		}
+		if rt != kernel.Int32 || !ci.op.IsCompare() {
+			r = rt.Wrap(r)
+		}
+	}
+	setScalar(&m.ints[ci.dst.slot], r, rt, ci.dst.elem)
+	return nil
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func cmpI(op kernel.Op, x, y int64) bool {
+	switch op {
+	case kernel.OpEq:
+		return x == y
+	case kernel.OpNe:
+		return x != y
+	case kernel.OpLt:
+		return x < y
+	case kernel.OpLe:
+		return x <= y
+	case kernel.OpGt:
+		return x > y
+	}
+	return x >= y
+}
+
+func cmpF(op kernel.Op, x, y float32) bool {
+	switch op {
+	case kernel.OpEq:
+		return x == y
+	case kernel.OpNe:
+		return x != y
+	case kernel.OpLt:
+		return x < y
+	case kernel.OpLe:
+		return x <= y
+	case kernel.OpGt:
+		return x > y
+	case kernel.OpGe:
+		return x >= y
+	case kernel.OpLNot:
+		return x == 0
+	}
+	return false
+}
+
+func (m *machine) mac(ci *cinstr) error {
+	a := ci.args
+	l := &ci.lay
+	sel := &ci.sel
+	if !ci.constSel {
+		var vals [10]int64
+		for i, idx := range paramIdx(*l) {
+			if idx >= 0 {
+				vals[i] = m.numAs(&a[idx], kernel.Int32, ci)
+			}
+		}
+		var p kernel.MACParams
+		fillParams(&p, vals)
+		if err := kernel.DecodeMAC(ci.form, ci.xLen, ci.zLen, p, sel); err != nil {
+			return m.fail(ci, "%v: %v", ci.op, err)
+		}
+	}
+	x, z := m.vec(&a[l.X], ci), m.vec(&a[l.Z], ci)
+	if ci.form == kernel.FormFloat {
+		acc := &kernel.Vec{}
+		if l.Acc >= 0 {
+			acc = m.vec(&a[l.Acc], ci)
+		}
+		kernel.MACFloat(ci.kind, sel, acc, x, z, &m.vecs[ci.dst.slot])
+	} else {
+		acc := &kernel.AccVal{}
+		if l.Acc >= 0 {
+			acc = m.acc(&a[l.Acc], ci)
+		}
+		kernel.MACInt(ci.kind, sel, acc, x, ci.xe, ci.xLen, z, ci.ze, ci.zLen, &m.accs[ci.dst.slot])
+	}
+	m.res.MACs += int64(sel.Lanes * sel.Cols)
+	m.res.MACOps++
+	return nil
+}
+
+// winRead reads a value of Dst's type at the window position (then advances past it).
+func (m *machine) winRead(ci *cinstr, incr bool) error {
+	w := &ci.args[0]
+	t := ci.dst.typ
+	n := t.Bytes()
+	r := m.ptrReg[w.slot]
+	addr := int64(m.regs[r].Addr) + m.ints[w.slot]
+	pos := m.ints[w.slot]
+	what := func() string {
+		return fmt.Sprintf("%s(%s) at element %d", kernel.CallName(ci.op, t), m.regs[r].Name, pos/int64(w.typ.Elem.Bytes()))
+	}
+	if err := m.access(ci, what, r, addr, n, accessAlign(t)); err != nil {
+		return err
+	}
+	m.loadValue(t, addr, ci)
+	if incr {
+		m.ints[w.slot] += int64(n)
+	}
+	return nil
+}
+
+func (m *machine) winWrite(ci *cinstr, incr bool) error {
+	w, v := &ci.args[0], &ci.args[1]
+	t := v.typ
+	n := t.Bytes()
+	r := m.ptrReg[w.slot]
+	addr := int64(m.regs[r].Addr) + m.ints[w.slot]
+	pos := m.ints[w.slot]
+	what := func() string {
+		return fmt.Sprintf("%s(%s, %v) at element %d", ci.op, m.regs[r].Name, t, pos/int64(w.typ.Elem.Bytes()))
+	}
+	if err := m.access(ci, what, r, addr, n, accessAlign(t)); err != nil {
+		return err
+	}
+	m.storeValue(v, addr, ci)
+	if incr {
+		m.ints[w.slot] += int64(n)
+	}
+	return nil
+}
+
+// mem1 executes a pointer load or store: *(T*)&p[i].
+func (m *machine) mem1(ci *cinstr, store bool) error {
+	p, i := &ci.args[0], &ci.args[1]
+	base := m.scalar(p, ci)
+	idx := m.numAs(i, kernel.Int32, ci)
+	addr := base + idx*int64(p.typ.Pointee().Bytes())
+	t := ci.dst.typ
+	verb := "load"
+	if store {
+		t = ci.args[2].typ
+		verb = "store"
+	}
+	r := m.ptrReg[p.slot]
+	what := func() string { return fmt.Sprintf("%s %v at %s[%d]", verb, t, p.name(m), idx) }
+	if err := m.access(ci, what, r, addr, t.Bytes(), accessAlign(t)); err != nil {
+		return err
+	}
+	if store {
+		m.storeValue(&ci.args[2], addr, ci)
+	} else {
+		m.loadValue(t, addr, ci)
+	}
+	return nil
+}
+
+func (o *operand) name(m *machine) string {
+	if o.imm {
+		return fmt.Sprint(o.val)
+	}
+	return m.p.k.Vars[o.id].Name
+}
+
+// loadValue reads a value of type t at addr into the instruction's destination.
+func (m *machine) loadValue(t kernel.Type, addr int64, ci *cinstr) {
+	b := m.mem[addr : addr+int64(t.Bytes())]
+	if t.IsVector() {
+		v := &m.vecs[ci.dst.slot]
+		*v = kernel.Vec{}
+		copy(v[:], b)
+		return
+	}
+	var raw int64
+	switch len(b) {
+	case 1:
+		raw = int64(b[0])
+	case 2:
+		raw = int64(binary.LittleEndian.Uint16(b))
+	case 4:
+		raw = int64(binary.LittleEndian.Uint32(b))
+	}
+	if t.Elem == kernel.Float32 {
+		setScalar(&m.ints[ci.dst.slot], raw, kernel.Float32, ci.dst.elem)
+		return
+	}
+	setScalar(&m.ints[ci.dst.slot], t.Elem.Wrap(raw), t.Elem, ci.dst.elem)
+}
+
+func (m *machine) storeValue(v *operand, addr int64, ci *cinstr) {
+	t := v.typ
+	b := m.mem[addr : addr+int64(t.Bytes())]
+	if t.IsVector() {
+		copy(b, m.vec(v, ci)[:len(b)])
+		return
+	}
+	x := m.scalar(v, ci)
+	switch len(b) {
+	case 1:
+		b[0] = byte(x)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(x))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(x))
+	}
+}

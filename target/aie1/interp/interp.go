@@ -1,0 +1,266 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1/kernel"
+)
+
+// Config is the input of a run.
+type Config struct {
+	// Data is the initial contents of windows and pointer buffers by parameter name; a
+	// region longer than its data is zero-filled.
+	Data map[string][]byte
+	// Sizes gives region sizes in bytes; by default the length of Data[name].
+	Sizes map[string]int
+	// Scalars are the values of scalar parameters (a float parameter: math.Float32bits).
+	Scalars map[string]int64
+	// Round and Sat are the shift-round-saturate modes of srs/lsrs/bsrs/ubsrs. The zero
+	// values are num.Floor, the tile's reset rounding (UG1079 "Rounding and Saturation
+	// Modes"), and num.Saturate, sumac's default narrowing (package num).
+	Round num.Round
+	Sat   num.Sat
+	// MaxSteps bounds the number of executed instructions (0: 2e9).
+	MaxSteps int64
+	// OnNarrow, if set, is called before every srs/lsrs/bsrs/ubsrs with the accumulator
+	// lanes it narrows, in execution order (the accumulators "before narrowing"). The slice
+	// is reused: copy it to keep it.
+	OnNarrow func(in *kernel.Instr, lanes []num.Acc)
+
+	limit int // memory limit in bytes (Measure raises it)
+}
+
+// UninitRead is a variable read before any write; it read as zero.
+type UninitRead struct {
+	Var  string
+	Type kernel.Type
+	Pos  kernel.Pos // the first instruction that read it
+}
+
+func (u UninitRead) String() string {
+	if u.Pos.IsValid() {
+		return fmt.Sprintf("%v: %s (%v) read before written, taken as zero", u.Pos, u.Var, u.Type)
+	}
+	return fmt.Sprintf("%s (%v) read before written, taken as zero", u.Var, u.Type)
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Regions []Region
+	// Data is the final contents of every region by parameter name.
+	Data map[string][]byte
+	// Accs holds the final value of every accumulator variable that was written, by name
+	// (its lanes; fpmac accumulators are v8float vectors and appear in Vectors).
+	Accs map[string][]num.Acc
+	// Vectors holds the final value of every vector variable that was written.
+	Vectors map[string][]byte
+	// MACs counts multiplications issued: lanes x columns of every executed mul/mac/msc,
+	// whether or not a column's operands are useful (sumac cannot know which are).
+	MACs int64
+	// MACOps counts executed MAC instructions.
+	MACOps int64
+	// Uninit lists variables read before being written (each once, in order of the read).
+	Uninit []UninitRead
+	// Narrowed and Saturated count lanes through srs/lsrs/bsrs/ubsrs and how many of them
+	// saturation changed.
+	Narrowed, Saturated int64
+	// Steps is the number of executed instructions.
+	Steps int64
+	// Extent is, per region, the end (exclusive byte offset) of the furthest access.
+	Extent map[string]int
+}
+
+// Error is a run-time error at an instruction (out-of-region access, misalignment,
+// division by zero, a bad intrinsic parameter, the step limit).
+type Error struct {
+	Pos kernel.Pos
+	Msg string
+}
+
+func (e *Error) Error() string {
+	if e.Pos.IsValid() {
+		return e.Pos.String() + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// Run compiles and runs k once.
+func Run(k *kernel.Kernel, cfg Config) (*Result, error) {
+	p, err := Compile(k)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(cfg)
+}
+
+// Measure runs k with every window and buffer whose size cfg does not give made large
+// (1 MB each, placed beyond the 128 KB limit), and returns the extent of each region
+// actually used: the sizes that "what the kernel consumes" implies. Reads of those regions
+// see zeros.
+func Measure(k *kernel.Kernel, cfg Config) (map[string]int, error) {
+	p, err := Compile(k)
+	if err != nil {
+		return nil, err
+	}
+	const big = 1 << 20
+	sizes := map[string]int{}
+	for n, s := range cfg.Sizes {
+		sizes[n] = s
+	}
+	for _, prm := range k.Params {
+		if prm.Type.IsWindow() || prm.Type.IsPointer() {
+			if _, ok := sizes[prm.Name]; !ok {
+				sizes[prm.Name] = big
+			}
+		}
+	}
+	cfg.Sizes = sizes
+	cfg.limit = (len(k.Params) + 1) * big
+	r, err := p.Run(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r.Extent, nil
+}
+
+// machine state of one run
+type machine struct {
+	p       *Program
+	cfg     *Config
+	ints    []int64 // scalar, pointer and window-position slots (floats as float32 bits)
+	ptrReg  []int32 // region of a pointer slot (-1: none)
+	vecs    []kernel.Vec
+	accs    []kernel.AccVal
+	written []bool // by variable ID
+	mem     []byte
+	regs    []Region
+	extent  []int
+	round   num.Round
+	sat     num.Sat
+	res     *Result
+	narrow  [16]num.Acc
+}
+
+func (m *machine) fail(ci *cinstr, format string, a ...any) error {
+	var pos kernel.Pos
+	if ci != nil && ci.src != nil {
+		pos = ci.src.Pos
+	}
+	return &Error{Pos: pos, Msg: fmt.Sprintf(format, a...)}
+}
+
+// use marks a read of variable id; a never-written variable is reported once.
+func (m *machine) use(id int32, ci *cinstr) {
+	if m.written[id] {
+		return
+	}
+	m.written[id] = true // report once; the value stays zero
+	v := m.p.k.Vars[id]
+	var pos kernel.Pos
+	if ci != nil && ci.src != nil {
+		pos = ci.src.Pos
+	}
+	m.res.Uninit = append(m.res.Uninit, UninitRead{Var: v.Name, Type: v.Type, Pos: pos})
+}
+
+// scalar reads a scalar operand as an integer of its own type (floats: their bits).
+func (m *machine) scalar(o *operand, ci *cinstr) int64 {
+	if o.imm {
+		return o.val
+	}
+	m.use(o.id, ci)
+	return m.ints[o.slot]
+}
+
+// num reads a scalar operand converted to computation type ct (Int32, UInt32 or Float32);
+// the result is an integer, or float32 bits for Float32.
+func (m *machine) numAs(o *operand, ct kernel.Elem, ci *cinstr) int64 {
+	var v int64
+	isF := false
+	if o.imm {
+		v, isF = o.val, o.isF
+	} else {
+		m.use(o.id, ci)
+		v, isF = m.ints[o.slot], o.elem == kernel.Float32
+	}
+	switch {
+	case ct == kernel.Float32 && !isF:
+		if !o.imm && o.elem == kernel.UInt32 {
+			return int64(math.Float32bits(float32(uint32(v))))
+		}
+		return int64(math.Float32bits(float32(v)))
+	case ct != kernel.Float32 && isF:
+		return ct.Wrap(int64(math.Float32frombits(uint32(v))))
+	case ct == kernel.Float32:
+		return v
+	}
+	return ct.Wrap(v)
+}
+
+// setScalar stores v (of computation type from, integer or float bits) into a scalar slot
+// of type to, converting as C assignment does.
+func setScalar(dst *int64, v int64, from, to kernel.Elem) {
+	switch {
+	case to == kernel.Float32 && from == kernel.Float32:
+		*dst = v
+	case to == kernel.Float32:
+		if from == kernel.UInt32 {
+			*dst = int64(math.Float32bits(float32(uint32(v))))
+		} else {
+			*dst = int64(math.Float32bits(float32(v)))
+		}
+	case from == kernel.Float32:
+		*dst = to.Wrap(int64(math.Float32frombits(uint32(v))))
+	default:
+		*dst = to.Wrap(v)
+	}
+}
+
+func (m *machine) vec(o *operand, ci *cinstr) *kernel.Vec {
+	m.use(o.id, ci)
+	return &m.vecs[o.slot]
+}
+
+func (m *machine) acc(o *operand, ci *cinstr) *kernel.AccVal {
+	m.use(o.id, ci)
+	return &m.accs[o.slot]
+}
+
+// access checks a memory access of n bytes at absolute address addr in region r.
+// what describes the access for an error message; it is called only on error.
+func (m *machine) access(ci *cinstr, what func() string, r int32, addr int64, n int, align int) error {
+	if r < 0 {
+		return m.fail(ci, "%s through a pointer that points into no window or buffer", what())
+	}
+	reg := &m.regs[r]
+	off := addr - int64(reg.Addr)
+	if off < 0 || off+int64(n) > int64(reg.Size) {
+		return m.fail(ci, "%s: bytes [%d, %d) are outside %s %s (%d bytes)", what(), off, off+int64(n), kindName(reg), reg.Name, reg.Size)
+	}
+	if align > 1 && addr%int64(align) != 0 {
+		return m.fail(ci, "%s: address 0x%x (offset %d in %s) is not %d-byte aligned (AIE vector loads and stores are 128-bit aligned)", what(), addr, off, reg.Name, align)
+	}
+	if e := int(off) + n; e > m.extent[r] {
+		m.extent[r] = e
+	}
+	return nil
+}
+
+func kindName(r *Region) string {
+	if r.Window {
+		return "window"
+	}
+	return "buffer"
+}
+
+// accessAlign is the alignment a memory access of a value type needs: vectors 16 bytes
+// (UG1079 "AI Engine Tile Interface": 128- or 256-bit accesses with 128-bit alignment),
+// scalars their own size.
+func accessAlign(t kernel.Type) int {
+	if t.IsVector() {
+		return 16
+	}
+	return t.Bytes()
+}
