@@ -19,7 +19,7 @@ const (
 )
 
 // kc is the k block of gemmStrided: a 16-column B panel of kc rows (24 KiB) stays in L1 while
-// the tiles of A stream past it, and a kc-wide slab of A stays in L2 (reference/cpu.md: 32 KiB
+// the tiles of A stream past it, and a kc-wide slab of A stays in L2 (HOST-ZEN3: 32 KiB
 // L1d and 512 KiB L2 per core).
 const kc = 384
 
@@ -134,7 +134,7 @@ func tileRow(m, t int) int {
 }
 
 // tnChunk is the k block of gemmTN: A and B pieces of tnChunk rows stay in L2 (512 KiB,
-// reference/cpu.md) while every tile and panel of the block is computed.
+// HOST-ZEN3) while every tile and panel of the block is computed.
 const tnChunk = 256
 
 // gemmTN computes C = A^T * B (C overwritten) for at (k x m, row stride ldat), b (k x n, row

@@ -130,7 +130,7 @@ int peer_load(int kind, int threads, int avx2_only, char *err, size_t errlen) {
 		SYM(p_dnnl_set_max_cpu_isa, "dnnl_set_max_cpu_isa");
 		// sumac's convolution and integer kernels are AVX2/FMA (only its float GEMM uses
 		// AVX-512 where the CPU has it, as OpenBLAS does): on a processor with AVX-512 or
-		// AMX, oneDNN is capped at AVX2 (as reference/cpu.md's figures were, "max ISA
+		// AMX, oneDNN is capped at AVX2 (as HOST-ZEN3's figures were, "max ISA
 		// avx2") unless the caller asks for everything. Must precede the first primitive.
 		if (avx2_only && p_dnnl_set_max_cpu_isa(dnnl_cpu_isa_avx2) != dnnl_success) {
 			snprintf(err, errlen, "dnnl_set_max_cpu_isa(avx2) failed");

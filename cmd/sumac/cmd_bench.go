@@ -19,7 +19,7 @@ import (
 )
 
 // refPeakPerCore is the measured per-core peak of the reference machine, in GFLOPS or GOPS
-// (2 operations per multiply-add), from ../shared/reference/cpu.md, "Measured peaks (per
+// (2 operations per multiply-add), from docs/references.md HOST-ZEN3 ("Measured peaks (per
 // core)": a 2-vCPU AMD EPYC Zen3 guest at about 3.0-3.2 GHz. float64 is not in that table:
 // it is half the float32 rate (4 lanes instead of 8 at the same 2 FMA/cycle, same section).
 // The exact uint8 path is measured against the uint8 peak: it is the same operation.
@@ -48,7 +48,7 @@ func init() {
 Runs every GEMM and convolution of the suite on this CPU with sumac's kernels (cpu/gemm,
 cpu/conv) and prints, per workload and type, the rate in GFLOPS (GOPS for integers: 2 ops per
 multiply-add, padding taps included) and two fractions of peak:
-  ref_peak  the reference machine's measured peak (reference/cpu.md, Zen3: fp32 98.6, int16 147,
+  ref_peak  the reference machine's measured peak (HOST-ZEN3, Zen3: fp32 98.6, int16 147,
             u8s8 192 per core) times the threads;
   run_peak  the kernels' register-only loop measured in this run (kernels.MeasurePeak) times
             the threads: the ceiling on this machine right now, which is what to compare with
@@ -357,7 +357,7 @@ func writeBenchTable(env *cmdEnv, rows []benchRow) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(env.stdout, "\nGFLOPS: GOPS for integer types (2 ops per multiply-add). ref peak: reference/cpu.md (Zen3) per core x threads;")
+	fmt.Fprintln(env.stdout, "\nGFLOPS: GOPS for integer types (2 ops per multiply-add). ref peak: HOST-ZEN3 (Zen3) per core x threads;")
 	fmt.Fprintln(env.stdout, "run peak: the kernels' register-only loop measured now on this machine, x threads.")
 	fmt.Fprintln(env.stdout, "ISA: the micro-kernels' instruction set (avx512 float GEMM kernels where the CPU has AVX-512F;")
 	fmt.Fprintf(env.stdout, "%s=avx2 keeps them on AVX2).\n", kernels.MaxISAEnv)

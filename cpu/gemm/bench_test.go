@@ -14,7 +14,7 @@ import (
 	"github.com/sumacdev/sumac/cpu/kernels"
 )
 
-// The gemm suite's shapes (op/suite "gemm", reference/cpu.md): row-major C = A*B.
+// The gemm suite's shapes (op/suite "gemm", HOST-ZEN3): row-major C = A*B.
 var suiteShapes = [][3]int{{256, 256, 256}, {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 290}}
 
 func randF32(n int) []float32 {
@@ -39,7 +39,7 @@ func randF64(n int) []float64 {
 // On amd64 it also reports %peak: after every call it measures the kernel's register-only
 // peak for about as long (kernels.MeasurePeak) and takes the median of the per-call ratios.
 // The machines are shared and their speed moves by tens of percent within seconds
-// (reference/cpu.md), so only such interleaved ratios compare runs made at different times.
+// (HOST-ZEN3), so only such interleaved ratios compare runs made at different times.
 func measure(b *testing.B, dtype string, threads, m, n, k int, f func()) {
 	ops := 2 * float64(m) * float64(n) * float64(k)
 	var ratios []float64

@@ -35,7 +35,7 @@ type shape struct {
 //   - mc: the packed A block (mc*kc) takes l2Share of L2, half of it (the rest holds the B
 //     micro-panels passing through and C);
 //   - nc: the packed B block (kc*nc) fills a quarter of L3, which is shared with the other
-//     cores (and on this workplace with other tenants: reference/cpu.md).
+//     cores (and on this workplace with other tenants: HOST-ZEN3).
 //
 // This is the reasoning of Low et al., "Analytical modeling is enough for high-performance
 // BLIS", TOMS 2016, with the associativity terms replaced by simple fractions. The

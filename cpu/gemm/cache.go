@@ -23,7 +23,7 @@ type CacheInfo struct {
 }
 
 // defaultCaches is used when neither CPUID nor sysfs answer: the sizes of this workplace's
-// Zen3 machines (reference/cpu.md: L1d 32 KiB, L2 512 KiB per core, L3 32 MiB shared),
+// Zen3 machines (HOST-ZEN3: L1d 32 KiB, L2 512 KiB per core, L3 32 MiB shared),
 // which are also typical of current x86 and Arm server cores.
 var defaultCaches = CacheInfo{
 	L1:     Cache{Level: 1, Size: 32 << 10, Ways: 8, Line: 64},

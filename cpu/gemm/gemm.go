@@ -51,12 +51,12 @@ const (
 	// B value in -64..64), else the exact path.
 	U8Auto U8Path = iota
 	// U8Exact widens both operands to int16 while packing and runs the VPMADDWD kernel:
-	// exact for all values, about 3/4 of the fast path's peak (reference/cpu.md: 147 vs 192 GOPS).
+	// exact for all values, about 3/4 of the fast path's peak (HOST-ZEN3: 147 vs 192 GOPS).
 	U8Exact
 	// U8Fast runs VPMADDUBSW + VPMADDWD(ones) directly. The caller promises that every
 	// A (activation) value is in 0..127 or every B (weight) value is in -64..64; otherwise
 	// pair sums saturate at int16 and the result is wrong (deterministically so).
-	// This is the setting of oneDNN's u8s8 figures in reference/cpu.md.
+	// This is the setting of oneDNN's u8s8 figures in HOST-ZEN3.
 	U8Fast
 )
 

@@ -19,7 +19,7 @@ import (
 )
 
 // Catalog is the kernel set that cpu/kernels ships. The shapes follow from the 16 ymm
-// registers of AVX2 (reference/cpu.md: 2 FMA per cycle with latency 4 needs at least 8
+// registers of AVX2 (HOST-ZEN3: 2 FMA per cycle with latency 4 needs at least 8
 // independent accumulators; 12 are used): 6x16 for 32-bit lanes, 6x8 for float64.
 func Catalog() []Kernel {
 	var ks []Kernel

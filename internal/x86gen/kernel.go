@@ -747,7 +747,7 @@ func (k Kernel) PeakSymbol() string {
 
 // emitPeak writes a loop of n iterations of the kernel's arithmetic without its loads: the
 // instruction mix of the micro-kernel on registers only, the ceiling the kernel can reach on
-// this machine right now (reference/cpu.md measures peaks the same way). Every register
+// this machine right now (HOST-ZEN3 measures peaks the same way). Every register
 // starts at zero so no float operation meets a subnormal (which costs microcode assists).
 func (k Kernel) emitPeak(a *asm) {
 	r := k.allocate()

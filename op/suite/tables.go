@@ -110,13 +110,13 @@ func resnet50() *Suite {
 	return s
 }
 
-// gemmSuite holds the SGEMM shapes measured for the peer libraries in reference/cpu.md.
+// gemmSuite holds the SGEMM shapes measured for the peer libraries in HOST-ZEN3.
 func gemmSuite() *Suite {
-	s := &Suite{Name: "gemm", Description: "row-major C = A*B shapes of reference/cpu.md (square 256..2048, 4096x4096x290)"}
+	s := &Suite{Name: "gemm", Description: "row-major C = A*B shapes of HOST-ZEN3 (square 256..2048, 4096x4096x290)"}
 	for _, n := range []int{256, 512, 1024, 2048} {
-		s.add(fmt.Sprintf("%dx%dx%d", n, n, n), fmt.Sprintf("gemm m=%d n=%d k=%d dtype=fp32", n, n, n), "reference/cpu.md", nil)
+		s.add(fmt.Sprintf("%dx%dx%d", n, n, n), fmt.Sprintf("gemm m=%d n=%d k=%d dtype=fp32", n, n, n), "HOST-ZEN3", nil)
 	}
-	s.add("4096x4096x290", "gemm m=4096 n=4096 k=290 dtype=fp32", "reference/cpu.md; seed 001 Fig. 6 shape", nil)
+	s.add("4096x4096x290", "gemm m=4096 n=4096 k=290 dtype=fp32", "HOST-ZEN3; seed 001 Fig. 6 shape", nil)
 	return s
 }
 
@@ -130,7 +130,7 @@ func leiGEMM() *Suite {
 }
 
 // xdna holds the single-tile kernels of the scalable-analyses/xdna documentation: seed 002's
-// XDNA2 BFP16 64x96x64 contraction and the XDNA1 BF16 32x32x32 one (reference/aie.md).
+// XDNA2 BFP16 64x96x64 contraction and the XDNA1 BF16 32x32x32 one ([XDNA] xdna1_kernel.rst, seed 002).
 func xdna() *Suite {
 	s := &Suite{Name: "xdna", Description: "seed 002 XDNA2 BFP16 64x96x64 and the XDNA1 BF16 32x32x32 tensor-contraction kernels"}
 	s.add("xdna2-bfp16-64x96x64",
@@ -138,7 +138,7 @@ func xdna() *Suite {
 		"seed 002", nil)
 	s.add("xdna1-bf16-32x32x32",
 		"einsum [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0] m1=8 k1=4 m0=4 k0=8 n1=8 n0=4 dtype=bf16",
-		"reference/aie.md (xdna1_kernel)", nil)
+		"XDNA xdna1_kernel.rst", nil)
 	return s
 }
 

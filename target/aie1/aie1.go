@@ -14,7 +14,6 @@
 //	[intr]        AI Engine intrinsics reference (UG1078), groups vect_mult_16x16, vect_mult_8x8,
 //	              vect_mult_32x32 (signatures: lanes, X and Z buffer types)
 //	[mlir-aie]    Xilinx/mlir-aie include/aie/Dialect/AIE/IR/AIETargetModel.h (AIE1 address map)
-//	[aie.md]      /work/shared/reference/aie.md (the project's collected AIE facts)
 //	[XD100]       Vitis Tutorials AI Engine Development, "Interfaces" (lock cost, bandwidth, clock)
 //	[UG1079-cons] UG1079 "Reserved Memory Constraint", "Buffer Location Constraints" (4 x 8 KB
 //	              256-bit banks per tile in the compiler's view)
@@ -42,8 +41,8 @@ type MACShape struct {
 // MACsPerCycle is lanes x columns: one vector MAC issues per cycle ([UG1079-vpu]).
 func (s MACShape) MACsPerCycle() int { return s.Lanes * s.Cols }
 
-// MACShapes are the shapes sumac uses, from [aie.md] ("Lanes x columns of the main
-// intrinsics") and [intr] (buffer types). The peaks match [UG1079-vpu]'s table of MACs per
+// MACShapes are the shapes sumac uses, from [UG1079-vpu] (lanes x columns of the main
+// intrinsics) and [intr] (buffer types). The peaks match [UG1079-vpu]'s table of MACs per
 // cycle: int8 128, int16 32, int32 8, fp32 8.
 var MACShapes = []MACShape{
 	{X: "int16", Z: "int16", Intrinsic: "mac16", Lanes: 16, Cols: 2, AccBits: 48, XBits: 1024, ZBits: 256},
@@ -54,7 +53,7 @@ var MACShapes = []MACShape{
 	{X: "float", Z: "float", Intrinsic: "fpmac", Lanes: 8, Cols: 1, AccBits: 32, XBits: 1024, ZBits: 256},
 }
 
-// PeakMACsPerCycle by operand types "X x Z" ([aie.md] table, from [UG1079-vpu]).
+// PeakMACsPerCycle by operand types "X x Z" ([UG1079-vpu]).
 var PeakMACsPerCycle = map[string]int{
 	"int8 x int8":   128,
 	"uint8 x uint8": 128,
@@ -87,7 +86,7 @@ type RegClass struct {
 	Note  string
 }
 
-// VectorRegs: 16 x 128-bit registers ([AM009-reg]; [aie.md] Registers).
+// VectorRegs: 16 x 128-bit registers ([AM009-reg]).
 var VectorRegs = RegClass{Name: "v", Count: 16, Bits: 128, Names: []string{
 	"vrl0", "vrl1", "vrl2", "vrl3", "vrh0", "vrh1", "vrh2", "vrh3",
 	"vcl0", "vcl1", "vch0", "vch1", "vdl0", "vdl1", "vdh0", "vdh1"}}
@@ -100,8 +99,7 @@ type VectorView struct {
 }
 
 // VectorViews: 256-bit W registers pair two V registers (low, high); 512-bit X registers pair
-// two W registers; 1024-bit Y registers ya = xa:xb and yd = xd:xb share xb ([AM009-reg];
-// [aie.md] Registers).
+// two W registers; 1024-bit Y registers ya = xa:xb and yd = xd:xb share xb ([AM009-reg]).
 var VectorViews = []VectorView{
 	{"wr0", 256, []string{"vrl0", "vrh0"}}, {"wr1", 256, []string{"vrl1", "vrh1"}},
 	{"wr2", 256, []string{"vrl2", "vrh2"}}, {"wr3", 256, []string{"vrl3", "vrh3"}},
@@ -113,7 +111,7 @@ var VectorViews = []VectorView{
 }
 
 // AccRegs: 8 x 384-bit accumulator registers (8 lanes x 48 bits) aml0-3/amh0-3, pairing into
-// 4 x 768-bit bm0-3 (16 x 48-bit lanes or 8 x 80-bit lanes) ([AM009-reg]; [aie.md]).
+// 4 x 768-bit bm0-3 (16 x 48-bit lanes or 8 x 80-bit lanes) ([AM009-reg]).
 var AccRegs = RegClass{Name: "am", Count: 8, Bits: 384,
 	Names: []string{"aml0", "aml1", "aml2", "aml3", "amh0", "amh1", "amh2", "amh3"},
 	Note:  "bm0..bm3 (768 bits) = amlN:amhN"}

@@ -122,7 +122,7 @@ var (
 	// II_VFMUL: [6, 6, 1, 0, 0, 1, 0, 0, 0, 0].
 	ItinVFMUL = Itin{Name: "vfmul", Def: 6, Use: [NumOperandKinds]int{OpndScalar: 0, OpndPtr: 1, OpndMod: 1, OpndVecX: 1, OpndVecZ: 0, OpndAcc: 4, OpndStoreData: 1}}
 	// II_SRS: [3, 3, 1, 1, 2] over MV_W_SRS0_80_srsl (dst, modc, src, shift, mod): the vector
-	// result in cycle 3, the accumulator read in cycle 1. (aie.md: "SRS 3".)
+	// result in cycle 3, the accumulator read in cycle 1. ([LLVM-AIE] AIE1Schedule.td: SRS 3.)
 	ItinSRS = Itin{Name: "srs", Def: 3, Use: uses(1)}
 	// II_VCMP: [2, 2, 1, 0, ...]: "Vector compare through pre-adder"; vector add and subtract
 	// are VCMP with add_conf/sub_conf ([Instr] pat_vec_add_v16i32).

@@ -9,7 +9,7 @@ func TestLatencies(t *testing.T) {
 		k    OperandKind
 		want int
 	}{
-		// Seed 001's counts need back-to-back integer MACs into one accumulator (aie.md).
+		// Seed 001's counts need back-to-back integer MACs into one accumulator ([LLVM-AIE] AIE1Schedule.td, seed 001 Fig. 5).
 		{"vmac->vmac acc", &ItinVMAC, &ItinVMAC, OpndAcc, 1},
 		{"vfmac->vfmac acc", &ItinVFMAC, &ItinVFMAC, OpndAcc, 3},
 		{"load->vmac X", &ItinLoad, &ItinVMAC, OpndVecX, 8},

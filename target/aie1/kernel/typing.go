@@ -32,7 +32,7 @@ func (f MACForm) String() string {
 	return "MACForm(?)"
 }
 
-// Shape returns lanes and columns of a MAC form (UG1079 "MAC Intrinsics"; aie.md table).
+// Shape returns lanes and columns of a MAC form (UG1079 "MAC Intrinsics", "MAC on 16x16 bits", "MAC on 8x8 bits").
 func (f MACForm) Shape() (lanes, cols int) {
 	switch f {
 	case Form16x16:
