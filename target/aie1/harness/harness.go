@@ -17,6 +17,7 @@ package harness
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/sumacdev/sumac/num"
 	"github.com/sumacdev/sumac/target/aie1/interp"
@@ -109,18 +110,7 @@ func Param(k *kernel.Kernel, name string) (*kernel.Var, error) {
 		}
 		names = append(names, p.Name)
 	}
-	return nil, fmt.Errorf("kernel %s has no parameter %s (parameters: %s)", k.Name, name, joinNames(names))
-}
-
-func joinNames(names []string) string {
-	var b bytes.Buffer
-	for i, n := range names {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(n)
-	}
-	return b.String()
+	return nil, fmt.Errorf("kernel %s has no parameter %s (parameters: %s)", k.Name, name, strings.Join(names, ", "))
 }
 
 func isRegion(p *kernel.Var) bool { return p.Type.IsWindow() || p.Type.IsPointer() }
