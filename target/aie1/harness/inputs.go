@@ -1,0 +1,63 @@
+package harness
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+
+	"github.com/sumacdev/sumac/target/aie1/kernel"
+)
+
+// fill makes the initial memory: the given inputs, random integers of at most bits bits,
+// floats uniform in [-1, 1], zeros for output windows.
+func (s *run) fill(bits int) map[string][]byte {
+	r := rand.New(rand.NewPCG(s.opt.Seed, 0x5eed))
+	data := map[string][]byte{}
+	for _, p := range s.k.Params {
+		if !isRegion(p) {
+			continue
+		}
+		b := make([]byte, s.sizes[p.Name])
+		data[p.Name] = b
+		if f, ok := s.opt.Inputs[p.Name]; ok {
+			copy(b, f)
+			continue
+		}
+		if p.Type.IsWindow() && p.Type.Out {
+			continue
+		}
+		e := p.Type.Elem
+		sz := e.Bytes()
+		for i := 0; i+sz <= len(b); i += sz {
+			switch {
+			case e == kernel.Float32:
+				binary.LittleEndian.PutUint32(b[i:], math.Float32bits(float32(r.Float64()*2-1)))
+			default:
+				bb := min(bits, e.Bits())
+				var v int64
+				if e.Signed() {
+					v = r.Int64N(int64(1)<<bb) - int64(1)<<(bb-1)
+				} else {
+					v = r.Int64N(int64(1) << bb)
+				}
+				for j := 0; j < sz; j++ {
+					b[i+j] = byte(v >> (8 * j))
+				}
+			}
+		}
+	}
+	return data
+}
+
+// maxBits is the widest integer element among the randomly filled regions.
+func (s *run) maxBits() int {
+	m := 0
+	for _, p := range s.k.Params {
+		if (p.Type.IsWindow() && !p.Type.Out || p.Type.IsPointer()) && p.Type.Elem.IsInt() {
+			if _, ok := s.opt.Inputs[p.Name]; !ok {
+				m = max(m, p.Type.Elem.Bits())
+			}
+		}
+	}
+	return m
+}

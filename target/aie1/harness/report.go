@@ -1,0 +1,114 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Region is one window or buffer in the report.
+type Region struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"` // input window, output window, buffer
+	Type   string `json:"type"`
+	Bytes  int    `json:"bytes"`
+	Addr   uint32 `json:"addr"`
+	Size   string `json:"size_from"` // measured | --window
+	Inputs string `json:"inputs"`    // random | zeros | file
+}
+
+// Uninit is a register read before it is written (it starts at zero).
+type Uninit struct {
+	Var  string `json:"var"`
+	Type string `json:"type"`
+	Pos  string `json:"pos"`
+}
+
+// Cost is one item of the cycle breakdown.
+type Cost struct {
+	What   string `json:"what"`
+	Cycles int    `json:"cycles"`
+	Source string `json:"source"`
+}
+
+// Report is everything Run found; its JSON form is `sumac sim --json`.
+type Report struct {
+	Kernel                  string            `json:"kernel"`
+	File                    string            `json:"file"`
+	Defines                 map[string]string `json:"defines,omitempty"`
+	Round                   string            `json:"round"`
+	Sat                     string            `json:"sat"`
+	Seed                    uint64            `json:"seed"`
+	InputBits               int               `json:"input_bits,omitempty"`
+	Windows                 []Region          `json:"windows"`
+	MACs                    int64             `json:"macs"`
+	MACOps                  int64             `json:"mac_ops"`
+	Narrowed                int64             `json:"narrowed"`
+	Saturated               int64             `json:"saturated"`
+	SaturatedFraction       float64           `json:"saturated_fraction"`
+	OutputsChecked          int64             `json:"outputs_checked"`
+	AccumulatorLanesChecked int64             `json:"accumulator_lanes_checked"`
+	Uninitialized           []Uninit          `json:"uninitialized"`
+	Emulation               string            `json:"emulation"`
+	Cycles                  *int64            `json:"cycles,omitempty"`
+	MACsPerCycle            *float64          `json:"macs_per_cycle,omitempty"`
+	Spills                  *int64            `json:"spills,omitempty"`
+	Stalls                  *int64            `json:"stalls,omitempty"`
+	Fills                   *int64            `json:"fills,omitempty"`
+	SlotUse                 map[string]int64  `json:"slot_use,omitempty"`
+	CycleBreakdown          []Cost            `json:"cycle_breakdown,omitempty"`
+	TimingModel             string            `json:"timing_model,omitempty"`
+	TimingError             string            `json:"timing_error,omitempty"`
+	Bundles                 string            `json:"bundles,omitempty"`
+	Reference               string            `json:"reference,omitempty"`
+	ReferenceOutputs        int               `json:"reference_outputs,omitempty"`
+	Mismatches              []string          `json:"mismatches,omitempty"`
+	OK                      bool              `json:"ok"`
+}
+
+// WriteText writes the report as `sumac sim` prints it.
+func (r *Report) WriteText(w io.Writer) {
+	var defs []string
+	for n, v := range r.Defines {
+		defs = append(defs, "-D "+n+"="+v)
+	}
+	sort.Strings(defs)
+	fmt.Fprintf(w, "kernel %s (%s)\n", r.Kernel, strings.Join(append([]string{r.File}, defs...), " "))
+	fmt.Fprintln(w, "windows and buffers (target/aie1/interp placement: one 32 KB memory module each when at most four fit):")
+	for _, g := range r.Windows {
+		fmt.Fprintf(w, "  %-12s %-14s %-20s %6d bytes at 0x%05x  (size %s, inputs %s)\n", g.Name, g.Kind, g.Type, g.Bytes, g.Addr, g.Size, g.Inputs)
+	}
+	if r.InputBits > 0 {
+		fmt.Fprintf(w, "random integer inputs of %d bits (seed %d)\n", r.InputBits, r.Seed)
+	}
+	fmt.Fprintf(w, "srs modes %s/%s: %d of %d narrowed lanes saturated (%.2f%%)\n", r.Round, r.Sat, r.Saturated, r.Narrowed, 100*r.SaturatedFraction)
+	if len(r.Uninitialized) > 0 {
+		fmt.Fprintln(w, "registers read before written (taken as zero):")
+		for _, u := range r.Uninitialized {
+			fmt.Fprintf(w, "  %s %s at %s\n", u.Type, u.Var, u.Pos)
+		}
+	}
+	fmt.Fprintf(w, "MACs %d (%d MAC instructions)\n", r.MACs, r.MACOps)
+	fmt.Fprintf(w, "emulation: %s; %d output elements and %d accumulator lanes compared\n", r.Emulation, r.OutputsChecked, r.AccumulatorLanesChecked)
+	if r.Cycles != nil {
+		fmt.Fprintf(w, "cycles %d, %.2f MACs/cycle, spills %d, stall cycles %d\n", *r.Cycles, *r.MACsPerCycle, *r.Spills, *r.Stalls)
+	} else if r.TimingError != "" {
+		fmt.Fprintf(w, "timing: not available (%s)\n", r.TimingError)
+	}
+	switch {
+	case r.ReferenceOutputs > 0:
+		fmt.Fprintf(w, "exact reference: %s, %d outputs\n", r.Reference, r.ReferenceOutputs)
+	case r.Reference != "":
+		fmt.Fprintf(w, "exact reference: %s\n", r.Reference)
+	}
+	if r.Bundles != "" {
+		fmt.Fprintf(w, "bundles:\n%s", r.Bundles)
+	}
+	for _, m := range r.Mismatches {
+		fmt.Fprintf(w, "MISMATCH %s\n", m)
+	}
+	if r.OK {
+		fmt.Fprintln(w, "ok")
+	}
+}
