@@ -40,7 +40,7 @@ Example:
 	}
 	c.run = func(env *cmdEnv, args []string) error {
 		fs := newFlags(env, c)
-		target := fs.String("target", "aie1", "target (aie1)")
+		target := fs.String("target", "aie1", "target (see sumac help targets)")
 		emit := fs.String("emit", "cpp", "triplets, graphs, fused, kernel or cpp")
 		schedText := fs.String("schedule", "", "schedule fields")
 		explain := fs.Bool("explain", false, "list candidates and why pruned ones are illegal")
@@ -50,8 +50,8 @@ Example:
 		if err != nil {
 			return err
 		}
-		if *target != "aie1" {
-			return usageErr("--target %q: only aie1 is supported", *target)
+		if _, err := resolveTarget(*target); err != nil {
+			return err
 		}
 		if len(pos) == 0 {
 			return usageErr("missing SPEC (see 'sumac compile -h')")

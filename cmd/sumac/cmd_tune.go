@@ -37,7 +37,7 @@ Example:
 	}
 	c.run = func(env *cmdEnv, args []string) error {
 		fs := newFlags(env, c)
-		target := fs.String("target", "aie1", "target (aie1)")
+		target := fs.String("target", "aie1", "target (see sumac help targets)")
 		suiteName := fs.String("suite", "", "workload suite")
 		only := fs.String("only", "", "workload names")
 		workers := fs.Int("workers", 0, "parallel evaluations")
@@ -48,8 +48,8 @@ Example:
 		if err != nil {
 			return err
 		}
-		if *target != "aie1" {
-			return usageErr("--target %q: only aie1 is supported", *target)
+		if _, err := resolveTarget(*target); err != nil {
+			return err
 		}
 		var ws []tune.Workload
 		switch {
