@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sumacdev/sumac/compiler"
 	"github.com/sumacdev/sumac/target/aie1"
+	"github.com/sumacdev/sumac/target/aie1/compile"
 	"github.com/sumacdev/sumac/target/device"
 )
 
@@ -24,6 +26,9 @@ type Target struct {
 	// KernelSets lists the host's kernel sets and which of them this CPU runs (nil for
 	// targets without run-time selection).
 	KernelSets func() []KernelSet
+	// Compiler is the target's side of the compiler seam (nil: sumac compile and tune do not
+	// handle the target).
+	Compiler compiler.Target
 }
 
 // KernelSet is one set of kernels a target picks at run time.
@@ -36,7 +41,7 @@ type KernelSet struct {
 
 // registry lists the targets, one line each.
 var registry = []*Target{
-	{Name: aie1.Name, Summary: "AMD AI Engine, first generation (Versal VC1902), on sumac's cycle model", Datapaths: aie1.Datapaths, Memories: aie1.Memories, Tile: aie1.VC1902{}},
+	{Name: aie1.Name, Summary: "AMD AI Engine, first generation (Versal VC1902), on sumac's cycle model", Datapaths: aie1.Datapaths, Memories: aie1.Memories, Tile: aie1.VC1902{}, Compiler: compile.Target{}},
 	{Name: HostName, Summary: "the host CPU: GEMM and convolution kernels (cpu/kernels), picked by CPUID", Datapaths: hostDatapaths, Memories: hostMemories, KernelSets: hostKernelSets},
 }
 

@@ -100,16 +100,3 @@ func targetsJSON(ts []*target.Target) []map[string]any {
 	}
 	return out
 }
-
-// resolveTarget is how compile and tune resolve --target: through the registry, an unknown
-// name is a usage error that names the known targets.
-func resolveTarget(name string) (*target.Target, error) {
-	t, err := target.Lookup(name)
-	if err != nil {
-		return nil, usageErr("--target: %v", err)
-	}
-	if t.Name != "aie1" {
-		return nil, usageErr("--target %s: no conv2d compiler for it (aie1 has one)", t.Name)
-	}
-	return t, nil
-}

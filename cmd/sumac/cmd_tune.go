@@ -48,7 +48,8 @@ Example:
 		if err != nil {
 			return err
 		}
-		if _, err := resolveTarget(*target); err != nil {
+		tg, err := resolveTarget(*target)
+		if err != nil {
 			return err
 		}
 		var ws []tune.Workload
@@ -92,7 +93,7 @@ Example:
 			}
 			ws = sel
 		}
-		opt := tune.Options{Eval: tune.Model{}, Workers: *workers, Verify: true}
+		opt := tune.Options{Target: tg, Workers: *workers, Verify: true}
 		if !*noCache {
 			path, err := tune.DefaultStorePath()
 			if err == nil {
@@ -120,11 +121,11 @@ Example:
 		}
 		if *outDir != "" {
 			for i, r := range rs {
-				p, err := tune.Generate(ws[i], r)
+				p, err := tune.Generate(tg, ws[i], r)
 				if err != nil {
 					return err
 				}
-				if err := writeKernelAs(*outDir, r.Name, p); err != nil {
+				if err := tg.WriteKernel(*outDir, r.Name, p); err != nil {
 					return err
 				}
 			}

@@ -528,3 +528,16 @@ func (p *Program) OuterIterations() int {
 	}
 	return n
 }
+
+// Middle is the result of reuse analysis and fusion the kernel was lowered from.
+func (p *Program) Middle() *triplet.Result { return p.Fused }
+
+// LoopNest lists the emitted loops, outermost first.
+func (p *Program) LoopNest() []string { return p.Loops }
+
+// Name is the kernel's name.
+func (p *Program) Name() string { return p.Kernel.Name }
+
+// MACCounts returns the MAC intrinsic calls executed and the MACs they issue (lanes x columns
+// each, padding columns included).
+func (p *Program) MACCounts() (vector, issued int64) { return p.VectorMACs, p.IssuedMACs }
