@@ -51,6 +51,12 @@ func TestAIE1Datapaths(t *testing.T) {
 	if tg.Tile == nil || tg.Tile.Generation() != aie1.Name {
 		t.Errorf("aie1 has no tile model of its generation")
 	}
+	if tg.Compiler == nil || tg.Compiler.Name() != aie1.Name {
+		t.Errorf("aie1 has no compiler of its own")
+	}
+	if h, _ := Lookup(HostName); h.Compiler != nil || h.Tile != nil {
+		t.Errorf("the host has a conv2d compiler or a tile model")
+	}
 }
 
 // Exactly one of the host's kernel sets avx2+fma and go runs, and avx512 only with avx2+fma.

@@ -61,6 +61,9 @@ func printTarget(env *cmdEnv, t *target.Target) {
 			m.Device(), m.Columns(), m.Rows(), sizeText(m.DataMemBytes(core)), sizeText(m.ProgMemBytes()), m.Locks(core), m.MaxLockValue(),
 			dma.S2MM, dma.MM2S, dma.ChannelBits, dma.BDs, m.CascadeBits())
 	}
+	if t.Compiler != nil {
+		fmt.Fprintf(w, "  conv2d compiler: sumac compile / tune --target %s\n", t.Name)
+	}
 	if t.KernelSets != nil {
 		fmt.Fprintln(w, "  kernel sets (CPUID):")
 		for _, k := range t.KernelSets() {
@@ -86,7 +89,7 @@ func sizeText(b int) string {
 func targetsJSON(ts []*target.Target) []map[string]any {
 	var out []map[string]any
 	for _, t := range ts {
-		o := map[string]any{"name": t.Name, "summary": t.Summary, "datapaths": t.Datapaths(), "memories": t.Memories()}
+		o := map[string]any{"name": t.Name, "summary": t.Summary, "datapaths": t.Datapaths(), "memories": t.Memories(), "compiler": t.Compiler != nil}
 		if t.KernelSets != nil {
 			o["kernel_sets"] = t.KernelSets()
 		}
