@@ -83,3 +83,25 @@ func TestCompileOutRunsInSim(t *testing.T) {
 		t.Errorf("sim: ok %v, %d cycles; compile reported %d", s.OK, s.Cycles, c.Cycles)
 	}
 }
+
+// --explain without a spec prints the stage table; every stage name is an --emit name; an
+// unknown one is a usage error listing them.
+func TestCompileStages(t *testing.T) {
+	code, out, _ := run(t, "compile", "--explain")
+	if code != 0 {
+		t.Fatalf("--explain: exit %d", code)
+	}
+	for _, name := range []string{"spec", "loops", "schedule", "triplets", "graphs", "fused", "kernel", "bundles", "cycles", "cpp"} {
+		if !strings.Contains(out, " "+name+" ") {
+			t.Errorf("--explain lacks %s:\n%s", name, out)
+		}
+		code, text, errOut := run(t, "compile", "conv2d x=16 y=1 r=4 s=3 dtype=int16", "--emit", name)
+		if code != 0 || text == "" {
+			t.Errorf("--emit %s: exit %d, %s", name, code, errOut)
+		}
+	}
+	code, _, errOut := run(t, "compile", "conv2d x=16 y=1 r=4 s=3 dtype=int16", "--emit", "nope")
+	if code != 2 || !strings.Contains(errOut, "bundles") {
+		t.Errorf("--emit nope: exit %d, %q", code, errOut)
+	}
+}

@@ -37,7 +37,7 @@ Example:
 	}
 	c.run = func(env *cmdEnv, args []string) error {
 		fs := newFlags(env, c)
-		target := fs.String("target", "aie1", "target (aie1)")
+		target := fs.String("target", "aie1", "target (see sumac help targets)")
 		suiteName := fs.String("suite", "", "workload suite")
 		only := fs.String("only", "", "workload names")
 		workers := fs.Int("workers", 0, "parallel evaluations")
@@ -48,8 +48,9 @@ Example:
 		if err != nil {
 			return err
 		}
-		if *target != "aie1" {
-			return usageErr("--target %q: only aie1 is supported", *target)
+		tg, err := resolveTarget(*target)
+		if err != nil {
+			return err
 		}
 		var ws []tune.Workload
 		switch {
@@ -92,7 +93,7 @@ Example:
 			}
 			ws = sel
 		}
-		opt := tune.Options{Eval: tune.Model{}, Workers: *workers, Verify: true}
+		opt := tune.Options{Target: tg, Workers: *workers, Verify: true}
 		if !*noCache {
 			path, err := tune.DefaultStorePath()
 			if err == nil {
@@ -120,11 +121,11 @@ Example:
 		}
 		if *outDir != "" {
 			for i, r := range rs {
-				p, err := tune.Generate(ws[i], r)
+				p, err := tune.Generate(tg, ws[i], r)
 				if err != nil {
 					return err
 				}
-				if err := writeKernelAs(*outDir, r.Name, p); err != nil {
+				if err := tg.WriteKernel(*outDir, r.Name, p); err != nil {
 					return err
 				}
 			}

@@ -34,6 +34,9 @@ type cmdEnv struct {
 
 var commands = map[string]*command{}
 
+// topics are help pages computed at run time (`sumac help NAME`), e.g. targets.
+var topics = map[string]func(env *cmdEnv, args []string) error{}
+
 func register(c *command) {
 	if _, dup := commands[c.name]; dup {
 		panic("sumac: duplicate command " + c.name) // programming error, caught by any test
@@ -55,6 +58,13 @@ func runMain(env *cmdEnv, args []string) int {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
 				fmt.Fprint(env.stdout, c.usage)
+				return 0
+			}
+			if t, ok := topics[args[1]]; ok {
+				if err := t(env, args[2:]); err != nil {
+					fmt.Fprintf(env.stderr, "sumac help %s: %v\n", args[1], oneLine(err.Error()))
+					return 2
+				}
 				return 0
 			}
 		}
@@ -100,7 +110,8 @@ func topHelp(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'sumac help COMMAND' or 'sumac COMMAND -h' for a command's options.")
+	fmt.Fprintln(w, "\nRun 'sumac help COMMAND' or 'sumac COMMAND -h' for a command's options,")
+	fmt.Fprintln(w, "'sumac help targets' for the targets (--target NAME) and what each provides.")
 	fmt.Fprintln(w, "Every reporting command takes --json and then writes exactly one JSON document to stdout.")
 }
 

@@ -184,7 +184,7 @@ func Layouts(c *op.Conv2D, vec string, f Fusion, sh Shape) (o, w, in string, pad
 	case f == FuseChannels && sh.ElemBits == 8:
 		// k vectorized, channels in the columns, 8-bit: the 8-bit mac16 reads a 16-bit unit's
 		// two bytes in lanes 2i and 2i+1 of a column, so the tile keeps K innermost (byte
-		// 16c+k); see compiler/triplet/shuffle8.go
+		// 16c+k); see target/aie1/shuffle/shuffle8.go
 		return "YXK", fmt.Sprintf("(K/%d)SR(C/%d)(C%%%d)(K%%%d)", sh.Lanes, sh.Cols, sh.Cols, sh.Lanes), "Y'X'C", padR
 	case f == FuseChannels: // k vectorized, channels in the columns
 		return "YXK", fmt.Sprintf("(K/%d)SR(C/%d)(%d)(%d)", sh.Lanes, sh.Cols, sh.Lanes, sh.Cols), "Y'X'C", padR

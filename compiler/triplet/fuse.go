@@ -13,13 +13,13 @@ type Fused struct {
 	U       int       // update operand (output vector) index in Body.Updates
 	Members []Triplet // one per column; Pad members multiply a zero weight
 	X, Z    *Buffer
-	Params  Params
+	Params  Params // the target's selection parameters (Datapath.Net)
 }
 
 // Result is the outcome of reuse analysis and 2D fusion for one schedule.
 type Result struct {
 	Plan           *Plan
-	Kind           Kind
+	Datapath       Datapath
 	XGraph, ZGraph *Graph
 	XBufs, ZBufs   []*Buffer
 	Ops            []Fused
@@ -44,11 +44,11 @@ func sclOp(t Triplet) Access {
 
 // Fuse builds the two reuse graphs, turns their components into aligned register loads, and
 // fuses the statements into 2D operations, checking each operand selection against the
-// shuffle network. An illegal candidate returns the rule it breaks.
-func Fuse(p *Plan, kind Kind) (*Result, error) {
+// target's selection network (dp.Net). An illegal candidate returns the rule it breaks.
+func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	b := p.Body
 	sh := p.Shape
-	r := &Result{Plan: p, Kind: kind}
+	r := &Result{Plan: p, Datapath: dp}
 	all := append(append([]Triplet(nil), b.Triplets...), p.Pads...)
 	var vecs, scls []Access
 	for _, t := range all {
@@ -58,17 +58,20 @@ func Fuse(p *Plan, kind Kind) (*Result, error) {
 	vt, st := vecs[0].Tensor, scls[0].Tensor
 	r.XGraph = NewGraph(p, vt, vecs)
 	r.ZGraph = NewGraph(p, st, scls)
-	if kind == Sel8 {
+	if dp.JoinAdjacent {
 		r.XGraph.JoinAdjacent()
 	}
-	loadElems := 256 / sh.ElemBits // one 256-bit load (target/aie1 LoadBits)
-	align := 128 / sh.ElemBits     // 128-bit alignment (target/aie1 AccessAlignBytes)
-	xParts := 1024 / 256           // the 1024-bit register view (aie.md Registers)
+	if dp.Net == nil || dp.LoadBits <= 0 || dp.AlignBits <= 0 || dp.XBits < dp.LoadBits || dp.ZBits < dp.LoadBits {
+		return nil, fmt.Errorf("internal: incomplete datapath %+v", dp)
+	}
+	loadElems := dp.LoadBits / sh.ElemBits
+	align := dp.AlignBits / sh.ElemBits
+	xParts := dp.XBits / dp.LoadBits // loads that fill the widest X register
 	var err error
 	if r.XBufs, err = r.XGraph.Buffers(loadElems, align, xParts); err != nil {
 		return nil, fmt.Errorf("reuse graph of %s: %v", vt, err)
 	}
-	if r.ZBufs, err = r.ZGraph.Buffers(loadElems, align, 1); err != nil { // Z is 256 bits
+	if r.ZBufs, err = r.ZGraph.Buffers(loadElems, align, dp.ZBits/dp.LoadBits); err != nil {
 		return nil, fmt.Errorf("reuse graph of %s: %v", st, err)
 	}
 	if b.Sched.Fusion == sched.FuseRows {
@@ -175,7 +178,7 @@ func Fuse(p *Plan, kind Kind) (*Result, error) {
 					sel.X = append(sel.X, xs)
 					sel.Z = append(sel.Z, zs)
 				}
-				prm, err := Solve(kind, sel)
+				prm, err := dp.Net.Solve(sel)
 				if err != nil {
 					return nil, fmt.Errorf("fusing %s: %v", describe(op.Members), err)
 				}
@@ -216,15 +219,16 @@ func describe(ms []Triplet) string {
 	return s
 }
 
-// pairBuffers merges consecutive X registers two by two when together they fit the 1024-bit
-// view, so that statements of two input rows can share one 2D operation (FuseRows).
+// pairBuffers merges consecutive X registers two by two when together they fit the widest X
+// register (maxParts loads), so that statements of two input rows can share one 2D operation
+// (FuseRows).
 func pairBuffers(bufs []*Buffer, maxParts int) []*Buffer {
 	var out []*Buffer
 	for i := 0; i < len(bufs); i++ {
 		a := bufs[i]
 		if i+1 < len(bufs) && len(a.Starts)+len(bufs[i+1].Starts) <= maxParts {
 			bb := bufs[i+1]
-			// Pad a to half the view so the second row sits at a fixed 512-bit boundary.
+			// Pad a to half the register so the second row starts at its middle.
 			starts := append([]int(nil), a.Starts...)
 			for len(starts) < maxParts/2 && len(bb.Starts) <= maxParts/2 {
 				starts = append(starts, NoPart)

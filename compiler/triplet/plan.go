@@ -32,8 +32,12 @@ func tensors(b *Body, padR, xinPad int) map[string]layout.Tensor {
 
 // NewPlan binds layouts and checks that every access's address is affine in the loop
 // variables (so that a pointer per tensor, advanced by a constant per iteration, plus an
-// immediate offset reaches it).
-func NewPlan(b *Body, sh sched.Shape) (*Plan, error) {
+// immediate offset reaches it). Only the datapath's shape and alignment are used.
+func NewPlan(b *Body, dp Datapath) (*Plan, error) {
+	sh := dp.Shape
+	if dp.AlignBits <= 0 || dp.AlignBits%sh.ElemBits != 0 {
+		return nil, fmt.Errorf("internal: datapath alignment %d bits for %d-bit elements", dp.AlignBits, sh.ElemBits)
+	}
 	s := b.Sched
 	c := b.Conv
 	p := &Plan{Body: b, Shape: sh, Maps: map[string]*layout.Map{}, ElemBits: sh.ElemBits}
@@ -54,9 +58,9 @@ func NewPlan(b *Body, sh sched.Shape) (*Plan, error) {
 		}
 		p.Maps[name] = m
 	}
-	// Keep every load and store 128-bit aligned (target/aie1 AccessAlignBytes) as loops
-	// advance the tensors' pointers and as unrolled rows and channels offset them.
-	align := 128 / sh.ElemBits
+	// Keep every load and store aligned as the target requires as loops advance the tensors'
+	// pointers and as unrolled rows and channels offset them.
+	align := dp.AlignBits / sh.ElemBits
 	moved := map[string][]string{Out: {"X", "Y", "K", "N"}, W: {"K"}, In: {"X'", "Y'", "N"}}
 	if c.Groups > 1 {
 		moved[In] = append(moved[In], "C")

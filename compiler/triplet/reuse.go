@@ -117,7 +117,7 @@ func (g *Graph) JoinAdjacent() {
 // Buffer is a register operand built from aligned vector loads: Parts loads of LoadElems
 // elements each, from element offset Start (relative to the tensor's iteration address),
 // covering the accesses in Nodes. A composite buffer (two components, e.g. two input rows in
-// one 1024-bit register) lists a start per part.
+// one X register) lists a start per part.
 type Buffer struct {
 	Tensor    string
 	Starts    []int // element offset loaded into each part (part i holds [Starts[i], Starts[i]+LoadElems))
@@ -166,7 +166,7 @@ func (b *Buffer) String() string {
 
 // Buffers turns the components of a graph into aligned loads: each component is covered by
 // buffers of loadElems-element parts starting on align-element boundaries, at most maxParts
-// parts per buffer (the 1024-bit register view for X, 256 bits for Z). A node whose range does
+// parts per buffer (the widest X register, the Z register; Datapath). A node whose range does
 // not fit one buffer is an error.
 func (g *Graph) Buffers(loadElems, align, maxParts int) ([]*Buffer, error) {
 	var out []*Buffer

@@ -1,8 +1,10 @@
 // Package tune is seed 000's auto-tuner (section III-E): for each workload it enumerates the
 // schedule space (package sched), prunes it (reduction loops unrolled, bodies bounded by the
-// program memory), generates every candidate (target/aie1/vyasa), evaluates the legal ones on the
-// cycle model in parallel, keeps the fastest, and verifies it bit for bit against the exact
-// reference. Evaluations are remembered in a store keyed by spec, schedule and model version.
+// target's program memory), generates every candidate through the target (compiler.Target),
+// evaluates the legal ones on the target's cycle model in parallel, keeps the fastest, and
+// verifies it bit for bit against the exact reference. Evaluations are remembered in a store
+// keyed by spec, schedule and model version. The tuner knows no target: the registry (package
+// target) hands the command one.
 package tune
 
 import (
@@ -13,42 +15,40 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sumacdev/sumac/compiler"
 	"github.com/sumacdev/sumac/compiler/sched"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
-	"github.com/sumacdev/sumac/target/aie1"
-	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
 
 // Eval is the cost of one kernel call on the cycle model.
-type Eval struct {
-	Cycles int64 `json:"cycles"`
-	Spills int   `json:"spills"`
-	Stalls int64 `json:"stalls"`
-	// Err: the model refused the candidate (too large for the program memory, a loop nest the
-	// back end cannot compile, ...); kept too, so a second run does not compile it again.
-	Err string `json:"err,omitempty"`
-}
+type Eval = compiler.Eval
 
 // Evaluator runs a generated program on a cycle model.
 type Evaluator interface {
-	Evaluate(p *vyasa.Program) (Eval, error)
+	Evaluate(p compiler.Program) (Eval, error)
 	// Version identifies the model: results are cached under it.
 	Version() string
 }
 
+// targetEval is a target's own cycle model as an Evaluator.
+type targetEval struct{ t compiler.Target }
+
+func (e targetEval) Evaluate(p compiler.Program) (Eval, error) { return e.t.Evaluate(p) }
+func (e targetEval) Version() string                           { return e.t.ModelVersion() }
+
 // Options control a tuning run.
 type Options struct {
-	Eval       Evaluator
-	Workers    int    // parallel evaluations (0: all cores)
-	Store      *Store // nil: no caching
-	MaxVectors int    // pruning bounds (0: vyasa.MaxVectors, vyasa.MaxBodyMACs)
+	Target     compiler.Target
+	Eval       Evaluator // nil: the target's cycle model
+	Workers    int       // parallel evaluations (0: all cores)
+	Store      *Store    // nil: no caching
+	MaxVectors int       // pruning bounds (0: the target's Bounds)
 	MaxBody    int
-	Verify     bool // verify the chosen kernel on the interpreter against op/ref
+	Verify     bool // verify the chosen kernel against op/ref (Target.Verify)
 	// Progress, if set, is called after each evaluation (from one goroutine at a time).
 	Progress func(done, total int, workload string)
-	// MemLimit is the data a call may place in memory (0: the 128 KB the core reaches, less
-	// 8 KB for descriptors and stack).
+	// MemLimit is the data a call may place in memory (0: the target's MemLimit).
 	MemLimit int
 }
 
@@ -121,7 +121,7 @@ func split(s *op.Spec, limit int) (*op.Spec, int, error) {
 type job struct {
 	w    int // workload index
 	s    sched.Schedule
-	prog *vyasa.Program
+	prog compiler.Program
 	ev   Eval
 	err  error
 	hit  bool
@@ -130,21 +130,27 @@ type job struct {
 // Run tunes every workload. Results are in workload order; the choice is deterministic
 // (fewest cycles, ties broken by the schedule's key).
 func Run(ws []Workload, opt Options) ([]Result, error) {
+	t := opt.Target
+	if t == nil {
+		return nil, fmt.Errorf("tune: no target")
+	}
 	if opt.Eval == nil {
-		return nil, fmt.Errorf("tune: no evaluator")
+		opt.Eval = targetEval{t}
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.NumCPU()
 	}
+	maxVectors, maxBody := t.Bounds()
 	if opt.MaxVectors == 0 {
-		opt.MaxVectors = vyasa.MaxVectors
+		opt.MaxVectors = maxVectors
 	}
 	if opt.MaxBody == 0 {
-		opt.MaxBody = vyasa.MaxBodyMACs
+		opt.MaxBody = maxBody
 	}
 	if opt.MemLimit == 0 {
-		opt.MemLimit = aie1.ReachBytes - 8<<10
+		opt.MemLimit = t.MemLimit()
 	}
+	load, store := t.Bandwidth()
 	results := make([]Result, len(ws))
 	subs := make([]*op.Spec, len(ws))
 	var jobs []*job
@@ -155,12 +161,12 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		if w.Spec.Conv == nil {
 			return nil, fmt.Errorf("%s: tune handles conv2d workloads", w.Name)
 		}
-		d, err := vyasa.DatapathFor(w.Spec.Types)
+		d, peak, err := t.Datapath(w.Spec.Types)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", w.Name, err)
 		}
-		r.Peak = d.Peak
-		r.Roofline = roofline(w.Spec, d.Peak)
+		r.Peak = peak
+		r.Roofline = roofline(w.Spec, peak, load, store)
 		sub, calls, err := split(w.Spec, opt.MemLimit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", w.Name, err)
@@ -185,17 +191,17 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				j.prog, j.err = vyasa.Generate(subs[j.w], j.s)
+				j.prog, j.err = t.Generate(subs[j.w], j.s)
 				if j.err == nil {
 					j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
 					nested := j.err != nil && strings.Contains(j.err.Error(), "nested loops")
-					if nested || j.err == nil && len(j.prog.Loops) > 1 && j.prog.OuterIterations() <= MaxFlatCopies {
+					if nested || j.err == nil && len(j.prog.LoopNest()) > 1 && j.prog.OuterIterations() <= MaxFlatCopies {
 						// Also try the outer loops unrolled into straight-line copies of the
 						// pipelined loop (no outer-loop set-up; bounded by program memory), or
 						// only that for a back end without nested loops.
 						fs := j.s
 						fs.Flat = true
-						if fp, err := vyasa.Generate(subs[j.w], fs); err == nil {
+						if fp, err := t.Generate(subs[j.w], fs); err == nil {
 							if ev, hit, err := evaluate(opt, subs[j.w], fs, fp); err == nil && (j.err != nil || ev.Cycles < j.ev.Cycles) {
 								j.s, j.ev, j.hit, j.err = fs, ev, hit, nil
 							}
@@ -256,7 +262,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		go func() {
 			defer vwg.Done()
 			for i := range next {
-				errs[i] = verifyWinner(&results[i], subs[i], best[i].s, uint64(i+1))
+				errs[i] = verifyWinner(t, &results[i], subs[i], best[i].s, uint64(i+1))
 			}
 		}()
 	}
@@ -273,21 +279,21 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	return results, nil
 }
 
-// verifyWinner regenerates the chosen kernel and checks it bit for bit (vyasa.Verify),
+// verifyWinner regenerates the chosen kernel and checks it bit for bit (Target.Verify),
 // recording the outcome in r.
-func verifyWinner(r *Result, spec *op.Spec, s sched.Schedule, seed uint64) error {
-	p, err := vyasa.Generate(spec, s)
+func verifyWinner(t compiler.Target, r *Result, spec *op.Spec, s sched.Schedule, seed uint64) error {
+	p, err := t.Generate(spec, s)
 	if err != nil {
 		return err
 	}
-	if len(p.Loops) > 0 {
-		r.SWLoop = p.Loops[len(p.Loops)-1]
+	if loops := p.LoopNest(); len(loops) > 0 {
+		r.SWLoop = loops[len(loops)-1]
 	}
-	ck, err := vyasa.Verify(p, seed)
+	ck, err := t.Verify(p, seed)
 	switch {
 	case err != nil:
 		r.VerifyNote = err.Error()
-	case !ck.OK():
+	case !ck.OK:
 		r.VerifyNote = ck.First
 	case !ck.Interpreted:
 		r.VerifyNote = "kernel IR not interpreted"
@@ -299,7 +305,7 @@ func verifyWinner(r *Result, spec *op.Spec, s sched.Schedule, seed uint64) error
 }
 
 // evaluate returns a candidate's cost from the store or the model.
-func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p *vyasa.Program) (Eval, bool, error) {
+func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p compiler.Program) (Eval, bool, error) {
 	key := Key(spec, s, opt.Eval.Version())
 	if ev, ok := opt.Store.Get(key); ok {
 		if ev.Err != "" {
@@ -317,15 +323,15 @@ func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p *vyasa.Program) (E
 }
 
 // roofline is the bound on MACs per cycle from the peak and the minimum memory traffic: every
-// input and weight read once through the two 256-bit load units (64 B/cycle), every output
-// written once through the 256-bit store unit (32 B/cycle) (target/aie1 LoadUnits, LoadBits,
-// StoreBits; seed 000 Table II, Fig. 8).
-func roofline(s *op.Spec, peak int) float64 {
+// input and weight read once at the target's load bandwidth, every output written once at its
+// store bandwidth (bytes per cycle; AIE1: two 256-bit load units, 64 B/cycle, one 256-bit store
+// unit, 32 B/cycle; seed 000 Table II, Fig. 8).
+func roofline(s *op.Spec, peak, loadBytes, storeBytes int) float64 {
 	c := s.Conv
 	eb := float64(s.Types.A.Bits() / 8)
 	load := eb * float64(c.InLen()+c.WLen())
 	store := float64(s.Types.Out.Bits()/8) * float64(c.OutLen())
-	cyc := math.Max(load/float64(aie1.LoadUnits*aie1.LoadBits/8), store/float64(aie1.StoreUnits*aie1.StoreBits/8))
+	cyc := math.Max(load/float64(loadBytes), store/float64(storeBytes))
 	return math.Min(float64(peak), float64(s.MACs())/cyc)
 }
 
@@ -369,12 +375,12 @@ func subSpec(s *op.Spec, calls int) *op.Spec {
 }
 
 // Generate regenerates the kernel of one call of a tuned workload.
-func Generate(w Workload, r Result) (*vyasa.Program, error) {
+func Generate(t compiler.Target, w Workload, r Result) (compiler.Program, error) {
 	sub := w.Spec
 	if r.Calls > 1 {
 		sub = subSpec(w.Spec, r.Calls)
 	}
-	return vyasa.Generate(sub, r.Sched)
+	return t.Generate(sub, r.Sched)
 }
 
 // commonReason names the most frequent reason the candidates of workload w were refused

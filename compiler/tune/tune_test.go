@@ -8,18 +8,24 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/sumacdev/sumac/compiler"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
+	"github.com/sumacdev/sumac/target/aie1/compile"
 	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
+
+// aie1 is the target the tests tune for (its generator and exact check; the cost is a stand-in).
+var aie1 = compile.Target{}
 
 // countEval is a stand-in cost for testing the tuner's machinery (not a performance model):
 // one cycle per vector MAC plus one per register load in the kernel text.
 type countEval struct{ calls atomic.Int64 } // the tuner evaluates in parallel
 
 func (c *countEval) Version() string { return "count-1" }
-func (c *countEval) Evaluate(p *vyasa.Program) (Eval, error) {
+func (c *countEval) Evaluate(cp compiler.Program) (Eval, error) {
 	c.calls.Add(1)
+	p := cp.(*vyasa.Program)
 	return Eval{Cycles: p.VectorMACs + int64(len(p.Fused.XBufs)+len(p.Fused.ZBufs))}, nil
 }
 
@@ -54,7 +60,7 @@ func TestRunDeterministicAndCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := &countEval{}
-	r1, err := Run(ws, Options{Eval: ev, Workers: 2, Store: st, Verify: true})
+	r1, err := Run(ws, Options{Target: aie1, Eval: ev, Workers: 2, Store: st, Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +69,7 @@ func TestRunDeterministicAndCached(t *testing.T) {
 	}
 	first := ev.calls.Load()
 	st2, _ := OpenStore(path)
-	r2, err := Run(ws, Options{Eval: ev, Workers: 1, Store: st2})
+	r2, err := Run(ws, Options{Target: aie1, Eval: ev, Workers: 1, Store: st2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,12 +91,12 @@ func TestRunDeterministicAndCached(t *testing.T) {
 
 func TestNoLegalSchedule(t *testing.T) {
 	ws := []Workload{{Name: "s2", Spec: op.MustParse("conv2d x=16 y=2 r=3 s=3 stride=2 dtype=int16")}}
-	if _, err := Run(ws, Options{Eval: &countEval{}}); err == nil {
+	if _, err := Run(ws, Options{Target: aie1, Eval: &countEval{}}); err == nil {
 		t.Error("stride 2 tuned without error")
 	}
 	// int8 2D: every candidate breaks the 8-bit byte-pair rule, and the error says so.
 	ws = []Workload{{Name: "i8", Spec: op.MustParse("conv2d x=32 y=2 r=3 s=3 dtype=int8")}}
-	if _, err := Run(ws, Options{Eval: &countEval{}}); err == nil || !strings.Contains(err.Error(), "byte pairs") {
+	if _, err := Run(ws, Options{Target: aie1, Eval: &countEval{}}); err == nil || !strings.Contains(err.Error(), "byte pairs") {
 		t.Errorf("int8 2D: %v, want the byte-pair rule named", err)
 	}
 }
@@ -98,12 +104,12 @@ func TestNoLegalSchedule(t *testing.T) {
 func TestRoofline(t *testing.T) {
 	// A 3x3 2D convolution reuses every input 9 times: compute-bound at the peak.
 	s := op.MustParse("conv2d x=256 y=16 r=3 s=3 xin=264 yin=18 dtype=int16")
-	if r := roofline(s, 32); r != 32 {
+	if r := roofline(s, 32, 64, 32); r != 32 {
 		t.Errorf("roofline %g, want 32", r)
 	}
 	// A point-wise layer with one channel has 1 MAC per input and weight load.
 	s = op.MustParse("conv2d x=256 y=1 k=1 c=1 r=1 s=1 dtype=int16")
-	if r := roofline(s, 32); r != 16 {
+	if r := roofline(s, 32, 64, 32); r != 16 {
 		t.Errorf("roofline %g, want 16 (512 output bytes through the 32 B/cycle store unit)", r)
 	}
 }
@@ -112,14 +118,15 @@ func TestGenerateWinner(t *testing.T) {
 	s, _ := suite.Get("vyasa36")
 	w, _ := s.Find("fc-int32")
 	ws := []Workload{{Name: w.Name, Spec: w.Spec}}
-	rs, err := Run(ws, Options{Eval: &countEval{}, MaxBody: 64})
+	rs, err := Run(ws, Options{Target: aie1, Eval: &countEval{}, MaxBody: 64})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Generate(ws[0], rs[0])
+	cp, err := Generate(aie1, ws[0], rs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := cp.(*vyasa.Program)
 	if rs[0].Calls != 2 || p.Spec.Conv.K != 2048 || rs[0].CallNote == "" {
 		t.Errorf("calls %d, k per call %d, note %q", rs[0].Calls, p.Spec.Conv.K, rs[0].CallNote)
 	}
@@ -133,7 +140,8 @@ type failEval struct {
 }
 
 func (f *failEval) Version() string { return "fail-1" }
-func (f *failEval) Evaluate(p *vyasa.Program) (Eval, error) {
+func (f *failEval) Evaluate(cp compiler.Program) (Eval, error) {
+	p := cp.(*vyasa.Program)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
@@ -156,7 +164,7 @@ func TestRefusalsCached(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tune.json")
 	st, _ := OpenStore(path)
 	ev := &failEval{}
-	r1, err := Run(ws, Options{Eval: ev, Workers: 2, Store: st})
+	r1, err := Run(ws, Options{Target: aie1, Eval: ev, Workers: 2, Store: st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +176,7 @@ func TestRefusalsCached(t *testing.T) {
 	}
 	st2, _ := OpenStore(path)
 	ev2 := &failEval{}
-	r2, err := Run(ws, Options{Eval: ev2, Workers: 2, Store: st2})
+	r2, err := Run(ws, Options{Target: aie1, Eval: ev2, Workers: 2, Store: st2})
 	if err != nil {
 		t.Fatal(err)
 	}

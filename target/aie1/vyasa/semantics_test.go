@@ -6,6 +6,7 @@ import (
 	"github.com/sumacdev/sumac/compiler/triplet"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
+	"github.com/sumacdev/sumac/target/aie1/shuffle"
 )
 
 // The compiler's shuffle-network solver and the kernel IR's semantics (target/aie1/kernel DecodeMAC,
@@ -30,9 +31,9 @@ func TestSolverMatchesKernelSemantics(t *testing.T) {
 			}
 			form := kernel.Form16x16
 			switch p.Datapath.Sel {
-			case triplet.Sel32:
+			case shuffle.Sel32:
 				form = kernel.Form32x32
-			case triplet.Sel8:
+			case shuffle.Sel8:
 				form = kernel.Form8x8
 			}
 			for _, o := range p.Fused.Ops {
@@ -44,9 +45,10 @@ func TestSolverMatchesKernelSemantics(t *testing.T) {
 					xLen = 4 * o.X.LoadElems
 				}
 				var sel kernel.MACSel
-				prm := kernel.MACParams{XStart: o.Params.XStart, XOffs: o.Params.XOffs, XOffsHi: o.Params.XOffsHi, XSquare: o.Params.XSquare,
-					ZStart: o.Params.ZStart, ZOffs: o.Params.ZOffs, ZOffsHi: o.Params.ZOffsHi, ZStep: o.Params.ZStep,
-					XStep: o.Params.XStep, ZSquare: o.Params.ZSquare}
+				op := shuffle.Of(o.Params)
+				prm := kernel.MACParams{XStart: op.XStart, XOffs: op.XOffs, XOffsHi: op.XOffsHi, XSquare: op.XSquare,
+					ZStart: op.ZStart, ZOffs: op.ZOffs, ZOffsHi: op.ZOffsHi, ZStep: op.ZStep,
+					XStep: op.XStep, ZSquare: op.ZSquare}
 				if err := kernel.DecodeMAC(form, xLen, o.Z.Elems(), prm, &sel); err != nil {
 					t.Fatalf("%s: DecodeMAC(%v): %v", text, o.Params, err)
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
+	"github.com/sumacdev/sumac/target/aie1/shuffle"
 )
 
 // Datapath describes how one operand type maps onto the AIE1 MAC unit.
@@ -23,7 +24,7 @@ type Datapath struct {
 	DType    op.DType
 	Elem     kernel.Elem
 	Shape    sched.Shape
-	Sel      triplet.Kind
+	Sel      shuffle.Kind
 	Mul, Mac kernel.Op
 	Acc      kernel.Type
 	Peak     int // MACs per cycle (target/aie1)
@@ -38,7 +39,7 @@ func DatapathFor(t op.Types) (Datapath, error) {
 	var shapeX string
 	switch t.A {
 	case op.Int16:
-		d = Datapath{DType: t.A, Elem: kernel.Int16, Sel: triplet.Sel16, Mul: kernel.OpMul16, Mac: kernel.OpMac16, Acc: kernel.AccOf(kernel.Acc48, 16)}
+		d = Datapath{DType: t.A, Elem: kernel.Int16, Sel: shuffle.Sel16, Mul: kernel.OpMul16, Mac: kernel.OpMac16, Acc: kernel.AccOf(kernel.Acc48, 16)}
 		shapeX = "int16"
 		if t.Acc != op.Acc48 {
 			return d, fmt.Errorf("aie1 int16 MACs accumulate in acc48, spec asks for %v", t.Acc)
@@ -46,19 +47,19 @@ func DatapathFor(t op.Types) (Datapath, error) {
 	case op.Int8:
 		// 8-bit mac16, 16 lanes x 8 columns, acc48 (UG1079 "MAC on 8x8 bits"); the result is
 		// narrowed with bsrs (v16acc48 -> v16int8)
-		d = Datapath{DType: t.A, Elem: kernel.Int8, Sel: triplet.Sel8, Mul: kernel.OpMul16, Mac: kernel.OpMac16, Acc: kernel.AccOf(kernel.Acc48, 16)}
+		d = Datapath{DType: t.A, Elem: kernel.Int8, Sel: shuffle.Sel8, Mul: kernel.OpMul16, Mac: kernel.OpMac16, Acc: kernel.AccOf(kernel.Acc48, 16)}
 		shapeX = "int8"
 		if t.Acc != op.Acc48 {
 			return d, fmt.Errorf("aie1 8-bit MACs accumulate in acc48, spec asks for %v", t.Acc)
 		}
 	case op.Int32:
-		d = Datapath{DType: t.A, Elem: kernel.Int32, Sel: triplet.Sel32, Mul: kernel.OpLMul8, Mac: kernel.OpLMac8, Acc: kernel.AccOf(kernel.Acc80, 8)}
+		d = Datapath{DType: t.A, Elem: kernel.Int32, Sel: shuffle.Sel32, Mul: kernel.OpLMul8, Mac: kernel.OpLMac8, Acc: kernel.AccOf(kernel.Acc80, 8)}
 		shapeX = "int32"
 		if t.Acc != op.Acc80 {
 			return d, fmt.Errorf("aie1 int32 MACs accumulate in acc80, spec asks for %v", t.Acc)
 		}
 	case op.FP32:
-		d = Datapath{DType: t.A, Elem: kernel.Float32, Sel: triplet.Sel32, Mul: kernel.OpFPMul, Mac: kernel.OpFPMac, Acc: kernel.VecOf(kernel.Float32, 8)}
+		d = Datapath{DType: t.A, Elem: kernel.Float32, Sel: shuffle.Sel32, Mul: kernel.OpFPMul, Mac: kernel.OpFPMac, Acc: kernel.VecOf(kernel.Float32, 8)}
 		shapeX = "float"
 		if t.Acc != op.AccF32 || t.Out != op.FP32 {
 			return d, fmt.Errorf("aie1 fpmac accumulates and stores fp32, spec asks for acc=%v out=%v", t.Acc, t.Out)
@@ -80,6 +81,10 @@ func DatapathFor(t op.Types) (Datapath, error) {
 	}
 	return d, nil
 }
+
+// Middle is what the target-neutral middle (package triplet) asks of this datapath: widths
+// and the shuffle network (package shuffle).
+func (d Datapath) Middle() triplet.Datapath { return shuffle.Datapath(d.Sel, d.Shape) }
 
 // Program is a generated kernel with what its caller needs to run it.
 type Program struct {
@@ -126,11 +131,12 @@ func GenerateOpt(spec *op.Spec, s sched.Schedule, flatten bool) (*Program, error
 	if err != nil {
 		return nil, err
 	}
-	plan, err := triplet.NewPlan(body, d.Shape)
+	mid := d.Middle()
+	plan, err := triplet.NewPlan(body, mid)
 	if err != nil {
 		return nil, err
 	}
-	fr, err := triplet.Fuse(plan, d.Sel)
+	fr, err := triplet.Fuse(plan, mid)
 	if err != nil {
 		return nil, err
 	}
@@ -414,14 +420,15 @@ func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error
 			zv = g.load(b, o.Z)
 			regs[o.Z] = zv
 		}
+		prm := shuffle.Of(o.Params)
 		args := kernel.MACArgs{
-			XStart: kernel.Imm(o.Params.XStart), XOffs: kernel.Imm(o.Params.XOffs), XOffsHi: kernel.Imm(o.Params.XOffsHi),
-			XSquare: kernel.Imm(o.Params.XSquare),
-			ZStart:  kernel.Imm(o.Params.ZStart), ZOffs: kernel.Imm(o.Params.ZOffs), ZOffsHi: kernel.Imm(o.Params.ZOffsHi),
-			ZStep: kernel.Imm(o.Params.ZStep),
+			XStart: kernel.Imm(prm.XStart), XOffs: kernel.Imm(prm.XOffs), XOffsHi: kernel.Imm(prm.XOffsHi),
+			XSquare: kernel.Imm(prm.XSquare),
+			ZStart:  kernel.Imm(prm.ZStart), ZOffs: kernel.Imm(prm.ZOffs), ZOffsHi: kernel.Imm(prm.ZOffsHi),
+			ZStep: kernel.Imm(prm.ZStep),
 		}
-		if d.Sel == triplet.Sel8 {
-			args.XStep, args.ZSquare = kernel.Imm(o.Params.XStep), kernel.Imm(o.Params.ZSquare)
+		if d.Sel == shuffle.Sel8 {
+			args.XStep, args.ZSquare = kernel.Imm(prm.XStep), kernel.Imm(prm.ZSquare)
 		}
 		a, started := acc[o.U]
 		if !started {
@@ -521,3 +528,16 @@ func (p *Program) OuterIterations() int {
 	}
 	return n
 }
+
+// Middle is the result of reuse analysis and fusion the kernel was lowered from.
+func (p *Program) Middle() *triplet.Result { return p.Fused }
+
+// LoopNest lists the emitted loops, outermost first.
+func (p *Program) LoopNest() []string { return p.Loops }
+
+// Name is the kernel's name.
+func (p *Program) Name() string { return p.Kernel.Name }
+
+// MACCounts returns the MAC intrinsic calls executed and the MACs they issue (lanes x columns
+// each, padding columns included).
+func (p *Program) MACCounts() (vector, issued int64) { return p.VectorMACs, p.IssuedMACs }

@@ -1,6 +1,14 @@
-package triplet
+// Package shuffle is the AIE1 operand-selection network (the "shuffle network" of the MAC
+// intrinsics) and the datapath widths the compiler middle asks for (triplet.Datapath): the
+// solvers that turn a fused operation's selection into xstart/xoffsets/xsquare/zstart/...
+// immediates, or name the rule that forbids it.
+package shuffle
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sumacdev/sumac/compiler/triplet"
+)
 
 // The shuffle network: how a MAC intrinsic selects, for every output lane and datapath
 // column, one element of its X buffer and one of its Z buffer. Sources:
@@ -33,13 +41,8 @@ const (
 	Sel8  Kind = "mac16/8-bit" // 8-bit 16 lanes x 8 columns: byte pairs of 16-bit units, xsquare, zsquare
 )
 
-// Selection is what a fused operation needs: for every lane and column, the position of its
-// X element and of its Z element inside the X and Z buffers.
-type Selection struct {
-	Lanes, Cols    int
-	X, Z           [][]int // [lane][col]
-	XElems, ZElems int     // buffer sizes in elements
-}
+// Selection is the middle's request: X and Z positions per lane and column.
+type Selection = triplet.Selection
 
 // Params are the immediate operand-selection parameters of a MAC call.
 type Params struct {

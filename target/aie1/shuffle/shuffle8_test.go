@@ -1,4 +1,4 @@
-package triplet
+package shuffle
 
 import (
 	"math/rand"
