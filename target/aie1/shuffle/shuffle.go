@@ -23,7 +23,7 @@ import (
 //	        index+1) for the even lane; the second is relative, first + nibble + 1, for the odd
 //	        lane (0x24 selects 8,9 and 14,15). xsquare permutes each 2x2 block at 16-bit
 //	        granularity, lowest nibble first (0x2103 puts 3,0 in the even lane and 1,2 in the odd).
-//	[aie.md] /work/shared/reference/aie.md "Operand selection": xoffsets covers lanes 0-7,
+//	[intr]  AIE intrinsics reference (UG1078), "Operand selection": xoffsets covers lanes 0-7,
 //	        xoffsets_hi lanes 8-15; zstart must be a compile-time constant of which only the low
 //	        4 bits are used; permute granularity 32 bits on X, 16 bits on Z; xstart even for
 //	        16-bit data; worked example xoffsets=0x03020100, xoffsets_hi=0x07060504,
@@ -258,7 +258,7 @@ func tryXSquare(sel Selection, sq int64) (Params, error) {
 	if mn < 0 {
 		return p, fmt.Errorf("x element before the register")
 	}
-	p.XStart = int64(2 * mn) // even: [aie.md] xstart must be even for 16-bit data
+	p.XStart = int64(2 * mn) // even: [intr] xstart must be even for 16-bit data
 	for j := 0; j < n; j++ {
 		if w0[j]-mn > 15 {
 			return p, fmt.Errorf("offset nibbles: lane %d needs word %d, 16 or more words after xstart", 2*j, w0[j])
@@ -273,7 +273,7 @@ func tryXSquare(sel Selection, sq int64) (Params, error) {
 }
 
 // solveZ: column c of lane i reads z[zstart + zoffset_i + c*zstep] ([mac]); zstart is an
-// immediate of which only the low 4 bits count ([aie.md]), so every position stays below 16.
+// immediate of which only the low 4 bits count ([intr]), so every position stays below 16.
 func solveZ(p *Params, sel Selection) error {
 	col0 := make([]int, sel.Lanes)
 	for i := range col0 {
