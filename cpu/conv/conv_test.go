@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sumacdev/sumac/cpu/kernels"
+	"github.com/sumacdev/sumac/internal/testutil"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"
 )
@@ -116,20 +117,12 @@ func f32Case(t *testing.T, rng *rand.Rand, c *op.Conv2D) (in, w []float32, want,
 	for j := range w {
 		w[j] = rng.Float32()*2 - 1
 	}
-	in64, w64 := f64(in), f64(w)
+	in64, w64 := testutil.F64(in), testutil.F64(w)
 	want, err := ref.Conv2DFloat(c, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, in64, w64)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return in, w, want, ref.Conv2DAbs(c, in64, w64)
-}
-
-func f64(v []float32) []float64 {
-	o := make([]float64, len(v))
-	for i, x := range v {
-		o[i] = float64(x)
-	}
-	return o
 }
 
 // intWant is the exact result with int32 accumulation, wrapping modulo 2^32 as the kernels do.
