@@ -5,6 +5,7 @@ import (
 
 	"github.com/sumacdev/sumac/cpu/conv"
 	"github.com/sumacdev/sumac/cpu/gemm"
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/op"
 )
 
@@ -50,8 +51,9 @@ func sumacConv(t *Task, threads int, exactPath bool) (*peerOp, error) {
 		in, w := make([]uint8, t.aLen()), make([]int8, t.bLen())
 		fillU8(in, t.seedA(), u8Max)
 		fillI8(w, t.seedB())
+		opt.U8Path = kernels.U8Fast
 		if exactPath {
-			opt.U8 = conv.U8Exact
+			opt.U8Path = kernels.U8Exact
 		}
 		p, err := conv.NewU8S8(shape, w, opt)
 		if err != nil {
@@ -93,9 +95,9 @@ func sumacGEMM(t *Task, threads int, exactPath bool) (*peerOp, error) {
 		a, b, c := make([]uint8, t.aLen()), make([]int8, t.bLen()), make([]int32, t.cLen())
 		fillU8(a, t.seedA(), u8Max)
 		fillI8(b, t.seedB())
-		o.U8Path = gemm.U8Fast
+		o.U8Path = kernels.U8Fast
 		if exactPath {
-			o.U8Path = gemm.U8Exact
+			o.U8Path = kernels.U8Exact
 		}
 		return &peerOp{run: func() error { return o.GemmU8S8(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
 			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil

@@ -180,9 +180,9 @@ func Call(s *op.Spec, dt string, threads int) (func() error, error) {
 			a, b, c := randSlice[int16](rng, m*k), randSlice[int16](rng, k*n), make([]int32, m*n)
 			return func() error { return o.GemmI16(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
 		case "u8s8", "u8s8-exact":
-			o.U8Path = gemm.U8Fast
+			o.U8Path = kernels.U8Fast
 			if dt == "u8s8-exact" {
-				o.U8Path = gemm.U8Exact
+				o.U8Path = kernels.U8Exact
 			}
 			a, b, c := randSlice[uint8](rng, m*k), randSlice[int8](rng, k*n), make([]int32, m*n)
 			return func() error { return o.GemmU8S8(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
@@ -207,8 +207,9 @@ func Call(s *op.Spec, dt string, threads int) (func() error, error) {
 		in, out := randSlice[int16](rng, c.InLen()), make([]int32, c.OutLen())
 		return func() error { return p.Run(in, out) }, nil
 	case "u8s8", "u8s8-exact":
+		o.U8Path = kernels.U8Fast
 		if dt == "u8s8-exact" {
-			o.U8 = conv.U8Exact
+			o.U8Path = kernels.U8Exact
 		}
 		p, err := conv.NewU8S8(c, randSlice[int8](rng, c.WLen()), o)
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sumacdev/sumac/cpu/kernels"
+	"github.com/sumacdev/sumac/internal/testutil"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"
 )
@@ -115,20 +117,12 @@ func f32Case(t *testing.T, rng *rand.Rand, c *op.Conv2D) (in, w []float32, want,
 	for j := range w {
 		w[j] = rng.Float32()*2 - 1
 	}
-	in64, w64 := f64(in), f64(w)
+	in64, w64 := testutil.F64(in), testutil.F64(w)
 	want, err := ref.Conv2DFloat(c, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, in64, w64)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return in, w, want, ref.Conv2DAbs(c, in64, w64)
-}
-
-func f64(v []float32) []float64 {
-	o := make([]float64, len(v))
-	for i, x := range v {
-		o[i] = float64(x)
-	}
-	return o
 }
 
 // intWant is the exact result with int32 accumulation, wrapping modulo 2^32 as the kernels do.
@@ -194,10 +188,10 @@ func TestU8S8MatchesReference(t *testing.T) {
 		for j := range w {
 			w[j] = int8(rng.Uint32())
 		}
-		for _, path := range []U8Path{U8Fast, U8Exact} {
+		for _, path := range []kernels.U8Path{kernels.U8Fast, kernels.U8Exact} {
 			// The fast path is exact for activations in 0..127, the exact path for all.
 			maxAct := uint32(127)
-			if path == U8Exact {
+			if path == kernels.U8Exact {
 				maxAct = 255
 			}
 			in := make([]uint8, c.InLen())
@@ -209,7 +203,7 @@ func TestU8S8MatchesReference(t *testing.T) {
 				in[0], in[1] = uint8(maxAct), uint8(maxAct)
 			}
 			want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))
-			p, err := NewU8S8(c, w, Options{Threads: 2, U8: path})
+			p, err := NewU8S8(c, w, Options{Threads: 2, U8Path: path})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +229,7 @@ func TestU8ExactFullRange(t *testing.T) {
 		w[j] = -128
 	}
 	want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))
-	p, err := NewU8S8(c, w, Options{U8: U8Exact, Threads: 1})
+	p, err := NewU8S8(c, w, Options{U8Path: kernels.U8Exact, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,6 +238,70 @@ func TestU8ExactFullRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkInt(t, "exact", c, out, want)
+}
+
+// TestU8DefaultIsExact sets no path: with activations of 200 (above VPMADDUBSW's 0..127)
+// the zero Options must still give the exact product, bit for bit, for full-range weights
+// (the exact path) and for weights in -64..64 (the fast path, exact for them). The fast path
+// forced on the full-range weights shows the input does saturate it.
+func TestU8DefaultIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, c := range shapes(t, 10) {
+		in := make([]uint8, c.InLen())
+		for j := range in {
+			in[j] = 200
+		}
+		full, small := make([]int8, c.WLen()), make([]int8, c.WLen())
+		for j := range full {
+			full[j] = int8(-128 + rng.IntN(8)) // large negative weights: pair sums below -32768
+			small[j] = int8(rng.IntN(129) - 64)
+		}
+		for _, w := range []struct {
+			name string
+			w    []int8
+			path kernels.U8Path
+		}{{"full-range weights", full, kernels.U8Exact}, {"weights -64..64", small, kernels.U8Fast}} {
+			want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w.w))
+			p, err := NewU8S8(c, w.w, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Path() != w.path {
+				t.Errorf("%v, %s: default path %v, want %v", c, w.name, p.Path(), w.path)
+			}
+			out := make([]int32, c.OutLen())
+			if err := p.Run(in, out); err != nil {
+				t.Fatal(err)
+			}
+			checkInt(t, "default path, "+w.name, c, out, want)
+		}
+	}
+	// the same input saturates the fast path (a shape with a 16-channel panel, so the
+	// VPMADDUBSW kernel runs rather than the plain loop)
+	c := parse(t, "conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1")
+	in, w := make([]uint8, c.InLen()), make([]int8, c.WLen())
+	for j := range in {
+		in[j] = 200
+	}
+	for j := range w {
+		w[j] = -128
+	}
+	p, err := NewU8S8(c, w, Options{U8Path: kernels.U8Fast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int32, c.OutLen())
+	if err := p.Run(in, out); err != nil {
+		t.Fatal(err)
+	}
+	want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))
+	same := true
+	for j := range out {
+		same = same && int64(out[j]) == want[j]
+	}
+	if same {
+		t.Error("the fast path gave the exact result on saturating input: the test above proves nothing")
+	}
 }
 
 func TestBadInput(t *testing.T) {
@@ -264,7 +322,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := NewI16(&bad, make([]int16, c.WLen()), Options{}); err == nil {
 		t.Error("output larger than the input allows accepted")
 	}
-	if _, err := NewU8S8(c, make([]int8, c.WLen()), Options{U8: 7}); err == nil {
+	if _, err := NewU8S8(c, make([]int8, c.WLen()), Options{U8Path: 7}); err == nil {
 		t.Error("unknown uint8 path accepted")
 	}
 	p, err := NewF32(c, make([]float32, c.WLen()), Options{})

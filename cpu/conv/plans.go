@@ -162,11 +162,11 @@ func (p *I16) Run(in []int16, out []int32) error {
 	return nil
 }
 
-// U8S8 is a uint8 x int8 -> int32 convolution plan. Its path (Options.U8) decides whether
-// activations above 127 are allowed; see the package documentation.
+// U8S8 is a uint8 x int8 -> int32 convolution plan. Its path (Options.U8Path) decides
+// whether activations above 127 are allowed; see the package documentation.
 type U8S8 struct {
 	shape op.Conv2D
-	path  U8Path
+	path  kernels.U8Path // U8Fast or U8Exact (U8Auto resolved)
 	fast  *engine[uint8, int8, int32]
 	exact *engine[int16, int16, int32]
 	w     []int8
@@ -182,14 +182,23 @@ func NewU8S8(c *op.Conv2D, weights []int8, o Options) (*U8S8, error) {
 	if err := checkLen("weights", len(weights), c.WLen()); err != nil {
 		return nil, err
 	}
-	if o.U8 != U8Fast && o.U8 != U8Exact {
-		return nil, fmt.Errorf("conv: unknown uint8 path %d", int(o.U8))
+	path := o.U8Path
+	switch path {
+	case kernels.U8Auto:
+		// a plan serves many inputs, so only the weights can prove the fast path exact
+		path = kernels.U8Exact
+		if kernels.WeightsFitU8Fast(weights) {
+			path = kernels.U8Fast
+		}
+	case kernels.U8Exact, kernels.U8Fast:
+	default:
+		return nil, fmt.Errorf("conv: %v", path.Check())
 	}
-	p := &U8S8{shape: *c, path: o.U8, thr: o.threads()}
+	p := &U8S8{shape: *c, path: path, thr: o.threads()}
 	switch {
 	case c.K/c.Groups < minPanelFill:
 		p.w = append([]int8(nil), weights...)
-	case o.U8 == U8Exact:
+	case path == kernels.U8Exact:
 		w16 := make([]int16, len(weights))
 		for i, v := range weights {
 			w16[i] = int16(v)
@@ -201,11 +210,11 @@ func NewU8S8(c *op.Conv2D, weights []int8, o Options) (*U8S8, error) {
 	return p, nil
 }
 
-// Path reports the plan's uint8 path.
-func (p *U8S8) Path() U8Path { return p.path }
+// Path reports the plan's uint8 path: kernels.U8Fast or kernels.U8Exact (U8Auto resolved).
+func (p *U8S8) Path() kernels.U8Path { return p.path }
 
-// Run computes out = conv(in). With U8Fast every activation must be in 0..127 for an exact
-// result (not checked: the check would cost a pass over the input).
+// Run computes out = conv(in). With an explicit kernels.U8Fast every activation must be in
+// 0..127 for an exact result (not checked: the check would cost a pass over the input).
 func (p *U8S8) Run(in []uint8, out []int32) error {
 	if err := checkLen("input", len(in), p.shape.InLen()); err != nil {
 		return err

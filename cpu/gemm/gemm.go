@@ -42,31 +42,13 @@ const (
 	Trans
 )
 
-// U8Path selects how uint8 x int8 products are computed.
-type U8Path uint8
-
-const (
-	// U8Auto (the zero value) is always exact: it scans the operands and uses the fast
-	// VPMADDUBSW kernel when no int16 pair sum can saturate (every A value <= 127, or every
-	// B value in -64..64), else the exact path.
-	U8Auto U8Path = iota
-	// U8Exact widens both operands to int16 while packing and runs the VPMADDWD kernel:
-	// exact for all values, about 3/4 of the fast path's peak (HOST-ZEN3: 147 vs 192 GOPS).
-	U8Exact
-	// U8Fast runs VPMADDUBSW + VPMADDWD(ones) directly. The caller promises that every
-	// A (activation) value is in 0..127 or every B (weight) value is in -64..64; otherwise
-	// pair sums saturate at int16 and the result is wrong (deterministically so).
-	// This is the setting of oneDNN's u8s8 figures in HOST-ZEN3.
-	U8Fast
-)
-
 // Options configure a GEMM call. The zero value is row-major, all cores, blocking from the
 // detected caches and the automatic uint8 path.
 type Options struct {
 	Layout   Layout
-	Threads  int       // goroutines; 0 means runtime.GOMAXPROCS(0)
-	Blocking *Blocking // nil: derived from Caches(); set to experiment with block sizes
-	U8Path   U8Path
+	Threads  int            // goroutines; 0 means runtime.GOMAXPROCS(0)
+	Blocking *Blocking      // nil: derived from Caches(); set to experiment with block sizes
+	U8Path   kernels.U8Path // the uint8 x int8 path; the zero value, kernels.U8Auto, is exact
 }
 
 func (o Options) threads() (int, error) {
@@ -96,7 +78,7 @@ func GemmI16(tA, tB Transpose, m, n, k int, alpha int32, a []int16, lda int, b [
 }
 
 // GemmU8S8 computes C = alpha*op(A)*op(B) + beta*C with uint8 A, int8 B and int32 C
-// (wrapping) for row-major matrices on all cores, exactly (U8Auto).
+// (wrapping) for row-major matrices on all cores, exactly (kernels.U8Auto).
 func GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8, lda int, b []int8, ldb int, beta int32, c []int32, ldc int) error {
 	return Options{}.GemmU8S8(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
@@ -368,19 +350,19 @@ func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8,
 	}
 	path := o.U8Path
 	switch path {
-	case U8Auto:
-		path = U8Exact
+	case kernels.U8Auto:
+		path = kernels.U8Exact
 		if m > 0 && n > 0 && k > 0 && alpha != 0 && fastIsExact(o.Layout, tA, tB, m, n, k, a, lda, b, ldb) {
-			path = U8Fast
+			path = kernels.U8Fast
 		}
-	case U8Exact, U8Fast:
+	case kernels.U8Exact, kernels.U8Fast:
 	default:
-		return fmt.Errorf("gemm: unknown uint8 path %d", o.U8Path)
+		return fmt.Errorf("gemm: %v", path.Check())
 	}
 	switch {
-	case path == U8Exact && !ar.swapped:
+	case path == kernels.U8Exact && !ar.swapped:
 		return runInt(o, ar, shapeI16, kernels.I16Tiles, &wsI16, alpha, a, b, beta, c)
-	case path == U8Exact:
+	case path == kernels.U8Exact:
 		return runInt(o, ar, shapeI16, kernels.I16Tiles, &wsI16, alpha, b, a, beta, c)
 	case !ar.swapped:
 		return runInt(o, ar, shapeU8, kernels.U8S8Tiles, &wsU8S8, alpha, a, b, beta, c)
@@ -391,8 +373,8 @@ func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8,
 }
 
 // fastIsExact reports whether VPMADDUBSW cannot saturate for these operands: every value of
-// op(A) is at most 127, or every value of op(B) is within -64..64 (then |u0*s0 + u1*s1| <=
-// 2*255*64 = 32640 <= 32767).
+// op(A) is at most 127, or every value of op(B) is within -64..64 (kernels.ActsFitU8Fast,
+// kernels.WeightsFitU8Fast).
 func fastIsExact(l Layout, tA, tB Transpose, m, n, k int, a []uint8, lda int, b []int8, ldb int) bool {
 	rowsA, colsA := m, k
 	if tA == Trans {
@@ -407,21 +389,14 @@ func fastIsExact(l Layout, tA, tB Transpose, m, n, k int, a []uint8, lda int, b 
 	}
 	small := true
 	for i := 0; i < rowsA && small; i++ {
-		for _, v := range a[i*lda:][:colsA] {
-			if v > 127 {
-				small = false
-				break
-			}
-		}
+		small = kernels.ActsFitU8Fast(a[i*lda:][:colsA])
 	}
 	if small {
 		return true
 	}
 	for i := 0; i < rowsB; i++ {
-		for _, v := range b[i*ldb:][:colsB] {
-			if v < -64 || v > 64 {
-				return false
-			}
+		if !kernels.WeightsFitU8Fast(b[i*ldb:][:colsB]) {
+			return false
 		}
 	}
 	return true

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"
 )
@@ -364,15 +365,15 @@ func TestGemmU8S8(t *testing.T) {
 	s8small := func(r *rand.Rand) int8 { return int8(r.IntN(129) - 64) }
 	for _, tc := range []struct {
 		name string
-		path U8Path
+		path kernels.U8Path
 		genA func(*rand.Rand) uint8
 		genB func(*rand.Rand) int8
 	}{
-		{"exact/full-range", U8Exact, full, s8},
-		{"auto/full-range", U8Auto, full, s8},
-		{"auto/small-weights", U8Auto, full, s8small},
-		{"fast/activations<128", U8Fast, small, s8},
-		{"fast/weights-64..64", U8Fast, full, s8small},
+		{"exact/full-range", kernels.U8Exact, full, s8},
+		{"auto/full-range", kernels.U8Auto, full, s8},
+		{"auto/small-weights", kernels.U8Auto, full, s8small},
+		{"fast/activations<128", kernels.U8Fast, small, s8},
+		{"fast/weights-64..64", kernels.U8Fast, full, s8small},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			testInt(t, 4, iters(60, 250), 4, op.UInt8, op.Int8, tc.genA, tc.genB,
@@ -386,7 +387,7 @@ func TestGemmU8S8(t *testing.T) {
 }
 
 // TestU8FastSaturates documents the contract: with activations above 127 and large weights
-// the fast path differs from the exact product, and U8Auto does not.
+// the fast path differs from the exact product, and kernels.U8Auto does not.
 func TestU8FastSaturates(t *testing.T) {
 	const m, n, k = 6, 16, 8
 	a := make([]uint8, m*k)
@@ -399,9 +400,9 @@ func TestU8FastSaturates(t *testing.T) {
 	}
 	exact := int32(k * 255 * -128)
 	for _, tc := range []struct {
-		path  U8Path
+		path  kernels.U8Path
 		exact bool
-	}{{U8Fast, false}, {U8Exact, true}, {U8Auto, true}} {
+	}{{kernels.U8Fast, false}, {kernels.U8Exact, true}, {kernels.U8Auto, true}} {
 		c := make([]int32, m*n)
 		if err := (Options{U8Path: tc.path}).GemmU8S8(NoTrans, NoTrans, m, n, k, 1, a, k, b, n, 0, c, n); err != nil {
 			t.Fatal(err)

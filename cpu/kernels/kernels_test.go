@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/sumacdev/sumac/internal/testutil"
 )
 
 // kgs are the k group counts tried: every remainder of the unrolled loop, the chunking
@@ -414,20 +415,7 @@ func TestKernelsUnderGC(t *testing.T) {
 			}
 		}
 	}
-	stop := make(chan struct{})
-	var gc sync.WaitGroup
-	gc.Add(1)
-	go func() {
-		defer gc.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				runtime.GC()
-			}
-		}
-	}()
+	stop := testutil.GCStress()
 	var wg sync.WaitGroup
 	errs := make(chan string, 4)
 	for w := 0; w < 4; w++ {
@@ -447,8 +435,7 @@ func TestKernelsUnderGC(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
-	gc.Wait()
+	stop()
 	close(errs)
 	for e := range errs {
 		t.Fatal(e)

@@ -74,3 +74,36 @@ func TestGenerateShape(t *testing.T) {
 		t.Errorf("6x32 zmm kernel: ymm registers or no 64-byte B step:\n%s", body)
 	}
 }
+
+// TestWrappersFollowCatalog: the exported wrappers exist exactly for the kernel forms the
+// catalog has, and a form with some of its row counts missing is an error.
+func TestWrappersFollowCatalog(t *testing.T) {
+	src, err := wrappers("kernels", Catalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"F32Tiles", "F32ZTiles", "F64StridedTiles", "I16WindowRowsTiles", "U8S8IndirectTiles", "S8U8Tiles"} {
+		if !strings.Contains(string(src), "\nfunc "+f+"(") {
+			t.Errorf("no %s", f)
+		}
+	}
+	if strings.Contains(string(src), "func F64StridedRows(") || strings.Contains(string(src), "func S8U8Strided(") {
+		t.Error("wrappers for kernels the catalog does not have")
+	}
+	var noI16Indirect, partial []Kernel
+	for _, k := range Catalog() {
+		if !(k.Elem == I16 && k.Indirect) {
+			noI16Indirect = append(noI16Indirect, k)
+		}
+		if !(k.Elem == I16 && k.Indirect && k.MR == 3) {
+			partial = append(partial, k)
+		}
+	}
+	src, err = wrappers("kernels", noI16Indirect)
+	if err != nil || strings.Contains(string(src), "I16IndirectTiles") {
+		t.Errorf("without I16 indirect kernels: %v, I16IndirectTiles generated: %v", err, strings.Contains(string(src), "I16IndirectTiles"))
+	}
+	if _, err := wrappers("kernels", partial); err == nil {
+		t.Error("I16 indirect kernels without the 3-row one accepted")
+	}
+}

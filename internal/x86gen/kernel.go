@@ -36,14 +36,17 @@ type elemInfo struct {
 	cElem     int    // bytes of one C element
 	isFloat   bool
 	dtype     string // the name callers use (cpu/kernels.MeasurePeak)
+	// shape prefixes cpu/kernels' shape constants (F32MR, U8NR, I16KGroup): U8S8 and S8U8
+	// share theirs.
+	shape string
 }
 
 var elems = map[Elem]elemInfo{
-	F32:  {"F32", "float32", "float32", "float32", 1, 4, 4, 4, true, "float32"},
-	F64:  {"F64", "float64", "float64", "float64", 1, 8, 8, 8, true, "float64"},
-	I16:  {"I16", "int16", "int16", "int32", 2, 4, 2, 4, false, "int16"},
-	U8S8: {"U8S8", "uint8", "int8", "int32", 4, 4, 1, 4, false, "u8s8"},
-	S8U8: {"S8U8", "int8", "uint8", "int32", 4, 4, 1, 4, false, "s8u8"},
+	F32:  {"F32", "float32", "float32", "float32", 1, 4, 4, 4, true, "float32", "F32"},
+	F64:  {"F64", "float64", "float64", "float64", 1, 8, 8, 8, true, "float64", "F64"},
+	I16:  {"I16", "int16", "int16", "int32", 2, 4, 2, 4, false, "int16", "I16"},
+	U8S8: {"U8S8", "uint8", "int8", "int32", 4, 4, 1, 4, false, "u8s8", "U8"},
+	S8U8: {"S8U8", "int8", "uint8", "int32", 4, 4, 1, 4, false, "s8u8", "U8"},
 }
 
 // Kernel is the parameter set of one generated micro-kernel. The kernel computes the MR x NR

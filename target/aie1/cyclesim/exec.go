@@ -544,49 +544,49 @@ func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, ou
 	return nil
 }
 
+// scalarOp executes scalar arithmetic and comparisons with the interpreter's semantics
+// (kernel.Arith). A scalar register holds its value's low 32 bits (an int sign-extended, as
+// loads and the other ALU ops leave it); the operands are read as their source variables'
+// types and converted as C does.
 func (s *sim) scalarOp(in *backend.Instr, seq, t int64) error {
 	src := in.Src
 	var vals [2]int64
+	var elems [2]kernel.Elem
+	n := min(len(src.Args), 2)
 	ui := 0
-	for i := 0; i < len(src.Args) && i < 2; i++ {
+	for i := 0; i < n; i++ {
+		a := src.Args[i]
+		elems[i] = a.Type().Elem
 		if c, ok := s.p.ConstArg(src, i); ok {
 			vals[i] = c
-			continue
+		} else {
+			if ui >= len(in.Uses) {
+				return s.fail(in, "missing operand")
+			}
+			v, err := s.readScalar(in, in.Uses[ui], seq, t)
+			if err != nil {
+				return err
+			}
+			ui++
+			vals[i] = v
 		}
-		if ui >= len(in.Uses) {
-			return s.fail(in, "missing operand")
+		if a.Var != nil {
+			vals[i] = elems[i].Wrap(vals[i]) // the register's low bits as the variable's type
 		}
-		v, err := s.readScalar(in, in.Uses[ui], seq, t)
-		if err != nil {
-			return err
-		}
-		ui++
-		vals[i] = v
 	}
-	a, b := int32(vals[0]), int32(vals[1])
-	var r int32
-	switch src.Op {
-	case kernel.OpAdd:
-		r = a + b
-	case kernel.OpSub:
-		r = a - b
-	case kernel.OpMul:
-		r = a * b
-	case kernel.OpAnd:
-		r = a & b
-	case kernel.OpOr:
-		r = a | b
-	case kernel.OpXor:
-		r = a ^ b
-	case kernel.OpShl:
-		r = a << uint(b&31)
-	case kernel.OpShr:
-		r = a >> uint(b&31)
-	default:
-		return s.fail(in, "scalar %v is not supported by the simulator yet", src.Op)
+	if n == 1 {
+		elems[1] = elems[0]
 	}
-	s.writeScalar(in, in.Defs[0], seq, t, int64(r))
+	ct, yt := kernel.ArithTypes(src.Op, elems[0], elems[1])
+	x := kernel.Convert(vals[0], elems[0], ct)
+	y := kernel.Convert(vals[1], elems[1], yt)
+	r, rt, err := kernel.Arith(src.Op, ct, x, y)
+	if err != nil {
+		return s.fail(in, "%v", err)
+	}
+	if src.Dst != nil {
+		r = kernel.Convert(r, rt, src.Dst.Type.Elem)
+	}
+	s.writeScalar(in, in.Defs[0], seq, t, int64(int32(r)))
 	return nil
 }
-
-var _ = fmt.Sprintf

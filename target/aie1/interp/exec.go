@@ -285,136 +285,22 @@ func (m *machine) op(ci *cinstr) error {
 	return nil
 }
 
-// arith executes scalar arithmetic and comparisons in C semantics on 32-bit int,
-// unsigned or float, converting the result to the destination's type.
+// arith executes scalar arithmetic and comparisons (kernel.Arith: C semantics on 32-bit
+// int, unsigned or float), converting the result to the destination's type.
 func (m *machine) arith(ci *cinstr) error {
 	a := ci.args
 	ct := ci.ct
 	x := m.numAs(&a[0], ct, ci)
 	var y int64
 	if len(a) > 1 {
-		sct := ct
-		if ci.op == kernel.OpShl || ci.op == kernel.OpShr {
-			sct = ctype(a[1:2])
-		}
-		y = m.numAs(&a[1], sct, ci)
+		y = m.numAs(&a[1], ci.yt, ci)
 	}
-	var r int64
-	rt := ct
-	if ct == kernel.Float32 {
-		fx, fy := math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y))
-		var f float32
-		switch ci.op {
-		case kernel.OpAdd:
-			f = fx + fy
-		case kernel.OpSub:
-			f = fx - fy
-		case kernel.OpMul:
-			f = fx * fy
-		case kernel.OpDiv:
-			f = fx / fy
-		case kernel.OpNeg:
-			f = -fx
-		default:
-			rt = kernel.Int32
-			r = b2i(cmpF(ci.op, fx, fy))
-		}
-		if rt == kernel.Float32 {
-			r = int64(math.Float32bits(f))
-		}
-	} else {
-		switch ci.op {
-		case kernel.OpAdd:
-			r = x + y
-		case kernel.OpSub:
-			r = x - y
-		case kernel.OpMul:
-			r = x * y
-		case kernel.OpDiv, kernel.OpRem:
-			if y == 0 {
-				return m.fail(ci, "integer division by zero")
-			}
-			if ct == kernel.Int32 && x == math.MinInt32 && y == -1 {
-				return m.fail(ci, "integer overflow in %d / -1", x)
-			}
-			if ci.op == kernel.OpDiv {
-				r = x / y // Go and C both truncate towards zero
-			} else {
-				r = x % y
-			}
-		case kernel.OpShl, kernel.OpShr:
-			if y < 0 || y >= 32 {
-				return m.fail(ci, "shift count %d out of range 0..31", y)
-			}
-			if ci.op == kernel.OpShl {
-				r = x << uint(y)
-			} else {
-				r = x >> uint(y) // x is sign- or zero-extended per ct
-			}
-		case kernel.OpAnd:
-			r = x & y
-		case kernel.OpOr:
-			r = x | y
-		case kernel.OpXor:
-			r = x ^ y
-		case kernel.OpNeg:
-			r = -x
-		case kernel.OpNot:
-			r = ^x
-		case kernel.OpLNot:
-			r, rt = b2i(x == 0), kernel.Int32
-		default:
-			r, rt = b2i(cmpI(ci.op, x, y)), kernel.Int32
-		}
-		if rt != kernel.Int32 || !ci.op.IsCompare() {
-			r = rt.Wrap(r)
-		}
+	r, rt, err := kernel.Arith(ci.op, ct, x, y)
+	if err != nil {
+		return m.fail(ci, "%v", err)
 	}
 	setScalar(&m.ints[ci.dst.slot], r, rt, ci.dst.elem)
 	return nil
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func cmpI(op kernel.Op, x, y int64) bool {
-	switch op {
-	case kernel.OpEq:
-		return x == y
-	case kernel.OpNe:
-		return x != y
-	case kernel.OpLt:
-		return x < y
-	case kernel.OpLe:
-		return x <= y
-	case kernel.OpGt:
-		return x > y
-	}
-	return x >= y
-}
-
-func cmpF(op kernel.Op, x, y float32) bool {
-	switch op {
-	case kernel.OpEq:
-		return x == y
-	case kernel.OpNe:
-		return x != y
-	case kernel.OpLt:
-		return x < y
-	case kernel.OpLe:
-		return x <= y
-	case kernel.OpGt:
-		return x > y
-	case kernel.OpGe:
-		return x >= y
-	case kernel.OpLNot:
-		return x == 0
-	}
-	return false
 }
 
 func (m *machine) mac(ci *cinstr) error {

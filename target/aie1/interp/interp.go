@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/sumacdev/sumac/num"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
@@ -174,48 +173,20 @@ func (m *machine) scalar(o *operand, ci *cinstr) int64 {
 	return m.ints[o.slot]
 }
 
-// num reads a scalar operand converted to computation type ct (Int32, UInt32 or Float32);
+// numAs reads a scalar operand converted to computation type ct (Int32, UInt32 or Float32);
 // the result is an integer, or float32 bits for Float32.
 func (m *machine) numAs(o *operand, ct kernel.Elem, ci *cinstr) int64 {
-	var v int64
-	isF := false
 	if o.imm {
-		v, isF = o.val, o.isF
-	} else {
-		m.use(o.id, ci)
-		v, isF = m.ints[o.slot], o.elem == kernel.Float32
+		return kernel.Convert(o.val, o.elem, ct) // o.elem: Int32 or Float32
 	}
-	switch {
-	case ct == kernel.Float32 && !isF:
-		if !o.imm && o.elem == kernel.UInt32 {
-			return int64(math.Float32bits(float32(uint32(v))))
-		}
-		return int64(math.Float32bits(float32(v)))
-	case ct != kernel.Float32 && isF:
-		return ct.Wrap(int64(math.Float32frombits(uint32(v))))
-	case ct == kernel.Float32:
-		return v
-	}
-	return ct.Wrap(v)
+	m.use(o.id, ci)
+	return kernel.Convert(m.ints[o.slot], o.elem, ct)
 }
 
 // setScalar stores v (of computation type from, integer or float bits) into a scalar slot
 // of type to, converting as C assignment does.
 func setScalar(dst *int64, v int64, from, to kernel.Elem) {
-	switch {
-	case to == kernel.Float32 && from == kernel.Float32:
-		*dst = v
-	case to == kernel.Float32:
-		if from == kernel.UInt32 {
-			*dst = int64(math.Float32bits(float32(uint32(v))))
-		} else {
-			*dst = int64(math.Float32bits(float32(v)))
-		}
-	case from == kernel.Float32:
-		*dst = to.Wrap(int64(math.Float32frombits(uint32(v))))
-	default:
-		*dst = to.Wrap(v)
-	}
+	*dst = kernel.Convert(v, from, to)
 }
 
 func (m *machine) vec(o *operand, ci *cinstr) *kernel.Vec {

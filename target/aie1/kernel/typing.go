@@ -340,15 +340,7 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 
 // promote applies C's usual arithmetic conversions for 32-bit int: float wins, then
 // unsigned int, otherwise int (int8/16 and uint8/16 promote to int).
-func promote(a, b Type) Type {
-	switch {
-	case a.Elem == Float32 || b.Elem == Float32:
-		return ScalarOf(Float32)
-	case a.Elem == UInt32 || b.Elem == UInt32:
-		return ScalarOf(UInt32)
-	}
-	return ScalarOf(Int32)
-}
+func promote(a, b Type) Type { return ScalarOf(Promote(a.Elem, b.Elem)) }
 
 func partType(op Op, args []Operand) (Type, error) {
 	buf := args[0].Type()
