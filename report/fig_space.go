@@ -202,10 +202,10 @@ func spacePlots(r *tune.Result, sp *tune.Space) ([]*Plot, []string, error) {
 		q.Add(b)
 		label := "candidates not evaluated"
 		q.Legend.Add(label, b)
-		q.Legend.Left = false
+		q.Legend.Left, q.Legend.Top = false, false // the shortest bar is the lowest
 		q.NominalY(keys...)
 		q.X.Min = 0
-		q.X.Max *= 1.4 // room right of the longest bar for the legend
+		q.X.Max *= 1.4 // room right of the bars for the legend
 		h := vg.Points(float64(80 + 22*len(keys)))
 		pl, err := render(q, "reasons-"+r.Name, vg.Points(720), h, label)
 		if err != nil {
