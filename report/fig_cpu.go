@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -79,21 +80,19 @@ func buildCPU(c *Context) (*Section, error) {
 	} else {
 		sec.Notes = append(sec.Notes, "No 'sumac bench cpu --json' document given: sumac's fractions of peak are not drawn.")
 	}
-	var peers []peerRow
-	for _, d := range c.Docs("peers") {
-		var part []peerRow
-		if err := d.Decode(&part); err != nil {
+	peers := c.Docs("peers")
+	for i, d := range peers {
+		var rows []peerRow
+		if err := d.Decode(&rows); err != nil {
 			return nil, err
 		}
-		peers = append(peers, part...)
-	}
-	if len(peers) > 0 {
-		pls, err := peerPlots(peers)
+		pls, err := peerPlots(rows, i, filepath.Base(d.Name))
 		if err != nil {
 			return nil, err
 		}
 		sec.Plots = append(sec.Plots, pls...)
-	} else {
+	}
+	if len(peers) == 0 {
 		sec.Notes = append(sec.Notes, "No bench/peers document given: OpenBLAS, BLIS and oneDNN are not drawn (bench/peers: 'bash setup.sh && go run . --suite gemm --json').")
 	}
 	return sec, nil
@@ -151,8 +150,9 @@ func benchPlots(rows []bench.Row) ([]*Plot, error) {
 	return []*Plot{a, b}, nil
 }
 
-// peerPlots: one plot per type, the workloads side by side, a bar per library.
-func peerPlots(rows []peerRow) ([]*Plot, error) {
+// peerPlots: one plot per type of one document (the n-th), the workloads side by side, a bar
+// per library.
+func peerPlots(rows []peerRow, n int, name string) ([]*Plot, error) {
 	var dtypes ordered
 	for _, r := range rows {
 		dtypes.add(r.DType)
@@ -190,7 +190,7 @@ func peerPlots(rows []peerRow) ([]*Plot, error) {
 				}
 			}
 		}
-		p := newPlot(fmt.Sprintf("%s against the peer libraries, %d thread(s)", d, threads), "", "GFLOPS (GOPS for integers)")
+		p := newPlot(fmt.Sprintf("%s: %s against the peer libraries, %d thread(s)", name, d, threads), "", "GFLOPS (GOPS for integers)")
 		w := vg.Points(min(16, 600/float64(len(present)*len(names.keys))))
 		var series []string
 		for i, ci := range present {
@@ -216,7 +216,7 @@ func peerPlots(rows []peerRow) ([]*Plot, error) {
 		p.Y.Min = 0
 		p.Y.Max *= 1.3
 		p.Legend.Left = false
-		pl, err := render(p, "peers-"+d, vg.Points(720), vg.Points(340), series...)
+		pl, err := render(p, fmt.Sprintf("peers%d-%s", n+1, d), vg.Points(720), vg.Points(340), series...)
 		if err != nil {
 			return nil, err
 		}

@@ -65,7 +65,7 @@ func buildLayers(c *Context) (*Section, error) {
 	speed.NominalX(layers.keys...)
 	speed.X.Min, speed.X.Max = -0.5, float64(len(layers.keys))-0.5
 	speed.Legend.Left = false
-	speed.Y.Max *= 8 // room above the points for the legend (log axis)
+	speed.Y.Max *= 5 // room above the points for the legend (log axis)
 	speed.Y.Min *= 0.7
 	a, err := render(speed, "speedup", vg.Points(720), vg.Points(360), series...)
 	if err != nil {
@@ -145,7 +145,7 @@ func againstSeed003(rows []nn.LayerTiming) (*Plot, error) {
 	series = append(series, "no speed-up (1)")
 	p.NominalX(keys.keys...)
 	p.X.Min, p.X.Max = -0.5, float64(len(keys.keys))-0.5
-	p.Y.Max *= 8
+	p.Y.Max *= 5
 	p.Y.Min *= 0.7
 	p.Legend.Left = false
 	return render(p, "seed003", vg.Points(560), vg.Points(300), series...)
