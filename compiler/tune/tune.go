@@ -119,12 +119,11 @@ func split(s *op.Spec, limit int) (*op.Spec, int, error) {
 }
 
 type job struct {
-	w    int // workload index
-	s    sched.Schedule
-	prog compiler.Program
-	ev   Eval
-	err  error
-	hit  bool
+	w   int // workload index
+	s   sched.Schedule
+	ev  Eval
+	err error
+	hit bool
 }
 
 // Run tunes every workload. Results are in workload order; the choice is deterministic
@@ -191,24 +190,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				j.prog, j.err = t.Generate(subs[j.w], j.s)
-				if j.err == nil {
-					j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
-					nested := j.err != nil && strings.Contains(j.err.Error(), "nested loops")
-					if nested || j.err == nil && len(j.prog.LoopNest()) > 1 && j.prog.OuterIterations() <= MaxFlatCopies {
-						// Also try the outer loops unrolled into straight-line copies of the
-						// pipelined loop (no outer-loop set-up; bounded by program memory), or
-						// only that for a back end without nested loops.
-						fs := j.s
-						fs.Flat = true
-						if fp, err := t.Generate(subs[j.w], fs); err == nil {
-							if ev, hit, err := evaluate(opt, subs[j.w], fs, fp); err == nil && (j.err != nil || ev.Cycles < j.ev.Cycles) {
-								j.s, j.ev, j.hit, j.err = fs, ev, hit, nil
-							}
-						}
-					}
-					j.prog = nil // keep memory small; the winner is regenerated
-				}
+				j.s, j.ev, j.hit, j.err = evalCandidate(opt, t, subs[j.w], j.s)
 				mu.Lock()
 				done++
 				if opt.Progress != nil {
@@ -279,6 +261,31 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	return results, nil
 }
 
+// evalCandidate generates one candidate and evaluates it (from the store or the model). Where
+// the outer loops can be flattened (or must be, for a back end without nested loops), it also
+// tries the flat variant and returns whichever is faster, with its schedule.
+func evalCandidate(opt Options, t compiler.Target, sub *op.Spec, s sched.Schedule) (sched.Schedule, Eval, bool, error) {
+	prog, err := t.Generate(sub, s)
+	if err != nil {
+		return s, Eval{}, false, err
+	}
+	ev, hit, err := evaluate(opt, sub, s, prog)
+	nested := err != nil && strings.Contains(err.Error(), "nested loops")
+	if nested || err == nil && len(prog.LoopNest()) > 1 && prog.OuterIterations() <= MaxFlatCopies {
+		// Also try the outer loops unrolled into straight-line copies of the pipelined loop
+		// (no outer-loop set-up; bounded by program memory), or only that for a back end
+		// without nested loops.
+		fs := s
+		fs.Flat = true
+		if fp, ferr := t.Generate(sub, fs); ferr == nil {
+			if fev, fhit, ferr := evaluate(opt, sub, fs, fp); ferr == nil && (err != nil || fev.Cycles < ev.Cycles) {
+				return fs, fev, fhit, nil
+			}
+		}
+	}
+	return s, ev, hit, err
+}
+
 // verifyWinner regenerates the chosen kernel and checks it bit for bit (Target.Verify),
 // recording the outcome in r.
 func verifyWinner(t compiler.Target, r *Result, spec *op.Spec, s sched.Schedule, seed uint64) error {
@@ -327,12 +334,19 @@ func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p compiler.Program) 
 // store bandwidth (bytes per cycle; AIE1: two 256-bit load units, 64 B/cycle, one 256-bit store
 // unit, 32 B/cycle; seed 000 Table II, Fig. 8).
 func roofline(s *op.Spec, peak, loadBytes, storeBytes int) float64 {
+	return math.Min(float64(peak), float64(s.MACs())/MemoryCycles(s, loadBytes, storeBytes))
+}
+
+// MemoryCycles is the least time a convolution's data take to move: every input and weight
+// read once at the target's load bandwidth, every output written once at its store bandwidth
+// (bytes per cycle), the two overlapping (seed 000 Table II). MACs / MemoryCycles is the
+// memory roof.
+func MemoryCycles(s *op.Spec, loadBytes, storeBytes int) float64 {
 	c := s.Conv
 	eb := float64(s.Types.A.Bits() / 8)
 	load := eb * float64(c.InLen()+c.WLen())
 	store := float64(s.Types.Out.Bits()/8) * float64(c.OutLen())
-	cyc := math.Max(load/float64(loadBytes), store/float64(storeBytes))
-	return math.Min(float64(peak), float64(s.MACs())/cyc)
+	return math.Max(load/float64(loadBytes), store/float64(storeBytes))
 }
 
 // Geomean returns the geometric mean of MACs per cycle per dtype (in order of first appearance).
