@@ -39,7 +39,7 @@ func TestTransferCost(t *testing.T) {
 	// ARM copy: 580 words over the 32-bit AXI4-MM path at 1.5 GB/s (2.67 ns = 3.33 cycles
 	// each) plus a lock acquire and release over the same path
 	word := 4 / 1.5 * 1.25
-	a := m.ARMCopy("B_r", "arm", 2320, )
+	a := m.ARMCopy("B_r", "arm", 2320)
 	if !near(a.Data, 580*word) || !near(a.Setup, 2*word) {
 		t.Errorf("ARM copy 2320 B: setup %v data %v, want %v and %v", a.Setup, a.Data, 2*word, 580*word)
 	}
