@@ -318,39 +318,33 @@ func (p *gemmPlan) walk(visit func(c *gemmCall) error) error {
 	return nil
 }
 
-// counts returns the number of items of each feed.
-func (p *gemmPlan) counts() (calls, as, bs int) {
-	p.walk(func(c *gemmCall) error {
-		calls, as, bs = c.c+1, c.a+1, c.b+1
-		return nil
-	})
-	return
-}
-
 // timeline runs the plan's transfers and calls.
 func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 	m := p.m
 	tl := NewTimeline(m, tr)
-	calls, na, nb := p.counts()
 	real := p.rates == RatesReal
-	var items []gemmCall
-	if err := p.walk(func(c *gemmCall) error { items = append(items, *c); return nil }); err != nil {
+	// item sizes, from a first walk: per A item its k block (seed) or micro-tiles (best), per
+	// B_r its k block, per call its micro-tiles
+	var aK, bK, cT []int32
+	if err := p.walk(func(c *gemmCall) error {
+		if c.a == len(aK) {
+			aK = append(aK, int32(c.kcb))
+			if p.placement == PlacementBest {
+				aK[c.a] = int32(c.tiles)
+			}
+		}
+		if c.b == len(bK) {
+			bK = append(bK, int32(c.kcb))
+		}
+		cT = append(cT, int32(c.tiles))
+		return nil
+	}); err != nil {
 		return nil, nil, err
 	}
+	calls, na, nb := len(cT), len(aK), len(bK)
 	var fa, fb, fc *feed
 	var out *OutRing
-	cBytes := func(c *gemmCall) int { return c.tiles * gemmMR * gemmNR * 2 }
-	firstOfA := map[int]*gemmCall{}
-	firstOfB := map[int]*gemmCall{}
-	for i := range items {
-		c := &items[i]
-		if firstOfA[c.a] == nil {
-			firstOfA[c.a] = c
-		}
-		if firstOfB[c.b] == nil {
-			firstOfB[c.b] = c
-		}
-	}
+	cBytes := func(j int) int { return int(cT[j]) * gemmMR * gemmNR * 2 }
 	if p.placement == PlacementSeed {
 		wb := m.WindowBuffers
 		kcMaxPad := p.kcPad(min(p.kc, p.g.K))
@@ -358,13 +352,11 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			if !real {
 				return nil
 			}
-			c := firstOfA[j]
-			n := gemmMR * p.kcPad(c.kcb) * 2
+			n := gemmMR * p.kcPad(int(aK[j])) * 2
 			return []*Transfer{m.PLIO(fmt.Sprintf("A_r %d", j), "plio A_r", n, "plio0", "s2mm0")}
 		})
 		fb = newFeed(NewRing("B_r", 1, kcMaxPad*gemmNR*2), nb, func(j int) []*Transfer {
-			c := firstOfB[j]
-			return []*Transfer{m.ARMCopy(fmt.Sprintf("B_r %d", j), "arm copy B_r", p.kcPad(c.kcb)*gemmNR*2)}
+			return []*Transfer{m.ARMCopy(fmt.Sprintf("B_r %d", j), "arm copy B_r", p.kcPad(int(bK[j]))*gemmNR*2)}
 		})
 		fc = newFeed(NewRing("C_r in window", wb, gemmMR*gemmNR*2), calls, func(j int) []*Transfer {
 			if !real {
@@ -376,8 +368,7 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 	} else {
 		kc4 := p.kcPad(p.g.K)
 		fa = newFeed(NewRing("A block", 1, p.mc*kc4*2), na, func(j int) []*Transfer {
-			c := firstOfA[j]
-			bytes := c.tiles * gemmMR * kc4 * 2
+			bytes := int(aK[j]) * gemmMR * kc4 * 2
 			var xs []*Transfer
 			for s, part := range Split(bytes, m.Streams) {
 				if part > 0 {
@@ -390,8 +381,7 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			return []*Transfer{m.GMIOIn(fmt.Sprintf("B_r %d", j), "gmio B_r", kc4*gemmNR*2, "shim_mm2s0", "s2mm0")}
 		})
 		fc = newFeed(NewRing("C tiles in", 2, p.mc*gemmNR*2), calls, func(j int) []*Transfer {
-			c := &items[j]
-			return []*Transfer{m.GMIOIn(fmt.Sprintf("C in %d", j), "gmio C in", cBytes(c), "shim_mm2s1", "s2mm1")}
+			return []*Transfer{m.GMIOIn(fmt.Sprintf("C in %d", j), "gmio C in", cBytes(j), "shim_mm2s1", "s2mm1")}
 		})
 		out = NewOutRing("C tiles out", 2, p.mc*gemmNR*2)
 	}
@@ -401,19 +391,18 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 		return nil, nil, err
 	}
 	peak := float64(pk)
-	for i := range items {
-		c := &items[i]
+	err = p.walk(func(c *gemmCall) error {
 		da, err := fa.use(tl, c.a)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		db, err := fb.use(tl, c.b)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		dc, err := fc.use(tl, c.c)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		useful := int64(c.rows) * int64(c.cols) * int64(c.kcb)
 		_, end := tl.Call(fmt.Sprintf("call %d", c.c), float64(c.k.Cycles), float64(useful)/peak, c.k.MACs, da, db, dc, out.Slot())
@@ -426,10 +415,10 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			if p.placement == PlacementBest {
 				name = "gmio C out"
 			}
-			x = m.GMIOOut(fmt.Sprintf("C out %d", c.c), name, cBytes(c), "mm2s0", "shim_s2mm0")
+			x = m.GMIOOut(fmt.Sprintf("C out %d", c.c), name, cBytes(c.c), "mm2s0", "shim_s2mm0")
 		}
 		if err := drain(tl, out, end, x); err != nil {
-			return nil, nil, err
+			return err
 		}
 		u := uses[c.k]
 		if u == nil {
@@ -437,6 +426,10 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			uses[c.k] = u
 		}
 		u.Calls++
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	var ku []KernelUse
 	for _, u := range uses {
