@@ -57,3 +57,36 @@ func TestExploreSweeps(t *testing.T) {
 	}
 	t.Log(time.Since(t0))
 }
+
+func TestExploreConv(t *testing.T) {
+	if os.Getenv("EXPLORE") == "" {
+		t.Skip()
+	}
+	for _, s := range []string{"conv2d x=14 y=2 k=16 c=64 r=3 s=3 pad=1 dtype=uint8", "conv2d x=7 y=7 k=32 c=32 r=1 s=1 dtype=uint8", "conv2d x=12 y=3 k=16 c=3 r=7 s=7 stride=2 pad=3 dtype=uint8"} {
+		for _, o := range []ConvOptions{{Placement: "seed", Rates: "seed"}, {Placement: "seed"}, {Placement: "best"}} {
+			t0 := time.Now()
+			r, err := RunConv(DefaultMachine(), op.MustParse(s), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s %s/%s: %d cycles %.1f%% (compute %.1f%%) %s verified %v %s %s %v %v", s, r.Placement, r.Rates, r.Cycles, r.PctPeak, r.PctPeakCompute, r.Limit, r.Verified, r.VerifyError, r.VerifyInputs, r.Notes, time.Since(t0))
+		}
+	}
+}
+
+func TestExploreSuite(t *testing.T) {
+	if os.Getenv("EXPLORE") == "" {
+		t.Skip()
+	}
+	pl := os.Getenv("PL")
+	rates := os.Getenv("RATES")
+	t0 := time.Now()
+	sr, err := RunSuite(DefaultMachine(), "resnet50", "uint8", ConvOptions{Placement: pl, Rates: rates})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sr.Layers {
+		t.Logf("%s %6.1f MAC/c (compute %6.1f) %5.1f%% %s %v %s %v", r.Layer, r.MACsPerCycle, r.MACsPerCycleCompute, r.PctPeak, r.Limit, r.Verified, r.VerifyError, r.Notes)
+	}
+	t.Logf("geo %.1f compute %.1f dm %.1f min %.1f %s verified %v %v", sr.GeomeanPctPeak, sr.GeomeanPctPeakCompute, sr.DataMovementPct, sr.MinMACsPerCycle, sr.MinLayer, sr.Verified, time.Since(t0))
+}
