@@ -294,16 +294,16 @@ func (p *convPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			if !real {
 				return nil
 			}
-			return []*Transfer{m.PLIO(fmt.Sprintf("F_r %d", j), "plio F_r", int(fBytes[j]), "plio0", "s2mm0")}
+			return []*Transfer{m.PLIO(tl.Name("F_r %d", j), "plio F_r", int(fBytes[j]), "plio0", "s2mm0")}
 		})
 		fi = newFeed(NewRing("I_r", 1, 0), len(iBytes), func(j int) []*Transfer {
-			return []*Transfer{m.ARMCopy(fmt.Sprintf("I_r %d", j), "arm copy I_r", int(iBytes[j]))}
+			return []*Transfer{m.ARMCopy(tl.Name("I_r %d", j), "arm copy I_r", int(iBytes[j]))}
 		})
 		fo = newFeed(NewRing("O_r in window", wb, 0), len(oBytes), func(j int) []*Transfer {
 			if !real {
 				return nil
 			}
-			return []*Transfer{m.GMIOIn(fmt.Sprintf("O_r in %d", j), "gmio O_r in", int(oBytes[j]), "shim_mm2s0", "s2mm1")}
+			return []*Transfer{m.GMIOIn(tl.Name("O_r in %d", j), "gmio O_r in", int(oBytes[j]), "shim_mm2s0", "s2mm1")}
 		})
 		out = NewOutRing("O_r out window", wb, 0)
 	} else {
@@ -314,7 +314,7 @@ func (p *convPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			var xs []*Transfer
 			for s, part := range Split(int(fBytes[j]), m.Streams) {
 				if part > 0 {
-					xs = append(xs, m.PLIO(fmt.Sprintf("filters %d part %d", j, s), "plio filters", part, fmt.Sprintf("plio%d", s), fmt.Sprintf("s2mm%d", s)))
+					xs = append(xs, m.PLIO(tl.Name("filters %d part %d", j, s), "plio filters", part, fmt.Sprintf("plio%d", s), fmt.Sprintf("s2mm%d", s)))
 				}
 			}
 			return xs
@@ -323,7 +323,7 @@ func (p *convPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			var xs []*Transfer
 			for s, part := range Split(int(iBytes[j]), m.Streams) {
 				if part > 0 {
-					x := m.PLIO(fmt.Sprintf("input %d part %d", j, s), "plio input", part, fmt.Sprintf("plio%d", s), fmt.Sprintf("s2mm%d", s))
+					x := m.PLIO(tl.Name("input %d part %d", j, s), "plio input", part, fmt.Sprintf("plio%d", s), fmt.Sprintf("s2mm%d", s))
 					if s == 0 {
 						x.Uses = append(x.Uses, Use{Res: "ddr", Busy: raw / m.DDRRate()})
 					}
@@ -354,7 +354,7 @@ func (p *convPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			return err
 		}
 		useful := p.useful(cl)
-		_, end := tl.Call(fmt.Sprintf("call %d", cl.o), float64(cl.k.Cycles), float64(useful)/float64(pk), cl.k.MACs, df, di, do, out.Slot())
+		_, end := tl.Call(tl.Name("call %d", cl.o), float64(cl.k.Cycles), float64(useful)/float64(pk), cl.k.MACs, df, di, do, out.Slot())
 		ff.done(end)
 		fi.done(end)
 		fo.done(end)
@@ -364,7 +364,7 @@ func (p *convPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			if p.placement == PlacementBest {
 				name = "gmio output"
 			}
-			x = m.GMIOOut(fmt.Sprintf("out %d", cl.o), name, int(oBytes[cl.o]), "mm2s0", "shim_s2mm0")
+			x = m.GMIOOut(tl.Name("out %d", cl.o), name, int(oBytes[cl.o]), "mm2s0", "shim_s2mm0")
 		}
 		if err := drain(tl, out, end, x); err != nil {
 			return err

@@ -353,16 +353,16 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 				return nil
 			}
 			n := gemmMR * p.kcPad(int(aK[j])) * 2
-			return []*Transfer{m.PLIO(fmt.Sprintf("A_r %d", j), "plio A_r", n, "plio0", "s2mm0")}
+			return []*Transfer{m.PLIO(tl.Name("A_r %d", j), "plio A_r", n, "plio0", "s2mm0")}
 		})
 		fb = newFeed(NewRing("B_r", 1, kcMaxPad*gemmNR*2), nb, func(j int) []*Transfer {
-			return []*Transfer{m.ARMCopy(fmt.Sprintf("B_r %d", j), "arm copy B_r", p.kcPad(int(bK[j]))*gemmNR*2)}
+			return []*Transfer{m.ARMCopy(tl.Name("B_r %d", j), "arm copy B_r", p.kcPad(int(bK[j]))*gemmNR*2)}
 		})
 		fc = newFeed(NewRing("C_r in window", wb, gemmMR*gemmNR*2), calls, func(j int) []*Transfer {
 			if !real {
 				return nil
 			}
-			return []*Transfer{m.GMIOIn(fmt.Sprintf("C_r in %d", j), "gmio C_r in", gemmMR*gemmNR*2, "shim_mm2s0", "s2mm1")}
+			return []*Transfer{m.GMIOIn(tl.Name("C_r in %d", j), "gmio C_r in", gemmMR*gemmNR*2, "shim_mm2s0", "s2mm1")}
 		})
 		out = NewOutRing("C_r out window", wb, gemmMR*gemmNR*2)
 	} else {
@@ -372,16 +372,16 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			var xs []*Transfer
 			for s, part := range Split(bytes, m.Streams) {
 				if part > 0 {
-					xs = append(xs, m.PLIO(fmt.Sprintf("A block %d part %d", j, s), "plio A block", part, fmt.Sprintf("plio%d", s), fmt.Sprintf("s2mm%d", s)))
+					xs = append(xs, m.PLIO(tl.Name("A block %d part %d", j, s), "plio A block", part, fmt.Sprintf("plio%d", s), fmt.Sprintf("s2mm%d", s)))
 				}
 			}
 			return xs
 		})
 		fb = newFeed(NewRing("B_r", 2, kc4*gemmNR*2), nb, func(j int) []*Transfer {
-			return []*Transfer{m.GMIOIn(fmt.Sprintf("B_r %d", j), "gmio B_r", kc4*gemmNR*2, "shim_mm2s0", "s2mm0")}
+			return []*Transfer{m.GMIOIn(tl.Name("B_r %d", j), "gmio B_r", kc4*gemmNR*2, "shim_mm2s0", "s2mm0")}
 		})
 		fc = newFeed(NewRing("C tiles in", 2, p.mc*gemmNR*2), calls, func(j int) []*Transfer {
-			return []*Transfer{m.GMIOIn(fmt.Sprintf("C in %d", j), "gmio C in", cBytes(j), "shim_mm2s1", "s2mm1")}
+			return []*Transfer{m.GMIOIn(tl.Name("C in %d", j), "gmio C in", cBytes(j), "shim_mm2s1", "s2mm1")}
 		})
 		out = NewOutRing("C tiles out", 2, p.mc*gemmNR*2)
 	}
@@ -405,7 +405,7 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			return err
 		}
 		useful := int64(c.rows) * int64(c.cols) * int64(c.kcb)
-		_, end := tl.Call(fmt.Sprintf("call %d", c.c), float64(c.k.Cycles), float64(useful)/peak, c.k.MACs, da, db, dc, out.Slot())
+		_, end := tl.Call(tl.Name("call %d", c.c), float64(c.k.Cycles), float64(useful)/peak, c.k.MACs, da, db, dc, out.Slot())
 		fa.done(end)
 		fb.done(end)
 		fc.done(end)
@@ -415,7 +415,7 @@ func (p *gemmPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 			if p.placement == PlacementBest {
 				name = "gmio C out"
 			}
-			x = m.GMIOOut(fmt.Sprintf("C out %d", c.c), name, cBytes(c.c), "mm2s0", "shim_s2mm0")
+			x = m.GMIOOut(tl.Name("C out %d", c.c), name, cBytes(c.c), "mm2s0", "shim_s2mm0")
 		}
 		if err := drain(tl, out, end, x); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -266,4 +267,30 @@ func (m *Machine) ARMWordCycles() float64 {
 func (m *Machine) UsableTileBytes(neighbours int) int {
 	n := min(neighbours, m.NeighbourModules)
 	return (n+1)*m.TileMemBytes - m.StackBytes - m.HeapBytes - m.SyncBytes
+}
+
+// MachineFrom is the default machine changed by a JSON file (if file is not empty) and then
+// by KEY=VALUE settings.
+func MachineFrom(file string, sets []string) (*Machine, error) {
+	m := DefaultMachine()
+	if file != "" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if m, err = LoadMachine(f); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			return nil, fmt.Errorf("machine setting %q: want KEY=VALUE", s)
+		}
+		if err := m.Set(k, v); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }

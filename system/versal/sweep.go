@@ -22,7 +22,7 @@ type KCPoint struct {
 }
 
 // DefaultKCs are Fig. 5's points and a few between them.
-var DefaultKCs = []int{16, 32, 64, 128, 192, 256, 290}
+var DefaultKCs = []int{64, 128, 192, 256, 290}
 
 // SweepKC runs seed 001's Fig. 4 kernel alone at each kc (-D Kc=kc, as the seed compiled it:
 // its loop runs Kc/4 times, so kc = 290 executes 288 k steps; kernel_pct_peak counts the MACs
@@ -96,4 +96,51 @@ func SweepMC(m *Machine, spec *op.Spec, mcs []int, o GEMMOptions) ([]MCPoint, er
 			Verified: r.Verified, VerifiedOn: r.VerifiedOn, VerifyError: r.VerifyError})
 	}
 	return pts, nil
+}
+
+// SweepResult is a kc or mc sweep as one document.
+type SweepResult struct {
+	Sweep     string `json:"sweep"`
+	Spec      string `json:"spec"`
+	Placement string `json:"placement"`
+	Rates     string `json:"rates"`
+	Points    any    `json:"points"` // []KCPoint or []MCPoint
+	Verified  bool   `json:"verified"`
+}
+
+// SweepGEMM runs the kc or the mc sweep with the default points.
+func SweepGEMM(m *Machine, spec *op.Spec, what string, o GEMMOptions) (*SweepResult, error) {
+	if spec.GEMM == nil {
+		return nil, fmt.Errorf("a %s sweep needs a gemm spec", what)
+	}
+	if o.Placement == "" {
+		o.Placement = PlacementSeed
+	}
+	if o.Rates == "" {
+		o.Rates = RatesReal
+	}
+	sr := &SweepResult{Sweep: what, Spec: spec.String(), Placement: o.Placement, Rates: o.Rates, Verified: true}
+	switch what {
+	case "kc":
+		pts, err := SweepKC(m, spec, DefaultKCs, o)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pts {
+			sr.Verified = sr.Verified && p.Verified
+		}
+		sr.Points = pts
+	case "mc":
+		pts, err := SweepMC(m, spec, DefaultMCs, o)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pts {
+			sr.Verified = sr.Verified && (p.Verified || p.Error != "")
+		}
+		sr.Points = pts
+	default:
+		return nil, fmt.Errorf("sweep %q: want kc or mc", what)
+	}
+	return sr, nil
 }

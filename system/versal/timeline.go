@@ -131,6 +131,15 @@ func (t *Timeline) Call(name string, cycles, ideal float64, macs int64, deps ...
 	return start, end
 }
 
+// Name formats an event's name for the trace; without a trace it returns "" (names cost
+// time on runs of millions of calls).
+func (t *Timeline) Name(format string, a ...any) string {
+	if t.Trace == nil {
+		return ""
+	}
+	return fmt.Sprintf(format, a...)
+}
+
 // CoreFree is the time the core finishes its last call.
 func (t *Timeline) CoreFree() float64 { return t.coreFree }
 
