@@ -563,6 +563,11 @@ type ConvResult struct {
 	Layer               string  `json:"layer,omitempty"`
 	MACsPerCycleCompute float64 `json:"macs_per_cycle_compute"`
 	PctPeakCompute      float64 `json:"pct_peak_compute"`
+	// edge handling, measured: the share of the micro-tiles' pixel rows that hold real output
+	// pixels (seed: each row of X pixels in blocks of 8; best: all pixels flattened), and of the
+	// reduction steps that are real (the kernels take 16 per step; the rest is zero padding)
+	PixelLaneUsePct float64 `json:"pixel_lane_use_pct"`
+	ReductionUsePct float64 `json:"reduction_use_pct"`
 }
 
 // RunConv models one convolution.
@@ -585,6 +590,19 @@ func RunConv(m *Machine, spec *op.Spec, o ConvOptions) (*ConvResult, error) {
 		r.Blocking["K"], r.Blocking["cob"], r.Blocking["pixel_blocks_per_call"], r.Blocking["filter_copies"] = p.kp, p.cob, p.nt, p.wcopies
 	}
 	r.finish(rep, spec.MACs(), pk, m.AIEClockGHz)
+	c := spec.Conv
+	if p.placement == PlacementSeed {
+		r.PixelLaneUsePct = pct(float64(c.X) / float64(roundUp(c.X, convMR)))
+		padded := 0
+		for ci0 := 0; ci0 < c.C; ci0 += p.cib {
+			padded += roundUp(min(p.cib, c.C-ci0), 16)
+		}
+		r.ReductionUsePct = pct(float64(c.C) / float64(padded))
+	} else {
+		pix := c.N * c.Y * c.X
+		r.PixelLaneUsePct = pct(float64(pix) / float64(roundUp(pix, convMR)))
+		r.ReductionUsePct = pct(float64(c.R*c.S*c.C) / float64(p.kp))
+	}
 	var compute float64
 	for _, u := range ku {
 		compute += float64(u.Cycles * u.Calls)
