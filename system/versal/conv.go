@@ -572,6 +572,9 @@ type ConvResult struct {
 
 // RunConv models one convolution.
 func RunConv(m *Machine, spec *op.Spec, o ConvOptions) (*ConvResult, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	p, err := newConvPlan(m, spec, o)
 	if err != nil {
 		return nil, err

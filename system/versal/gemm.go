@@ -38,29 +38,28 @@ type GEMMOptions struct {
 
 // Result is the outcome of one run.
 type Result struct {
-	Op           string             `json:"op"`
-	Spec         string             `json:"spec"`
-	Placement    string             `json:"placement"`
-	Rates        string             `json:"rates"`
-	Cycles       int64              `json:"cycles"`
-	MACs         int64              `json:"macs"`
-	MACsPerCycle float64            `json:"macs_per_cycle"`
-	PctPeak      float64            `json:"pct_peak"`
-	Peak         int                `json:"peak_macs_per_cycle"`
-	ClockGHz     float64            `json:"clock_ghz"`
-	Limit        string             `json:"limit"`
-	Breakdown    map[string]int64   `json:"breakdown"`
-	Resources    []ResourceUse      `json:"resources"`
-	Calls        int64              `json:"calls"`
-	Kernels      []KernelUse        `json:"kernels"`
-	Blocking     map[string]int     `json:"blocking"`
-	Memory       map[string]int     `json:"tile_memory_bytes"`
-	Verified     bool               `json:"verified"`
-	VerifiedOn   string             `json:"verified_shape"`
-	VerifyInputs string             `json:"verified_inputs,omitempty"`
-	VerifyError  string             `json:"verify_error,omitempty"`
-	Notes        []string           `json:"notes,omitempty"`
-	Extra        map[string]float64 `json:"extra,omitempty"`
+	Op           string           `json:"op"`
+	Spec         string           `json:"spec"`
+	Placement    string           `json:"placement"`
+	Rates        string           `json:"rates"`
+	Cycles       int64            `json:"cycles"`
+	MACs         int64            `json:"macs"`
+	MACsPerCycle float64          `json:"macs_per_cycle"`
+	PctPeak      float64          `json:"pct_peak"`
+	Peak         int              `json:"peak_macs_per_cycle"`
+	ClockGHz     float64          `json:"clock_ghz"`
+	Limit        string           `json:"limit"`
+	Breakdown    map[string]int64 `json:"breakdown"`
+	Resources    []ResourceUse    `json:"resources"`
+	Calls        int64            `json:"calls"`
+	Kernels      []KernelUse      `json:"kernels"`
+	Blocking     map[string]int   `json:"blocking"`
+	Memory       map[string]int   `json:"tile_memory_bytes"`
+	Verified     bool             `json:"verified"`
+	VerifiedOn   string           `json:"verified_shape"`
+	VerifyInputs string           `json:"verified_inputs,omitempty"`
+	VerifyError  string           `json:"verify_error,omitempty"`
+	Notes        []string         `json:"notes,omitempty"`
 }
 
 // KernelUse is one kernel configuration a run calls.
@@ -595,6 +594,9 @@ func (p *gemmPlan) verify(seed uint64) (shape, inputs string, err error) {
 
 // RunGEMM models spec on the machine.
 func RunGEMM(m *Machine, spec *op.Spec, o GEMMOptions) (*Result, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	p, err := newGEMMPlan(m, spec, o)
 	if err != nil {
 		return nil, err

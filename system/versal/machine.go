@@ -180,13 +180,25 @@ func (m *Machine) Set(key, value string) error {
 			}
 			f.SetFloat(x)
 		}
-		return m.Validate()
+		return m.validateFields()
 	}
 	return fmt.Errorf("machine has no parameter %q (keys: %s)", key, strings.Join(MachineKeys(), ", "))
 }
 
-// Validate rejects values the model cannot use.
+// Validate rejects values the model cannot use, alone or together.
 func (m *Machine) Validate() error {
+	if err := m.validateFields(); err != nil {
+		return err
+	}
+	if m.Streams > (m.NeighbourModules+1)*m.TileDMAS2MM {
+		return fmt.Errorf("machine streams = %d: more than the %d S2MM channels of the modules a core reaches", m.Streams, (m.NeighbourModules+1)*m.TileDMAS2MM)
+	}
+	return nil
+}
+
+// validateFields checks each field alone (Set calls it, so that settings may pass through a
+// combination Validate rejects on the way to one it accepts).
+func (m *Machine) validateFields() error {
 	pos := map[string]float64{
 		"aie_clock_ghz": m.AIEClockGHz, "pl_clock_mhz": m.PLClockMHz, "plio_bits": float64(m.PLIOBits),
 		"stream_bits": float64(m.StreamBits), "streams": float64(m.Streams), "tile_dma_bits": float64(m.TileDMABits),
@@ -213,9 +225,6 @@ func (m *Machine) Validate() error {
 	}
 	if m.NeighbourModules > 3 {
 		return fmt.Errorf("machine neighbour_modules = %d: a core reaches at most 3 neighbours' modules (AM009)", m.NeighbourModules)
-	}
-	if m.Streams > (m.NeighbourModules+1)*m.TileDMAS2MM {
-		return fmt.Errorf("machine streams = %d: more than the %d S2MM channels of the modules a core reaches", m.Streams, (m.NeighbourModules+1)*m.TileDMAS2MM)
 	}
 	return nil
 }
@@ -292,5 +301,5 @@ func MachineFrom(file string, sets []string) (*Machine, error) {
 			return nil, err
 		}
 	}
-	return m, nil
+	return m, m.Validate()
 }
