@@ -82,8 +82,11 @@ func newConvPlan(m *Machine, spec *op.Spec, o ConvOptions) (*convPlan, error) {
 		return nil, fmt.Errorf("versal conv: %q is not a conv2d", spec.String())
 	}
 	t := spec.Types
-	if t.A != op.UInt8 || t.B != op.UInt8 || t.Acc != op.Acc48 || t.Out != op.UInt8 || t.Shift != 0 {
-		return nil, fmt.Errorf("versal conv: types %s: seed 004's micro-kernel is uint8 x uint8 -> acc48 -> ubsrs(acc, 0) -> uint8", t)
+	if t.A != t.B || t.Out != t.A || t.A != op.UInt8 && t.A != op.Int8 || t.Acc != op.Acc48 || t.Shift != 0 {
+		return nil, fmt.Errorf("versal conv: types %s: seed 004's micro-kernel is uint8 x uint8 -> acc48 -> ubsrs(acc, 0) -> uint8 (sumac's kernels also int8 with bsrs)", t)
+	}
+	if t.A == op.Int8 && o.Placement == PlacementSeed {
+		return nil, errors.New("versal conv: seed 004's kernel is uint8; int8 runs in the best placement")
 	}
 	if c.Groups != 1 || c.Dilation != 1 {
 		return nil, errors.New("versal conv: groups and dilation must be 1")
@@ -236,7 +239,11 @@ func (p *convPlan) walk(visit func(cl *convCall) error) error {
 		nq := ceilDiv(nco, convNR)
 		for g := 0; g < pb; g += p.nt {
 			npb := min(p.nt, pb-g)
-			k, err := p.kernel(p.variant, fmt.Sprintf("K=%d", p.kp), fmt.Sprintf("NT=%d", npb), fmt.Sprintf("NQ=%d", nq))
+			defs := []string{fmt.Sprintf("K=%d", p.kp), fmt.Sprintf("NT=%d", npb), fmt.Sprintf("NQ=%d", nq)}
+			if p.spec.Types.A == op.Int8 {
+				defs = append(defs, "SIGNED8=1")
+			}
+			k, err := p.kernel(p.variant, defs...)
 			if err != nil {
 				return err
 			}
@@ -336,7 +343,7 @@ func (p *convPlan) timeline(tr *Trace) (*Report, []KernelUse, error) {
 		out = NewOutRing("output", 2, 0)
 	}
 	uses := map[*Kernel]*KernelUse{}
-	pk, err := aie1.Peak("uint8")
+	pk, err := aie1.Peak(p.spec.Types.A.String())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -401,6 +408,12 @@ func xIndex(k, co int) int { return k*convNR + co }
 func (p *convPlan) execute(in, w []int64) ([]int64, error) {
 	c := p.c
 	out := make([]int64, c.OutLen())
+	value := func(b byte) int64 {
+		if p.spec.Types.Out == op.Int8 {
+			return int64(int8(b))
+		}
+		return int64(b)
+	}
 	input := func(x, y, ch, n int) int64 { // zero padding outside the input
 		if x < 0 || y < 0 || x >= c.XIn || y >= c.YIn {
 			return 0
@@ -436,7 +449,7 @@ func (p *convPlan) execute(in, w []int64) ([]int64, error) {
 			}
 			for px := 0; px < cl.px; px++ {
 				for j := 0; j < cl.nco; j++ {
-					out[c.OutIndex(cl.x0+px, cl.y, cl.co0+j, cl.n)] = int64(res["DDR_OUT"][px*convNR+j])
+					out[c.OutIndex(cl.x0+px, cl.y, cl.co0+j, cl.n)] = value(res["DDR_OUT"][px*convNR+j])
 				}
 			}
 			return nil
@@ -467,7 +480,7 @@ func (p *convPlan) execute(in, w []int64) ([]int64, error) {
 			t, px := g/convMR, g%convMR
 			for j := 0; j < cl.nco; j++ {
 				q, jj := j/convNR, j%convNR
-				out[c.OutIndex(x, y, cl.co0+j, n)] = int64(res["O"][64*(t*nq+q)+px*convNR+jj])
+				out[c.OutIndex(x, y, cl.co0+j, n)] = value(res["O"][64*(t*nq+q)+px*convNR+jj])
 			}
 		}
 		return nil
@@ -491,7 +504,7 @@ func (p *convPlan) verifyShape() (*op.Spec, error) {
 	if p.placement == PlacementBest {
 		k = min(c.K, p.cob)
 	}
-	s := fmt.Sprintf("conv2d x=%d y=%d k=%d c=%d r=%d s=%d stride=%d pad=%d dtype=uint8", x, min(c.Y, 2), k, c.C, c.R, c.S, c.Stride, c.Pad)
+	s := fmt.Sprintf("conv2d x=%d y=%d k=%d c=%d r=%d s=%d stride=%d pad=%d dtype=%s", x, min(c.Y, 2), k, c.C, c.R, c.S, c.Stride, c.Pad, p.spec.Types.A)
 	return op.Parse(s)
 }
 
@@ -515,20 +528,32 @@ func (p *convPlan) verify(seed uint64) (shape, inputs string, err error) {
 	}
 	var ladder []rung
 	for b := 8; b >= 1; b-- {
+		if b == 1 && vs.Types.A == op.Int8 {
+			continue // a symmetric 1-bit range is all zeros
+		}
 		ladder = append(ladder, rung{b, 1})
 	}
+	b1 := 1
+	if vs.Types.A == op.Int8 {
+		b1 = 2
+	}
 	for d := 0.5; d > 1.0/512; d /= 2 {
-		ladder = append(ladder, rung{1, d})
+		ladder = append(ladder, rung{b1, d})
 	}
 	var in, w []int64
 	var want ref.IntResult
 	var used rung
 	for _, rg := range ladder {
 		r := rng.New(seed)
+		signed := vs.Types.A == op.Int8
 		gen := func(n int) []int64 {
 			v := make([]int64, n)
 			for i := range v {
-				if r.Float64() < rg.density {
+				switch {
+				case r.Float64() >= rg.density:
+				case signed: // symmetric, so that sums do not drift to one side
+					v[i] = int64(r.Intn(1<<rg.bits-1)) - (1<<(rg.bits-1) - 1)
+				default:
 					v[i] = int64(r.Intn(1 << rg.bits))
 				}
 			}
@@ -544,7 +569,11 @@ func (p *convPlan) verify(seed uint64) (shape, inputs string, err error) {
 			break
 		}
 	}
-	inputs = fmt.Sprintf("uint8 in [0, %d), density %g, %d of %d outputs saturate", 1<<used.bits, used.density, want.Saturated, len(want.Out))
+	lo, hi := 0, 1<<used.bits
+	if vs.Types.A == op.Int8 {
+		lo, hi = -(1<<(used.bits-1) - 1), 1<<(used.bits-1)
+	}
+	inputs = fmt.Sprintf("%s in [%d, %d), density %g, %d of %d outputs saturate", vs.Types.A, lo, hi, used.density, want.Saturated, len(want.Out))
 	got, err := vp.execute(in, w)
 	if err != nil {
 		return shape, inputs, err
@@ -583,7 +612,10 @@ func RunConv(m *Machine, spec *op.Spec, o ConvOptions) (*ConvResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	pk, _ := aie1.Peak("uint8")
+	pk, err := aie1.Peak(spec.Types.A.String())
+	if err != nil {
+		return nil, err
+	}
 	r := &ConvResult{Result: Result{Op: "conv2d", Spec: spec.String(), Placement: p.placement, Rates: p.rates, Kernels: ku,
 		Memory: p.memory, Notes: p.notes}}
 	r.Blocking = map[string]int{"mr": convMR, "nr": convNR}

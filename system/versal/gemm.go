@@ -597,6 +597,9 @@ func RunGEMM(m *Machine, spec *op.Spec, o GEMMOptions) (*Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	if g := spec.GEMM; g != nil && spec.Types.A == op.Int8 {
+		return runGEMM8(m, spec, o)
+	}
 	p, err := newGEMMPlan(m, spec, o)
 	if err != nil {
 		return nil, err
@@ -622,4 +625,34 @@ func RunGEMM(m *Machine, spec *op.Spec, o GEMMOptions) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// runGEMM8 is the int8 GEMM of seed 001's future work: C(m x n) = A(m x k) B(k x n) is the 1x1
+// convolution whose pixels are the rows of A, input channels the k columns and output channels
+// the n columns of B, so it runs in the convolution's best placement with the int8 build of
+// sumac's 8-bit kernels (mac16 on int8, 128 MACs per cycle, bsrs to int8); its verification
+// checks that convolution against op/ref.
+func runGEMM8(m *Machine, spec *op.Spec, o GEMMOptions) (*Result, error) {
+	g, t := spec.GEMM, spec.Types
+	if g.TA || g.TB {
+		return nil, errors.New("versal gemm: ta/tb are not supported")
+	}
+	if o.Placement == PlacementSeed || o.KC != 0 || o.MC != 0 {
+		return nil, errors.New("versal gemm: int8 has no seed placement (seed 001 leaves it to future work); it runs in the best placement without --kc/--mc")
+	}
+	if t.B != op.Int8 || t.Out != op.Int8 || t.Acc != op.Acc48 || t.Shift != 0 {
+		return nil, fmt.Errorf("versal gemm: types %s: the int8 kernels are int8 x int8 -> acc48 -> bsrs(acc, 0) -> int8", t)
+	}
+	cs, err := op.Parse(fmt.Sprintf("conv2d x=%d y=1 k=%d c=%d r=1 s=1 dtype=int8 round=%s sat=%s", g.M, g.N, g.K, t.Round, t.Sat))
+	if err != nil {
+		return nil, err
+	}
+	cr, err := RunConv(m, cs, ConvOptions{Placement: PlacementBest, Rates: o.Rates, Trace: o.Trace, NoVerify: o.NoVerify, Seed: o.Seed})
+	if err != nil {
+		return nil, err
+	}
+	r := cr.Result
+	r.Op, r.Spec = "gemm", spec.String()
+	r.Notes = append([]string{"int8 as the 1x1 convolution " + cs.Conv.String() + " (rows of A = pixels, k = input channels, n = output channels); verified_shape is that convolution scaled down"}, r.Notes...)
+	return &r, nil
 }

@@ -43,3 +43,19 @@ func TestGEMMExact(t *testing.T) {
 		}
 	}
 }
+
+// int8 GEMM (seed 001's future work) runs as a 1x1 convolution with the int8 build of the
+// 8-bit kernels, verified against op/ref; it has no seed placement.
+func TestGEMMInt8(t *testing.T) {
+	m := DefaultMachine()
+	r, err := RunGEMM(m, mustSpec(t, "gemm m=100 n=20 k=40 dtype=int8"), GEMMOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Verified || r.MACs != 100*20*40 || r.Peak != 128 {
+		t.Errorf("int8 gemm: verified %v (%s), macs %d, peak %d", r.Verified, r.VerifyError, r.MACs, r.Peak)
+	}
+	if _, err := RunGEMM(m, mustSpec(t, "gemm m=100 n=20 k=40 dtype=int8"), GEMMOptions{Placement: PlacementSeed}); err == nil {
+		t.Error("int8 in the seed placement: no error")
+	}
+}

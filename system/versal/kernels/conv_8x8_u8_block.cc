@@ -25,16 +25,32 @@
 #define NQ 1
 #endif
 
+// The element type: uint8 (seed 004) by default; -D SIGNED8=1 makes the same kernel int8 x int8
+// with bsrs to int8 (the 8-bit GEMM of seed 001's future work, as a 1x1 convolution).
+#ifdef SIGNED8
+#define V64 v64int8
+#define V32 v32int8
+#define WIN_IN input_window_int8
+#define WIN_OUT output_window_int8
+#define NARROW bsrs
+#else
+#define V64 v64uint8
+#define V32 v32uint8
+#define WIN_IN input_window_uint8
+#define WIN_OUT output_window_uint8
+#define NARROW ubsrs
+#endif
+
 #define conv_mul(v1,v2,v3, zoffsets) \
     v1 = mul16(v2, 0, xoffsets, 16, xsquare, v3, 0, zoffsets, 2, zsquare);
 #define conv_mac(v1,v2,v3, zoffsets) \
     v1 = mac16(v1, v2, 0, xoffsets, 16, xsquare, v3, 0, zoffsets, 2, zsquare);
 
-void conv_block(input_window_uint8 * __restrict W,
-                input_window_uint8 * __restrict I,
-                output_window_uint8 * __restrict O) {
-    v64uint8 ir0, ir1;
-    v32uint8 fr;
+void conv_block(WIN_IN * __restrict W,
+                WIN_IN * __restrict I,
+                WIN_OUT * __restrict O) {
+    V64 ir0, ir1;
+    V32 fr;
     v16acc48 Oacc01, Oacc23, Oacc45, Oacc67;
     unsigned int xoffsets = 0x11101110, xsquare = 0x3120, zoffsets_0 = 0x44440000,
                  zoffsets_1 = 0xCCCC8888, zsquare = 0x1010;
@@ -73,7 +89,7 @@ void conv_block(input_window_uint8 * __restrict W,
                 conv_mac(Oacc45, ir1, fr, zoffsets_0);
                 conv_mac(Oacc67, ir1, fr, zoffsets_1);
             }
-            window_writeincr(O, concat(ubsrs(Oacc01,0), ubsrs(Oacc23,0), ubsrs(Oacc45,0), ubsrs(Oacc67,0)));
+            window_writeincr(O, concat(NARROW(Oacc01,0), NARROW(Oacc23,0), NARROW(Oacc45,0), NARROW(Oacc67,0)));
             // the same input panel for the next filter panel
             window_incr(I, -K*8);
         }
