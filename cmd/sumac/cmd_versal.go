@@ -12,7 +12,7 @@ import (
 
 const versalUsage = `Usage: sumac versal gemm 'SPEC' [--sweep kc|mc] [--placement seed|best] [--rates real|seed]
                           [--kc N] [--mc N] [--trace FILE] [--machine FILE] [--set KEY=VALUE ...] [--json]
-       sumac versal conv --suite resnet50 [--dtype uint8] [--placement seed|best] [--rates real|seed] [--json]
+       sumac versal conv --suite resnet50 [--dtype uint8|int8] [--placement seed|best] [--rates real|seed] [--json]
        sumac versal conv 'SPEC' [--placement ...] [--rates ...] [--cib N] [--trace FILE] [--json]
 
 Models one Versal VC1902 AI Engine tile with the memory around it (DDR through the NoC, PL RAM,
@@ -99,8 +99,8 @@ func runVersal(env *cmdEnv, c *command, args []string) error {
 		if len(pos) != 0 {
 			return usageErr("--suite and a SPEC exclude each other")
 		}
-		if *dtype != "uint8" {
-			return usageErr("--dtype %q: seed 004's micro-kernel is uint8", *dtype)
+		if *dtype != "uint8" && *dtype != "int8" {
+			return usageErr("--dtype %q: the 8-bit kernels take uint8 (seed 004) or int8", *dtype)
 		}
 		sr, err := versal.RunSuite(m, *suiteName, *dtype, versal.ConvOptions{Placement: *placement, Rates: *rates, CIB: *cib})
 		if err != nil {
