@@ -16,8 +16,8 @@ type feed struct {
 	present string // the mechanism named when contents are present
 }
 
-func newFeed(ring *Ring, items int, make func(j int) []*Transfer) *feed {
-	return &feed{ring: ring, items: items, make: make, cur: -1, present: ring.Name + " (present)"}
+func newFeed(ring *Ring, items int, mk func(j int) []*Transfer) *feed {
+	return &feed{ring: ring, items: items, make: mk, cur: -1, present: ring.Name + " (present)"}
 }
 
 // use returns the dependence of a call on item j.
