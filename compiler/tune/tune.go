@@ -2,11 +2,12 @@
 // schedule space (package sched), prunes it (reduction loops unrolled, bodies bounded by the
 // program memory), generates every candidate (target/aie1/vyasa), evaluates the legal ones on the
 // cycle model in parallel, keeps the fastest, and verifies it bit for bit against the exact
-// reference. Evaluations are remembered in a store keyed by spec, schedule and model version.
+// reference. Every evaluation is a record in a tuning store (package store) keyed by target,
+// spec, schedule, generator and model version: a second run evaluates nothing the store has, and
+// a run can be split into shards (Options.Shard) that fill a shared store for a final run.
 package tune
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/sumacdev/sumac/compiler/sched"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
+	"github.com/sumacdev/sumac/store"
 	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
@@ -33,18 +35,23 @@ type Eval struct {
 // Evaluator runs a generated program on a cycle model.
 type Evaluator interface {
 	Evaluate(p *vyasa.Program) (Eval, error)
-	// Version identifies the model: results are cached under it.
+	// Version identifies the model: records are stored under it.
 	Version() string
 }
 
 // Options control a tuning run.
 type Options struct {
-	Eval       Evaluator
-	Workers    int    // parallel evaluations (0: all cores)
-	Store      *Store // nil: no caching
-	MaxVectors int    // pruning bounds (0: vyasa.MaxVectors, vyasa.MaxBodyMACs)
-	MaxBody    int
-	Verify     bool // verify the chosen kernel on the interpreter against op/ref
+	Eval    Evaluator
+	Workers int         // parallel evaluations (0: all cores)
+	Store   store.Store // nil: evaluate everything, keep nothing
+	Target  string      // the target named in the store's records ("": aie1)
+	// Shard of Shards (Shards > 1): evaluate only the candidates whose index in the run's list
+	// (workloads in order, each one's schedule space in order) is Shard modulo Shards, into the
+	// store, and choose no winners: a later run without shards chooses them from the store.
+	Shard, Shards int
+	MaxVectors    int // pruning bounds (0: vyasa.MaxVectors, vyasa.MaxBodyMACs)
+	MaxBody       int
+	Verify        bool // verify the chosen kernel on the interpreter against op/ref
 	// Progress, if set, is called after each evaluation (from one goroutine at a time).
 	Progress func(done, total int, workload string)
 	// MemLimit is the data a call may place in memory (0: the 128 KB the core reaches, less
@@ -77,7 +84,9 @@ type Result struct {
 	Spills       int                  `json:"spills"`
 	Candidates   int                  `json:"candidates"`
 	Legal        int                  `json:"legal"`
-	Cached       int                  `json:"cached"`
+	Evaluated    int                  `json:"evaluated"`       // candidates evaluated in this run
+	Stored       int                  `json:"stored"`          // candidates whose records were in the store
+	Shard        string               `json:"shard,omitempty"` // I/N of a sharded run (no winner chosen)
 	Paper        *suite.PaperSchedule `json:"paper_schedule,omitempty"`
 	VerifyNote   string               `json:"verify_note,omitempty"`
 	Saturated    float64              `json:"saturated_fraction"`
@@ -119,12 +128,12 @@ func split(s *op.Spec, limit int) (*op.Spec, int, error) {
 }
 
 type job struct {
-	w    int // workload index
-	s    sched.Schedule
-	prog *vyasa.Program
-	ev   Eval
-	err  error
-	hit  bool
+	w     int // workload index
+	s     sched.Schedule
+	ev    Eval
+	err   error
+	rec   store.Record // the record of s
+	fresh bool         // evaluated in this run (else every record came from the store)
 }
 
 // Run tunes every workload. Results are in workload order; the choice is deterministic
@@ -144,6 +153,13 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	}
 	if opt.MemLimit == 0 {
 		opt.MemLimit = aie1.ReachBytes - 8<<10
+	}
+	if opt.Target == "" {
+		opt.Target = "aie1"
+	}
+	sharded := opt.Shards > 1
+	if opt.Shards < 0 || opt.Shard < 0 || opt.Shards > 0 && opt.Shard >= opt.Shards || opt.Shards == 0 && opt.Shard != 0 {
+		return nil, fmt.Errorf("tune: shard %d of %d", opt.Shard, opt.Shards)
 	}
 	results := make([]Result, len(ws))
 	subs := make([]*op.Spec, len(ws))
@@ -175,6 +191,22 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			jobs = append(jobs, &job{w: i, s: s})
 		}
 	}
+	if sharded {
+		var share []*job
+		for k, j := range jobs {
+			if k%opt.Shards == opt.Shard {
+				share = append(share, j)
+			}
+		}
+		jobs = share
+		for i := range results {
+			results[i].Shard = fmt.Sprintf("%d/%d", opt.Shard, opt.Shards)
+		}
+	}
+	ts, err := newTuneStore(opt, subs)
+	if err != nil {
+		return nil, fmt.Errorf("tune: reading the store: %v", err)
+	}
 	// Generate and evaluate in parallel.
 	var mu sync.Mutex
 	done := 0
@@ -185,24 +217,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				j.prog, j.err = vyasa.Generate(subs[j.w], j.s)
-				if j.err == nil {
-					j.ev, j.hit, j.err = evaluate(opt, subs[j.w], j.s, j.prog)
-					nested := j.err != nil && strings.Contains(j.err.Error(), "nested loops")
-					if nested || j.err == nil && len(j.prog.Loops) > 1 && j.prog.OuterIterations() <= MaxFlatCopies {
-						// Also try the outer loops unrolled into straight-line copies of the
-						// pipelined loop (no outer-loop set-up; bounded by program memory), or
-						// only that for a back end without nested loops.
-						fs := j.s
-						fs.Flat = true
-						if fp, err := vyasa.Generate(subs[j.w], fs); err == nil {
-							if ev, hit, err := evaluate(opt, subs[j.w], fs, fp); err == nil && (j.err != nil || ev.Cycles < j.ev.Cycles) {
-								j.s, j.ev, j.hit, j.err = fs, ev, hit, nil
-							}
-						}
-					}
-					j.prog = nil // keep memory small; the winner is regenerated
-				}
+				ts.candidate(opt, subs[j.w], j)
 				mu.Lock()
 				done++
 				if opt.Progress != nil {
@@ -217,20 +232,28 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	}
 	close(ch)
 	wg.Wait()
+	if ts.err != nil {
+		return nil, fmt.Errorf("tune: store %s: %v", opt.Store.Location(), ts.err)
+	}
 	best := make([]*job, len(ws))
 	for _, j := range jobs {
+		r := &results[j.w]
+		if j.fresh {
+			r.Evaluated++
+		} else {
+			r.Stored++
+		}
 		if j.err != nil {
 			continue
 		}
-		r := &results[j.w]
 		r.Legal++
-		if j.hit {
-			r.Cached++
-		}
 		b := best[j.w]
 		if b == nil || j.ev.Cycles < b.ev.Cycles || j.ev.Cycles == b.ev.Cycles && j.s.Key() < b.s.Key() {
 			best[j.w] = j
 		}
+	}
+	if sharded {
+		return results, nil // the run without shards chooses
 	}
 	for i := range ws {
 		r := &results[i]
@@ -269,6 +292,10 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		if err != nil {
 			return results, fmt.Errorf("%s: regenerating the chosen kernel: %v", ws[i].Name, err)
 		}
+		ts.verified(best[i].rec, results[i].Verified)
+	}
+	if ts.err != nil {
+		return results, fmt.Errorf("tune: store %s: %v", opt.Store.Location(), ts.err)
 	}
 	return results, nil
 }
@@ -296,24 +323,6 @@ func verifyWinner(r *Result, spec *op.Spec, s sched.Schedule, seed uint64) error
 	}
 	r.Saturated = ck.Saturated
 	return nil
-}
-
-// evaluate returns a candidate's cost from the store or the model.
-func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p *vyasa.Program) (Eval, bool, error) {
-	key := Key(spec, s, opt.Eval.Version())
-	if ev, ok := opt.Store.Get(key); ok {
-		if ev.Err != "" {
-			return Eval{}, true, errors.New(ev.Err)
-		}
-		return ev, true, nil
-	}
-	ev, err := opt.Eval.Evaluate(p)
-	if err != nil {
-		opt.Store.Put(key, Eval{Err: err.Error()})
-		return ev, false, err
-	}
-	opt.Store.Put(key, ev)
-	return ev, false, nil
 }
 
 // roofline is the bound on MACs per cycle from the peak and the minimum memory traffic: every
