@@ -28,29 +28,32 @@ const (
 )
 
 // OpenStore opens the store at loc, resolved as store.Resolve does (a flag, then
-// $SUMAC_STORE, then the SQLite file under the user cache directory). When that default file
-// is created, the evaluations of the old JSON cache (tune.json beside it) are imported into it
-// once; the JSON file is left as it is. note says what was imported, if anything.
+// $SUMAC_STORE, then the SQLite file under the user cache directory). When that default store
+// is empty, the evaluations of the old JSON cache (tune.json beside it), if there is one, are
+// imported into it; the JSON file is left as it is, and once the store has records it is not
+// read again. note says what was imported, if anything.
 func OpenStore(ctx context.Context, loc string, ev Evaluator) (st store.Store, note string, err error) {
 	loc, err = store.Resolve(loc)
 	if err != nil {
 		return nil, "", err
 	}
-	def, derr := store.DefaultPath()
-	isDefault := derr == nil && loc == "sqlite:"+def
-	fresh := false
-	if isDefault {
-		_, serr := os.Stat(def)
-		fresh = os.IsNotExist(serr)
-	}
 	if st, err = store.Open(ctx, loc); err != nil {
 		return nil, "", err
 	}
-	if !fresh {
+	def, err := store.DefaultPath()
+	if err != nil || loc != "sqlite:"+def {
 		return st, "", nil
 	}
 	old := strings.TrimSuffix(def, ".db") + ".json"
 	if _, err := os.Stat(old); err != nil {
+		return st, "", nil
+	}
+	some, err := store.Query(ctx, st, store.Filter{Limit: 1})
+	if err != nil {
+		st.Close()
+		return nil, "", err
+	}
+	if len(some) > 0 {
 		return st, "", nil
 	}
 	n, left, err := ImportJSON(ctx, st, old, ev, "aie1")

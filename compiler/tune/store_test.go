@@ -133,6 +133,42 @@ func TestImportJSON(t *testing.T) {
 	}
 }
 
+// TestOpenStoreImportsOnce: the default store, while empty, takes in the old cache beside it;
+// later opens leave the cache alone.
+func TestOpenStoreImportsOnce(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(store.Env, "")
+	s, _ := suite.Get("vyasa36")
+	w, _ := s.Find("pw-1x1-int16")
+	sub, _, _ := split(w.Spec, aie1.ReachBytes-8<<10)
+	d, _ := vyasa.DatapathFor(sub.Types)
+	cands, _ := sched.Space(sub.Conv, d.Shape, vyasa.MaxVectors, vyasa.MaxBodyMACs)
+	ev := &countEval{}
+	b, _ := json.Marshal(map[string]Eval{legacyKey(sub, cands[0], ev.Version()): {Cycles: 77}})
+	os.MkdirAll(filepath.Join(cache, "sumac"), 0o755)
+	if err := os.WriteFile(filepath.Join(cache, "sumac", "tune.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"imported 1 evaluations", ""} {
+		st, note, err := OpenStore(context.Background(), "", ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == "" && note != "" || want != "" && !strings.Contains(note, want) {
+			t.Errorf("open %d: note %q, want %q", i, note, want)
+		}
+		if st.Location() != "sqlite:"+filepath.Join(cache, "sumac", "tune.db") {
+			t.Errorf("default store at %s", st.Location())
+		}
+		r, ok, _ := st.Get(context.Background(), store.Key{Target: "aie1", Spec: sub.String(), Schedule: cands[0].Key(), Generator: StoreVersion, Model: ev.Version()})
+		if !ok || r.Cycles != 77 {
+			t.Errorf("open %d: imported record %+v, %v", i, r, ok)
+		}
+		st.Close()
+	}
+}
+
 // slowEval is countEval taking a while per evaluation, so that a run can be killed midway.
 type slowEval struct {
 	countEval
