@@ -1,12 +1,15 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sumacdev/sumac/store"
 	"github.com/sumacdev/sumac/store/storetest"
@@ -103,3 +106,42 @@ func TestPostgresLocationHidesPassword(t *testing.T) {
 }
 
 var ctx = context.Background()
+
+// TestExportImport: export then import copies every record, field for field, between backends.
+func TestExportImport(t *testing.T) {
+	src := store.NewMemory()
+	var recs []store.Record
+	for i := 0; i < 1234; i++ { // more than one import batch
+		r := store.Record{Target: "aie1", Spec: fmt.Sprintf("spec %d", i%7), Schedule: fmt.Sprintf("s%04d", i), Generator: "g", Model: "m",
+			Cycles: int64(i), Spills: 1, Stalls: 2, Verified: i%9 == 0, Wall: time.Duration(i) * time.Microsecond, Host: "h",
+			Time: time.Unix(1700000000, int64(i)).UTC()}
+		if i%5 == 0 {
+			r.Cycles, r.Refusal = 0, "model: too big"
+		}
+		recs = append(recs, r)
+	}
+	if err := src.Put(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	n, err := store.Export(ctx, src, store.Filter{}, &buf)
+	if err != nil || n != len(recs) {
+		t.Fatalf("exported %d, %v", n, err)
+	}
+	dst, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "copy.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	if n, err := store.Import(ctx, dst, &buf); err != nil || n != len(recs) {
+		t.Fatalf("imported %d, %v", n, err)
+	}
+	a, _ := store.Query(ctx, src, store.Filter{})
+	b, _ := store.Query(ctx, dst, store.Filter{})
+	if !reflect.DeepEqual(a, b) {
+		t.Error("the copy differs")
+	}
+	if _, err := store.Import(ctx, dst, strings.NewReader(`{"target":"aie1","bogus":1}`)); err == nil {
+		t.Error("a line with an unknown field was imported")
+	}
+}

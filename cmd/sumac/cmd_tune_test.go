@@ -7,10 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/sumacdev/sumac/compiler/tune"
+	"github.com/sumacdev/sumac/store"
 	"github.com/sumacdev/sumac/store/storetest"
 )
 
@@ -176,5 +179,28 @@ func TestTuneShardErrors(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 			}
 		})
+	}
+}
+
+// TestK8sManifest: the Indexed Job passes its completions as the shard count sumac reads, and
+// names the environment variables sumac reads.
+func TestK8sManifest(t *testing.T) {
+	b, err := os.ReadFile("../../deploy/k8s/tune-shards.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := string(b)
+	completions := regexp.MustCompile(`(?m)^\s+completions:\s*(\d+)`).FindStringSubmatch(m)
+	shards := regexp.MustCompile(`name: ` + tune.ShardsEnv + `\s+value:\s*"(\d+)"`).FindStringSubmatch(m)
+	if completions == nil || shards == nil || completions[1] != shards[1] {
+		t.Errorf("completions %v, %s %v: want both, equal", completions, tune.ShardsEnv, shards)
+	}
+	for _, want := range []string{"completionMode: Indexed", "name: " + store.Env, `"tune"`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("the manifest lacks %q", want)
+		}
+	}
+	if tune.IndexEnv != "JOB_COMPLETION_INDEX" {
+		t.Errorf("Kubernetes sets JOB_COMPLETION_INDEX, sumac reads %s", tune.IndexEnv)
 	}
 }
