@@ -1,19 +1,22 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/sumacdev/sumac/compiler/tune"
 	"github.com/sumacdev/sumac/report"
+	"github.com/sumacdev/sumac/target"
+	"github.com/sumacdev/sumac/target/aie1"
 )
 
 func init() {
 	c := &command{
 		name:    "report",
 		summary: "draw the JSON documents of the other commands as an offline HTML page of figures",
-		usage: `Usage: sumac report --out DIR [--space NAMES] [--workers N] [--no-cache] [--json] [RESULT.json ...]
+		usage: `Usage: sumac report --out DIR [--space NAMES] [--workers N] [--store LOC | --no-cache] [--json] [RESULT.json ...]
 
 Reads the JSON documents the other commands write with --json, recognises what each is, and
 writes DIR/index.html: one static page, SVG figures inline (also DIR/FIGURE-PLOT.svg), no
@@ -27,13 +30,17 @@ script and no network. Figures (package report; docs/report.md):
              fraction of peak, against OpenBLAS, BLIS and oneDNN
   nn-layers  sumac train mnist --layer-times --json: per-layer speed-ups, against seed 003
   nn-train   sumac train mnist --json: the loss per epoch
-The page lists the figures it could not draw and the command that writes what they need.
-Nothing expensive runs without a tune document.
+Without a tune document, the roofline and space figures come from the tuning store when a
+'sumac tune --suite vyasa36' run filled it (every candidate is in the store, so nothing is
+evaluated again). The page lists the figures it could not draw and the command that writes what
+they need. Nothing expensive runs without a tune document or a filled store.
 
   --out DIR      where to write index.html (created if missing)
   --space NAMES  comma-separated workloads of the tune documents whose schedule space to draw
                  (default: 2d-3x3-int16, seed 000 Fig. 8's, if given, else the first)
   --workers N    parallel evaluations for the schedule space (default: all cores)
+  --store LOC    the tuning store (sqlite:PATH or postgres://...; default $SUMAC_STORE, else the
+                 SQLite file under the user cache directory)
   --no-cache     do not read or update the tuning store
   --json         print {"document": "report", ...}: the page, its figures and what is missing
 
@@ -42,6 +49,7 @@ Example:
   sumac bench cpu --suite gemm --json > g.json
   sumac train mnist --layer-times --json > t.json
   sumac report --out rep v.json g.json t.json
+  sumac report --out rep g.json t.json     # the tune results from the store
 `,
 	}
 	c.run = func(env *cmdEnv, args []string) error {
@@ -50,6 +58,7 @@ Example:
 		space := fs.String("space", "", "")
 		workers := fs.Int("workers", 0, "")
 		noCache := fs.Bool("no-cache", false, "")
+		storeLoc := fs.String("store", "", "")
 		asJSON := fs.Bool("json", false, "")
 		pos, err := parseFlags(env, c, fs, args)
 		if err != nil {
@@ -75,10 +84,24 @@ Example:
 				opt.Space = append(opt.Space, n)
 			}
 		}
-		if !*noCache && hasKind(docs, "tune") {
-			if path, err := tune.DefaultStorePath(); err == nil {
-				if opt.Tune.Store, err = tune.OpenStore(path); err != nil {
+		if !*noCache {
+			tg, err := target.Lookup(aie1.Name)
+			if err != nil {
+				return err
+			}
+			st, _, err := tune.OpenStore(context.Background(), *storeLoc, tg.Compiler, nil)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			opt.Tune.Store, opt.Tune.Target = st, tg.Compiler
+			if !hasKind(docs, "tune") {
+				d, found, err := report.TuneFromStore(context.Background(), st, tg.Compiler, "vyasa36", *workers)
+				if err != nil {
 					return err
+				}
+				if found {
+					docs = append(docs, d)
 				}
 			}
 		}
@@ -86,9 +109,6 @@ Example:
 			opt.Log = func(format string, a ...any) { fmt.Fprintf(env.stderr, "report: "+format+"\n", a...) }
 		}
 		page, err := report.Write(*out, docs, opt)
-		if serr := opt.Tune.Store.Save(); serr != nil {
-			fmt.Fprintf(env.stderr, "report: could not save the tuning store: %v\n", serr)
-		}
 		if err != nil {
 			return err
 		}

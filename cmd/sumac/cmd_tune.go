@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -14,19 +16,27 @@ func init() {
 	c := &command{
 		name:    "tune",
 		summary: "auto-tune conv2d schedules for the AI Engine (Vyasa) on the cycle model",
-		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--only NAMES] [--workers N] [--no-cache] [--out DIR] [--json]
+		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--only NAMES] [--workers N] [--store LOC | --no-cache]
+       [--shard I/N] [--out DIR] [--json]
 
 Enumerates and prunes the schedule space of every workload (vectorized loop, loop order,
 unroll-and-jam factors, data layouts, column fusion), generates each candidate, evaluates it on
 the AIE1 cycle model in parallel, keeps the fastest and verifies it bit for bit against the
 exact reference. Prints per workload the chosen schedule (the columns of seed 000 Tables III
 and IV, with the paper's choice), cycles, MACs/cycle, % of peak and the roofline bound, then
-the geometric mean per precision. Evaluations are kept in a store under the user cache
-directory (keyed by spec, schedule and model version); --no-cache tunes from scratch.
+the geometric mean per precision. Every evaluated candidate is a record in the tuning store
+(keyed by target, spec, schedule, generator and model version): a run evaluates only what the
+store does not have. Each result says how many candidates it evaluated and how many it took
+from the store ('evaluated', 'stored'). --no-cache tunes from scratch and keeps nothing.
 
   --suite NAME   a workload suite (see 'sumac suite list'), e.g. vyasa36
   --only NAMES   comma-separated workload names of the suite
   --workers N    parallel evaluations (default: all cores)
+  --store LOC    sqlite:PATH or postgres://... (default: $SUMAC_STORE, else SQLite under the
+                 user cache directory); see 'sumac db'
+  --shard I/N    evaluate only share I of N of the candidates into the store and choose nothing;
+                 a run without --shard then chooses from the store. Inside a Kubernetes Indexed
+                 Job, JOB_COMPLETION_INDEX of $SUMAC_SHARDS is the shard (docs/tuning-store.md)
   --json         an array with one object per workload
   --out DIR      write each chosen kernel (one call) as DIR/NAME.cc, and DIR/NAME.txt with the
                  sumac sim command that runs it
@@ -42,6 +52,8 @@ Example:
 		only := fs.String("only", "", "workload names")
 		workers := fs.Int("workers", 0, "parallel evaluations")
 		noCache := fs.Bool("no-cache", false, "ignore and do not update the store")
+		storeLoc := fs.String("store", "", "tuning store")
+		shard := fs.String("shard", "", "evaluate share I of N")
 		asJSON := fs.Bool("json", false, "write a JSON array")
 		outDir := fs.String("out", "", "write each chosen kernel as DIR/NAME.cc")
 		pos, err := parseFlags(env, c, fs, args)
@@ -94,13 +106,28 @@ Example:
 			ws = sel
 		}
 		opt := tune.Options{Target: tg, Workers: *workers, Verify: true}
-		if !*noCache {
-			path, err := tune.DefaultStorePath()
-			if err == nil {
-				if opt.Store, err = tune.OpenStore(path); err != nil {
-					return err
-				}
+		if *shard != "" {
+			if opt.Shard, opt.Shards, err = tune.ParseShard(*shard); err != nil {
+				return usageErr("--shard: %v", err)
 			}
+		} else if i, n, ok, err := tune.ShardFromEnv(os.Getenv); err != nil {
+			return usageErr("%v", err)
+		} else if ok {
+			opt.Shard, opt.Shards = i, n
+		}
+		if opt.Shards > 1 && *noCache {
+			return usageErr("--shard evaluates into the store: it cannot be combined with --no-cache")
+		}
+		if !*noCache {
+			st, note, err := tune.OpenStore(context.Background(), *storeLoc, tg, nil)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if note != "" {
+				fmt.Fprintf(env.stderr, "tune: %s\n", note)
+			}
+			opt.Store = st
 		}
 		if env.isTerminal {
 			opt.Progress = func(done, total int, name string) {
@@ -113,11 +140,14 @@ Example:
 			}
 		}
 		rs, err := tune.Run(ws, opt)
-		if serr := opt.Store.Save(); serr != nil {
-			fmt.Fprintf(env.stderr, "tune: could not save the store: %v\n", serr)
-		}
 		if err != nil {
 			return err
+		}
+		if opt.Shards > 1 {
+			if *asJSON {
+				return writeJSON(env.stdout, rs)
+			}
+			return printShard(env, rs, opt.Store.Location())
 		}
 		if *outDir != "" {
 			for i, r := range rs {
@@ -177,4 +207,20 @@ func printTune(env *cmdEnv, rs []tune.Result) {
 	for _, d := range dts {
 		fmt.Fprintf(env.stdout, "geomean %s: %.2f MACs/cycle\n", d, g[d])
 	}
+	evaluated, stored := 0, 0
+	for _, r := range rs {
+		evaluated, stored = evaluated+r.Evaluated, stored+r.Stored
+	}
+	fmt.Fprintf(env.stdout, "candidates: %d evaluated in this run, %d taken from the store\n", evaluated, stored)
+}
+
+func printShard(env *cmdEnv, rs []tune.Result, loc string) error {
+	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "workload\tshard\tcandidates\tevaluated\tstored")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", r.Name, r.Shard, r.Candidates, r.Evaluated, r.Stored)
+	}
+	tw.Flush()
+	_, err := fmt.Fprintf(env.stdout, "records in %s; 'sumac tune' without --shard chooses the winners from them\n", loc)
+	return err
 }

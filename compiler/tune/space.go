@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/sumacdev/sumac/compiler/sched"
+	"github.com/sumacdev/sumac/op"
 )
 
 // Stages of a candidate in Explore's answer.
@@ -90,6 +91,10 @@ func Explore(w Workload, opt Options) (*Space, error) {
 		k, reason, _ := strings.Cut(p, ": ")
 		sp.Candidates = append(sp.Candidates, Candidate{Schedule: k, Stage: StagePruned, Reason: reason})
 	}
+	ts, err := newTuneStore(opt, []*op.Spec{sub})
+	if err != nil {
+		return nil, fmt.Errorf("tune: reading the store: %v", err)
+	}
 	evals := make([]Candidate, len(cands))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -98,7 +103,9 @@ func Explore(w Workload, opt Options) (*Space, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				s, ev, _, err := evalCandidate(opt, t, sub, cands[i])
+				j := &job{s: cands[i]}
+				ts.candidate(opt, sub, j)
+				s, ev, err := j.s, j.ev, j.err
 				c := Candidate{Schedule: s.Key(), Sched: s, Stage: StageEvaluated, Cycles: ev.Cycles * int64(calls)}
 				if err != nil {
 					c = Candidate{Schedule: cands[i].Key(), Sched: cands[i], Stage: StageRefused, Reason: err.Error()}

@@ -2,13 +2,14 @@
 // schedule space (package sched), prunes it (reduction loops unrolled, bodies bounded by the
 // target's program memory), generates every candidate through the target (compiler.Target),
 // evaluates the legal ones on the target's cycle model in parallel, keeps the fastest, and
-// verifies it bit for bit against the exact reference. Evaluations are remembered in a store
-// keyed by spec, schedule and model version. The tuner knows no target: the registry (package
-// target) hands the command one.
+// verifies it bit for bit against the exact reference. Every evaluation is a record in a tuning
+// store (package store) keyed by target, spec, schedule, generator and model version: a second
+// run evaluates nothing the store has, and a run can be split into shards (Options.Shard) that
+// fill a shared store for a final run. The tuner knows no target: the registry (package target)
+// hands the command one.
 package tune
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -19,6 +20,7 @@ import (
 	"github.com/sumacdev/sumac/compiler/sched"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
+	"github.com/sumacdev/sumac/store"
 )
 
 // Eval is the cost of one kernel call on the cycle model.
@@ -27,7 +29,7 @@ type Eval = compiler.Eval
 // Evaluator runs a generated program on a cycle model.
 type Evaluator interface {
 	Evaluate(p compiler.Program) (Eval, error)
-	// Version identifies the model: results are cached under it.
+	// Version identifies the model: records are stored under it.
 	Version() string
 }
 
@@ -39,11 +41,19 @@ func (e targetEval) Version() string                           { return e.t.Mode
 
 // Options control a tuning run.
 type Options struct {
-	Target     compiler.Target
-	Eval       Evaluator // nil: the target's cycle model
-	Workers    int       // parallel evaluations (0: all cores)
-	Store      *Store    // nil: no caching
-	MaxVectors int       // pruning bounds (0: the target's Bounds)
+	Target  compiler.Target
+	Eval    Evaluator   // nil: the target's cycle model
+	Workers int         // parallel evaluations (0: all cores)
+	Store   store.Store // nil: evaluate everything, keep nothing
+	// Shard of Shards (Shards > 1): evaluate only the candidates whose index in the run's list
+	// (workloads in order, each one's schedule space in order) is Shard modulo Shards, into the
+	// store, and choose no winners: a later run without shards chooses them from the store.
+	Shard, Shards int
+	// StoredOnly: take every candidate from the store and evaluate none; a candidate the store
+	// lacks is counted in Result.Missing and left out (for readers such as sumac report, which
+	// must not start a tuning run).
+	StoredOnly bool
+	MaxVectors int // pruning bounds (0: the target's Bounds)
 	MaxBody    int
 	Verify     bool // verify the chosen kernel against op/ref (Target.Verify)
 	// Progress, if set, is called after each evaluation (from one goroutine at a time).
@@ -77,7 +87,10 @@ type Result struct {
 	Spills       int                  `json:"spills"`
 	Candidates   int                  `json:"candidates"`
 	Legal        int                  `json:"legal"`
-	Cached       int                  `json:"cached"`
+	Evaluated    int                  `json:"evaluated"`         // candidates evaluated in this run
+	Stored       int                  `json:"stored"`            // candidates whose records were in the store
+	Shard        string               `json:"shard,omitempty"`   // I/N of a sharded run (no winner chosen)
+	Missing      int                  `json:"missing,omitempty"` // candidates not in the store (StoredOnly)
 	Paper        *suite.PaperSchedule `json:"paper_schedule,omitempty"`
 	VerifyNote   string               `json:"verify_note,omitempty"`
 	Saturated    float64              `json:"saturated_fraction"`
@@ -119,11 +132,13 @@ func split(s *op.Spec, limit int) (*op.Spec, int, error) {
 }
 
 type job struct {
-	w   int // workload index
-	s   sched.Schedule
-	ev  Eval
-	err error
-	hit bool
+	w       int // workload index
+	s       sched.Schedule
+	ev      Eval
+	err     error
+	rec     store.Record // the record of s
+	fresh   bool         // evaluated in this run (else every record came from the store)
+	missing bool         // StoredOnly and the store lacks a record of the candidate
 }
 
 // Run tunes every workload. Results are in workload order; the choice is deterministic
@@ -149,7 +164,11 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	if opt.MemLimit == 0 {
 		opt.MemLimit = t.MemLimit()
 	}
-	load, store := t.Bandwidth()
+	sharded := opt.Shards > 1
+	if opt.Shards < 0 || opt.Shard < 0 || opt.Shards > 0 && opt.Shard >= opt.Shards || opt.Shards == 0 && opt.Shard != 0 {
+		return nil, fmt.Errorf("tune: shard %d of %d", opt.Shard, opt.Shards)
+	}
+	loadBW, storeBW := t.Bandwidth()
 	results := make([]Result, len(ws))
 	subs := make([]*op.Spec, len(ws))
 	var jobs []*job
@@ -165,7 +184,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			return nil, fmt.Errorf("%s: %v", w.Name, err)
 		}
 		r.Peak = peak
-		r.Roofline = roofline(w.Spec, peak, load, store)
+		r.Roofline = roofline(w.Spec, peak, loadBW, storeBW)
 		sub, calls, err := split(w.Spec, opt.MemLimit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", w.Name, err)
@@ -180,6 +199,22 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			jobs = append(jobs, &job{w: i, s: s})
 		}
 	}
+	if sharded {
+		var share []*job
+		for k, j := range jobs {
+			if k%opt.Shards == opt.Shard {
+				share = append(share, j)
+			}
+		}
+		jobs = share
+		for i := range results {
+			results[i].Shard = fmt.Sprintf("%d/%d", opt.Shard, opt.Shards)
+		}
+	}
+	ts, err := newTuneStore(opt, subs)
+	if err != nil {
+		return nil, fmt.Errorf("tune: reading the store: %v", err)
+	}
 	// Generate and evaluate in parallel.
 	var mu sync.Mutex
 	done := 0
@@ -190,7 +225,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				j.s, j.ev, j.hit, j.err = evalCandidate(opt, t, subs[j.w], j.s)
+				ts.candidate(opt, subs[j.w], j)
 				mu.Lock()
 				done++
 				if opt.Progress != nil {
@@ -205,20 +240,32 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	}
 	close(ch)
 	wg.Wait()
+	if ts.err != nil {
+		return nil, fmt.Errorf("tune: store %s: %v", opt.Store.Location(), ts.err)
+	}
 	best := make([]*job, len(ws))
 	for _, j := range jobs {
+		r := &results[j.w]
+		switch {
+		case j.missing:
+			r.Missing++
+			continue
+		case j.fresh:
+			r.Evaluated++
+		default:
+			r.Stored++
+		}
 		if j.err != nil {
 			continue
 		}
-		r := &results[j.w]
 		r.Legal++
-		if j.hit {
-			r.Cached++
-		}
 		b := best[j.w]
 		if b == nil || j.ev.Cycles < b.ev.Cycles || j.ev.Cycles == b.ev.Cycles && j.s.Key() < b.s.Key() {
 			best[j.w] = j
 		}
+	}
+	if sharded {
+		return results, nil // the run without shards chooses
 	}
 	for i := range ws {
 		r := &results[i]
@@ -257,33 +304,12 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		if err != nil {
 			return results, fmt.Errorf("%s: regenerating the chosen kernel: %v", ws[i].Name, err)
 		}
+		ts.verified(best[i].rec, results[i].Verified)
+	}
+	if ts.err != nil {
+		return results, fmt.Errorf("tune: store %s: %v", opt.Store.Location(), ts.err)
 	}
 	return results, nil
-}
-
-// evalCandidate generates one candidate and evaluates it (from the store or the model). Where
-// the outer loops can be flattened (or must be, for a back end without nested loops), it also
-// tries the flat variant and returns whichever is faster, with its schedule.
-func evalCandidate(opt Options, t compiler.Target, sub *op.Spec, s sched.Schedule) (sched.Schedule, Eval, bool, error) {
-	prog, err := t.Generate(sub, s)
-	if err != nil {
-		return s, Eval{}, false, err
-	}
-	ev, hit, err := evaluate(opt, sub, s, prog)
-	nested := err != nil && strings.Contains(err.Error(), "nested loops")
-	if nested || err == nil && len(prog.LoopNest()) > 1 && prog.OuterIterations() <= MaxFlatCopies {
-		// Also try the outer loops unrolled into straight-line copies of the pipelined loop
-		// (no outer-loop set-up; bounded by program memory), or only that for a back end
-		// without nested loops.
-		fs := s
-		fs.Flat = true
-		if fp, ferr := t.Generate(sub, fs); ferr == nil {
-			if fev, fhit, ferr := evaluate(opt, sub, fs, fp); ferr == nil && (err != nil || fev.Cycles < ev.Cycles) {
-				return fs, fev, fhit, nil
-			}
-		}
-	}
-	return s, ev, hit, err
 }
 
 // verifyWinner regenerates the chosen kernel and checks it bit for bit (Target.Verify),
@@ -309,24 +335,6 @@ func verifyWinner(t compiler.Target, r *Result, spec *op.Spec, s sched.Schedule,
 	}
 	r.Saturated = ck.Saturated
 	return nil
-}
-
-// evaluate returns a candidate's cost from the store or the model.
-func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p compiler.Program) (Eval, bool, error) {
-	key := Key(spec, s, opt.Eval.Version())
-	if ev, ok := opt.Store.Get(key); ok {
-		if ev.Err != "" {
-			return Eval{}, true, errors.New(ev.Err)
-		}
-		return ev, true, nil
-	}
-	ev, err := opt.Eval.Evaluate(p)
-	if err != nil {
-		opt.Store.Put(key, Eval{Err: err.Error()})
-		return ev, false, err
-	}
-	opt.Store.Put(key, ev)
-	return ev, false, nil
 }
 
 // roofline is the bound on MACs per cycle from the peak and the minimum memory traffic: every
