@@ -55,6 +55,8 @@ type setupOp struct {
 	deadline int // flat time before which it must issue
 	placed   int
 	ok       bool
+	after    *setupOp // must issue at least gap cycles after this one
+	gap      int
 }
 
 func newKern(a *Arch, ii, n int, name string) *kern {
@@ -301,7 +303,11 @@ func (k *kern) emit() (*vliw.Program, error) {
 		for _, so := range k.setup {
 			so.ok = false
 			slots, _ := k.isa.Slots(so.in.Op)
-			for t := pl.tstart; t < so.deadline && !so.ok; t++ {
+			from := pl.tstart
+			if so.after != nil {
+				from = max(from, so.after.placed+so.gap)
+			}
+			for t := from; t < so.deadline && !so.ok; t++ {
 				for _, s := range slots {
 					taken := false
 					for _, u := range placed[t] {

@@ -4,8 +4,388 @@ import (
 	"fmt"
 
 	"github.com/sumacdev/sumac/op"
+	"github.com/sumacdev/sumac/target/vliw"
 )
 
+// bf16Dims are the index roles of the XDNA1 layout [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0]
+// (the xdna repository's BF16 kernel; any index names).
+type bf16Dims struct {
+	m1, k1, n1 int
+}
+
+// The AIE2 blocking: 2 x 4 output tiles per block, as [XD1] chose ("for example, we could not
+// achieve this with a 2x2 blocking": each A tile then feeds four VMAC.F and each B tile two,
+// so operand loads need 12 of the 16 load slots per 8 VMAC.F).
+const bm2, bn2 = 2, 4
+
+func matchBF16(e *op.Einsum) (bf16Dims, error) {
+	bad := func(why string) (bf16Dims, error) {
+		return bf16Dims{}, fmt.Errorf("aieml kernels take the layout [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0] with m0=4, k0=8, n0=4 (any index names): %s", why)
+	}
+	a, b, o := e.In[0], e.In[1], e.Out
+	if len(a) != 4 || len(b) != 4 || len(o) != 4 {
+		return bad("wrong number of indices")
+	}
+	M1, K1, M0, K0 := a[0], a[1], a[2], a[3]
+	N1, N0 := b[1], b[3]
+	if b[0] != K1 || b[2] != K0 || o[0] != M1 || o[1] != N1 || o[2] != M0 || o[3] != N0 {
+		return bad("index order differs")
+	}
+	sz := e.Sizes
+	if sz[M0] != 4 || sz[K0] != 8 || sz[N0] != 4 {
+		return bad(fmt.Sprintf("%s=%d %s=%d %s=%d (the bf16 4x8x4 VMAC.F tile)", M0, sz[M0], K0, sz[K0], N0, sz[N0]))
+	}
+	d := bf16Dims{m1: sz[M1], k1: sz[K1], n1: sz[N1]}
+	if d.m1%bm2 != 0 || d.n1%bn2 != 0 {
+		return d, fmt.Errorf("aieml: the kernel blocks %d x %d output tiles: %s=%d must be a multiple of %d and %s=%d of %d", bm2, bn2, M1, d.m1, bm2, N1, d.n1, bn2)
+	}
+	return d, nil
+}
+
+// genAIE2 builds the XDNA1 bf16 kernel: one block of 2x4 output tiles per iteration (II = 8
+// k1 VMAC.F), eight chains a cycle apart (each chain's VMAC.F 8 cycles apart, >= MACDst -
+// MACAcc + 1 = 4), the first k-step a VMUL.F, operand tiles loaded as two 32-byte halves on
+// whichever load unit is free (ALAP, 7 cycles ahead of their first VMAC.F, never two loads of
+// one buffer in a cycle), the 16 stores of a block issued as each tile lands, pointer jumps
+// between blocks by scalar code.
 func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
-	return nil, fmt.Errorf("aieml: not yet")
+	d, err := matchBF16(e)
+	if err != nil {
+		return nil, err
+	}
+	if a.Gen != AIE2 {
+		return nil, fmt.Errorf("bf16 kernels need an AIE2 target")
+	}
+	k1, n1 := d.k1, d.n1
+	ii := 8 * k1
+	if ii < 24 {
+		return nil, fmt.Errorf("aieml: k1=%d gives %d VMAC.F per block; the block's 16 stores and pointer updates need k1 >= 3", k1, ii)
+	}
+	k := newKern(a, ii, (d.m1/bm2)*(d.n1/bn2), name)
+	L := a.Lat
+	M := a.M
+	reg := M.MustReg
+	xr := func(v *tval) *vliw.Reg { return reg(fmt.Sprintf("x%d", v.reg)) }
+	half := func(v *tval, h int) vliw.Arg { return vliw.R(reg(fmt.Sprintf("%s%d", []string{"wl", "wh"}[h], v.reg))) }
+	bmName := func(v *tval) string { return fmt.Sprintf("%s%d", []string{"bml", "bmh"}[v.reg%2], v.reg/2) }
+	bmq := func(v *tval, q int) vliw.Arg {
+		p := [][]string{{"amll", "amlh"}, {"amhl", "amhh"}}[v.reg%2][q]
+		return vliw.R(reg(fmt.Sprintf("%s%d", p, v.reg/2)))
+	}
+	r0 := vliw.R(reg("r0"))
+
+	A := make([][]*tval, bm2)
+	for i := range A {
+		A[i] = make([]*tval, k1)
+		for kk := range A[i] {
+			A[i][kk] = k.newVal("x")
+		}
+	}
+	B := make([][]*tval, bn2)
+	for j := range B {
+		B[j] = make([]*tval, k1)
+		for kk := range B[j] {
+			B[j][kk] = k.newVal("x")
+		}
+	}
+	nc := bm2 * bn2
+	chain := make([][]*tval, k1)
+	for r := range chain {
+		chain[r] = make([]*tval, nc)
+		for c := range chain[r] {
+			chain[r][c] = k.newVal("bm")
+		}
+	}
+	// VMAC.F: round r, chain c = 2j + i at 8r + c.
+	for r := 0; r < k1; r++ {
+		for c := 0; c < nc; c++ {
+			r, c := r, c
+			i, j := c%bm2, c/bm2
+			t := nc*r + c
+			acc := func(v *tval) vliw.Arg { return vliw.R(reg(bmName(v))) }
+			if r == 0 {
+				k.add("vec", t, "vmul.f", func() []vliw.Arg {
+					return []vliw.Arg{acc(chain[0][c]), vliw.R(xr(A[i][0])), vliw.R(xr(B[j][0])), r0}
+				}).defines(chain[0][c], L.MACDst).reads(1, A[i][0], L.MACSrc).reads(2, B[j][0], L.MACSrc)
+				continue
+			}
+			k.add("vec", t, "vmac.f", func() []vliw.Arg {
+				return []vliw.Arg{acc(chain[r][c]), acc(chain[r-1][c]), vliw.R(xr(A[i][r])), vliw.R(xr(B[j][r])), r0}
+			}).defines(chain[r][c], L.MACDst).reads(1, chain[r-1][c], L.MACAcc).reads(2, A[i][r], L.MACSrc).reads(3, B[j][r], L.MACSrc)
+		}
+	}
+	// loads: streams in pointer order; a tile is two 32-byte halves.
+	lead := L.VLDDst - L.MACSrc + 1
+	type ld struct {
+		v        *tval
+		h        int
+		deadline int
+		t        int
+		slot     string
+		modReg   string // post-modify by this register instead of #32
+	}
+	bank := make(map[string][]bool) // buffer -> modulo cycles with an access
+	free := func(buf string, t int) bool { return bank[buf] == nil || !bank[buf][mod(t, ii)] }
+	use := func(buf string, t int) {
+		if bank[buf] == nil {
+			bank[buf] = make([]bool, ii)
+		}
+		bank[buf][mod(t, ii)] = true
+	}
+	units := []string{"lda", "ldb"}
+	// place a stream ALAP with its pointer jump (padd) last, before the next iteration's first
+	// load of the stream.
+	place := func(buf string, s []*ld, withPadd bool) (int, string, error) {
+		guess := s[0].deadline
+		for iter := 0; iter < 10; iter++ {
+			saved := map[string][]bool{}
+			for _, u := range append(units, "st") {
+				saved[u] = append([]bool(nil), k.mrt[u]...)
+			}
+			savedBank := append([]bool(nil), bank[buf]...)
+			restore := func() {
+				for u, row := range saved {
+					if len(row) == 0 {
+						k.mrt[u] = nil
+					} else {
+						k.mrt[u] = row
+					}
+				}
+				bank[buf] = savedBank
+				if len(savedBank) == 0 {
+					bank[buf] = nil
+				}
+			}
+			// the padd may use either load unit
+			pt, pslot := ii+guess, ""
+			if withPadd {
+				pt = -1 << 30
+				for _, u := range units {
+					if t := k.alap(u, ii+guess-1); t > pt {
+						pt, pslot = t, u
+					}
+				}
+				k.take(pslot, pt)
+			}
+			next := pt
+			ok := true
+			for x := len(s) - 1; x >= 0; x-- {
+				l := s[x]
+				t := min(l.deadline, next-1)
+				for ; t > next-1-ii; t-- {
+					if !free(buf, t) {
+						continue
+					}
+					l.slot = ""
+					for _, u := range units {
+						if !k.busy(u, t) {
+							l.slot = u
+							break
+						}
+					}
+					if l.slot != "" {
+						break
+					}
+				}
+				if l.slot == "" {
+					ok = false
+					break
+				}
+				l.t = t
+				k.take(l.slot, t)
+				use(buf, t)
+				next = t
+			}
+			if ok && s[0].t == guess {
+				if withPadd && pt-s[0].t >= ii {
+					return 0, "", fmt.Errorf("%s stream does not fit one block period", buf)
+				}
+				return pt, pslot, nil
+			}
+			if ok {
+				guess = s[0].t
+			} else {
+				guess--
+			}
+			restore()
+		}
+		return 0, "", fmt.Errorf("%s stream placement does not settle", buf)
+	}
+	stream := func(tiles [][]*tval, firstUse func(idx, kk int) int, kMajor bool) []*ld {
+		var s []*ld
+		for kk := 0; kk < k1; kk++ {
+			for idx := range tiles {
+				for h := 0; h < 2; h++ {
+					s = append(s, &ld{v: tiles[idx][kk], h: h, deadline: firstUse(idx, kk) - lead})
+				}
+			}
+		}
+		return s
+	}
+	var streams []struct {
+		ptr, buf string
+		s        []*ld
+		padd     int
+		slot     string
+		mod      string
+	}
+	for i := 0; i < bm2; i++ {
+		i := i
+		s := stream([][]*tval{A[i]}, func(_, kk int) int { return nc*kk + i }, true)
+		streams = append(streams, struct {
+			ptr, buf string
+			s        []*ld
+			padd     int
+			slot     string
+			mod      string
+		}{ptr: []string{"p0", "p4"}[i], buf: "in0", s: s, mod: "m1"})
+	}
+	sB := stream(B, func(j, kk int) int { return nc*kk + bm2*j }, true)
+	for x := 2*bn2 - 1; x < len(sB); x += 2 * bn2 {
+		sB[x].modReg = "m0" // jump to the next k row of in1
+	}
+	// the block's last B load jumps to the next block's first tile (m2): one pointer carries
+	// a load every cycle, so there is no room for a separate pointer add
+	sB[len(sB)-1].modReg = "m2"
+	streams = append(streams, struct {
+		ptr, buf string
+		s        []*ld
+		padd     int
+		slot     string
+		mod      string
+	}{ptr: "p1", buf: "in1", s: sB, mod: "m2"})
+	// B first: it needs the most slots
+	for _, si := range []int{2, 0, 1} {
+		st := &streams[si]
+		p, slot, err := place(st.buf, st.s, si != 2)
+		if err != nil {
+			return nil, fmt.Errorf("aieml k1=%d: %v", k1, err)
+		}
+		st.padd, st.slot = p, slot
+	}
+	for _, st := range streams {
+		ptr := reg(st.ptr)
+		for _, l := range st.s {
+			l := l
+			mem := vliw.MemPost(ptr, 32)
+			if l.modReg != "" {
+				mem = vliw.MemPostReg(ptr, reg(l.modReg))
+			}
+			o := &top{slot: l.slot, t: l.t, op: "v" + l.slot, uses: map[int]*tval{}}
+			o.args = func() []vliw.Arg { return []vliw.Arg{half(l.v, l.h), mem} }
+			o.defines(l.v, L.VLDDst)
+			k.ops = append(k.ops, o)
+		}
+		if st.slot == "" {
+			continue // jump folded into the last load
+		}
+		mod := reg(st.mod)
+		k.ops = append(k.ops, &top{slot: st.slot, t: st.padd, op: "padd" + st.slot[2:], uses: map[int]*tval{},
+			args: func() []vliw.Arg { return []vliw.Arg{vliw.MemPostReg(ptr, mod)} }})
+	}
+
+	// stores: tiles in the order their chains end, two 32-byte halves each; row i of the
+	// block through p2 (i = 0) or p5 (i = 1); after a row's last store the pointer jumps to
+	// the next block's row (m3: 0, or one row of tiles when the block row wraps).
+	storeLead := L.MACDst - L.VSTSrc + 1
+	next := 0
+	lastStore := make([]int, bm2)
+	firstStore := []int{-1, -1}
+	for c := 0; c < nc; c++ {
+		c := c
+		v := chain[k1-1][c]
+		ptr := reg([]string{"p2", "p5"}[c%bm2])
+		for q := 0; q < 2; q++ {
+			q := q
+			t := k.asap("st", max(next, nc*(k1-1)+c+storeLead))
+			k.add("st", t, "vst", func() []vliw.Arg { return []vliw.Arg{bmq(v, q), vliw.MemPost(ptr, 32)} }).reads(0, v, L.VSTSrc)
+			next = t + 1
+			lastStore[c%bm2] = t
+			if firstStore[c%bm2] < 0 {
+				firstStore[c%bm2] = t
+			}
+		}
+	}
+	cPadd := make([]int, bm2)
+	for i := 0; i < bm2; i++ {
+		ptr := reg([]string{"p2", "p5"}[i])
+		cPadd[i] = k.asap("st", lastStore[i]+1)
+		k.add("st", cPadd[i], "padds", func() []vliw.Arg { return []vliw.Arg{vliw.MemPostReg(ptr, reg("m3"))} })
+	}
+
+	// scalar code: r1 counts blocks along n1; r27 = (r1 < n1/4) after a block: the next block
+	// is in the same block row (A jumps back, B moves to the next 4 columns, C continues) or
+	// not (A moves on, B jumps back to its start, C skips the block row's second tile row).
+	padds := []int{streams[0].padd, streams[1].padd, sB[len(sB)-1].t}
+	t0 := min(padds[0], padds[1]) - 6
+	t0 = min(t0, padds[2]-7)
+	type sc struct {
+		slot string
+		dt   int
+		op   string
+		args []vliw.Arg
+	}
+	R := func(n string) vliw.Arg { return vliw.R(reg(n)) }
+	scal := []sc{
+		{"alu", 0, "add", []vliw.Arg{R("r1"), R("r1"), vliw.Imm(1)}},
+		{"alu", 1, "ltu", []vliw.Arg{R("r27"), R("r1"), R("r2")}},
+		{"alu", 2, "mul", []vliw.Arg{R("r1"), R("r1"), R("r27")}},
+		{"alu", 3, "sel.nez", []vliw.Arg{R("r6"), R("r8"), R("r9"), R("r27")}},
+		{"alu", 4, "sel.nez", []vliw.Arg{R("r7"), R("r10"), R("r11"), R("r27")}},
+		{"alu", 5, "sel.nez", []vliw.Arg{R("r12"), R("r13"), R("r14"), R("r27")}},
+		{"mv", 4, "mov", []vliw.Arg{R("m1"), R("r6")}},
+		{"mv", 5, "mov", []vliw.Arg{R("m2"), R("r7")}},
+		{"mv", 6, "mov", []vliw.Arg{R("m3"), R("r12")}},
+	}
+	for _, s := range scal {
+		s := s
+		if k.busy(s.slot, t0+s.dt) || k.coversBusy(s.slot, t0+s.dt) {
+			return nil, fmt.Errorf("aieml: scalar slot %s at %d taken", s.slot, t0+s.dt)
+		}
+		k.add(s.slot, t0+s.dt, s.op, func() []vliw.Arg { return s.args })
+	}
+	// each modifier must be read by its own block's padd before the next block rewrites it
+	for i, p := range []int{padds[0], padds[1], padds[2], cPadd[0], cPadd[1]} {
+		w := t0 + []int{4, 4, 5, 6, 6}[i] // cycle the mov lands
+		if p <= w || p > w+ii {
+			return nil, fmt.Errorf("aieml k1=%d: a pointer jump at %d does not read the modifier written at %d", k1, p, w)
+		}
+	}
+	if err := k.allocate(map[string]int{"x": a.VecRegs, "bm": 2 * a.AccRegs}); err != nil {
+		return nil, fmt.Errorf("aieml k1=%d: %v", k1, err)
+	}
+	// once-only set-up
+	tile := int64(64)
+	rowA := int64(k1) * tile
+	rowB := int64(n1) * tile
+	nb := int64(n1 / bn2)
+	ms := func(op, r string, v int64, dl int) *setupOp {
+		return &setupOp{in: k.isa.Operation(op, R(r), vliw.Imm(v)), deadline: dl}
+	}
+	imm := func(r string, v int64, dl int) *setupOp {
+		if v >= -128 && v < 128 {
+			return ms("movx", r, v, dl)
+		}
+		return ms("movxm", r, v, dl)
+	}
+	firstA1 := streams[1].s[0].t
+	movP4 := &setupOp{in: k.isa.Operation("mov", R("p4"), R("p0")), deadline: firstA1 - 1}
+	movP5 := &setupOp{in: k.isa.Operation("mov", R("p5"), R("p2")), deadline: firstStore[1] - 1}
+	k.setup = append(k.setup,
+		imm("r0", a.Mode.Config, 0),
+		imm("m0", rowB-int64(bn2)*tile+32, sB[2*bn2-1].t),
+		movP4,
+		&setupOp{in: k.isa.Operation("padda", vliw.MemPost(reg("p4"), rowA)), deadline: firstA1, after: movP4, gap: 1},
+		movP5,
+		&setupOp{in: k.isa.Operation("padds", vliw.MemPost(reg("p5"), rowB)), deadline: firstStore[1], after: movP5, gap: 1},
+		imm("r1", 0, t0),
+		imm("r2", nb, t0+1),
+		imm("r8", -rowA, t0+3), imm("r9", rowA, t0+3),
+		// block jumps of B from the block's last tile (folded into its post-modify): to the
+		// next 4 columns, or back to the start of in1 when the block row wraps
+		imm("r10", (int64(bn2)-int64(k1)*int64(n1))*tile+rowB-int64(bn2)*tile+32, t0+4),
+		imm("r11", -(int64(k1)*int64(n1)+int64(n1)-int64(bn2))*tile+rowB-int64(bn2)*tile+32, t0+4),
+		imm("r13", 0, t0+5), imm("r14", rowB, t0+5),
+	)
+	return k, nil
 }
