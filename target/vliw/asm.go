@@ -504,7 +504,10 @@ func Link(m *Machine, p *Program) error {
 func Listing(m *Machine, p *Program) string {
 	var b strings.Builder
 	if p.Name != "" {
-		fmt.Fprintf(&b, "  .globl %s\n  .p2align 4\n%s:\n", p.Name, p.Name)
+		fmt.Fprintf(&b, "  .globl %s\n", p.Name)
+		if i, ok := p.Labels[p.Name]; !ok || i != 0 {
+			fmt.Fprintf(&b, ".p2align 4\n%s:\n", p.Name)
+		}
 	}
 	for bi, bun := range p.Bundles {
 		if bun.Comment != "" && strings.HasPrefix(bun.Comment, "//") {
