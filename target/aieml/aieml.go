@@ -172,3 +172,12 @@ var formats = func() []vliw.Format {
 	}
 	return f
 }()
+
+// Compile generates the einsum kernel of spec for this tile, runs it on the cycle engine and
+// checks it against op/ref.
+func Compile(spec string) (*xdna.Result, error) { return xdna.Compile(Arch, spec) }
+
+// Simulate runs an assembly listing (the published kernels' syntax) on this tile.
+func Simulate(name, src string, opt xdna.SimOptions) (*xdna.SimResult, error) {
+	return xdna.SimListing(Arch, name, src, opt)
+}

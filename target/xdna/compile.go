@@ -95,3 +95,94 @@ func Compile(a *Arch, spec string) (*Result, error) {
 	}
 	return r, nil
 }
+
+// SimOptions describe a listing run: the einsum whose buffers the kernel works on and how
+// they are placed and filled.
+type SimOptions struct {
+	Spec string // einsum spec (sizes and layout of the three buffers)
+	// In0, In1, Out are buffer addresses; negative: the bank-aware placement (PlaceBuffers).
+	In0, In1, Out int
+	CIn           string // initial output buffer: zero or random
+	Seed          uint64
+}
+
+// SimResult is a listing's run.
+type SimResult struct {
+	Instructions int64
+	VMACs        int64
+	Cycles       int64
+	Stalls       int64
+	Verified     bool
+	MaxErr       float64
+	Mismatch     string
+	Hazard       *vliw.Hazard // the rule the run broke (nil: none)
+	Layout       Layout
+}
+
+// OK reports a run without hazards whose output matched op/ref.
+func (r *SimResult) OK() bool { return r.Hazard == nil && r.Verified }
+
+// SimListing reads an assembly listing in the published kernels' syntax, places and fills the
+// buffers of opt.Spec, runs it and checks the output. A hazard ends the run and is returned in
+// the result (err is for input that cannot run at all).
+func SimListing(a *Arch, name, src string, opt SimOptions) (*SimResult, error) {
+	s, err := op.Parse(opt.Spec)
+	if err != nil {
+		return nil, err
+	}
+	if s.Einsum == nil {
+		return nil, fmt.Errorf("the buffers are described by an einsum spec, not %s", s.Op())
+	}
+	res := &SimResult{}
+	p, err := vliw.Parse(a.M, NewISA(a), name, src)
+	if h, ok := err.(*vliw.Hazard); ok {
+		res.Hazard = h
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := vliw.Link(a.M, p); err != nil {
+		if h, ok := err.(*vliw.Hazard); ok {
+			res.Hazard = h
+			return res, nil
+		}
+		return nil, err
+	}
+	lay, err := a.PlaceBuffers(s.Einsum)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		addr int
+		dst  *int
+	}{{opt.In0, &lay.In0}, {opt.In1, &lay.In1}, {opt.Out, &lay.Out}} {
+		if f.addr >= 0 {
+			*f.dst = f.addr
+		}
+	}
+	res.Layout = lay
+	o, err := a.RandomOperands(s.Einsum, opt.Seed, opt.CIn)
+	if err != nil {
+		return nil, err
+	}
+	run, err := a.Run(p, s.Einsum, lay, o)
+	if run != nil {
+		res.Instructions, res.VMACs, res.Cycles, res.Stalls = run.Stats.Bundles, run.VMACs, run.Stats.Cycles, run.Stats.Stalls
+		res.Verified, res.MaxErr, res.Mismatch = run.Verified, run.MaxErr, run.Mismatch
+	}
+	if h, ok := err.(*vliw.Hazard); ok {
+		res.Hazard = h
+		return res, nil
+	}
+	return res, err
+}
+
+// SeedSpec is the einsum of the published kernel for a generation (seed 002 for AIE2P, the
+// xdna repository's XDNA1 kernel for AIE2): the default buffers of a listing run.
+func SeedSpec(g Gen) string {
+	if g == AIE2P {
+		return "einsum [m2,k1,m1,m0,k0],[n2,k1,n1,n0,k0]->[m1,m2,n2,n1,m0,n0] m2=4 k1=12 m1=2 m0=8 k0=8 n2=4 n1=2 n0=8 dtype=bfp16"
+	}
+	return "einsum [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0] m1=8 k1=4 m0=4 k0=8 n1=8 n0=4 dtype=bf16"
+}
