@@ -1,6 +1,7 @@
 package xdna
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -240,8 +241,23 @@ type emitPlan struct {
 }
 
 // emit builds the program. setup operations go into free slots of the prologue; the
-// hardware-loop set-up is added if the loop pays; a return closes the kernel.
+// hardware-loop set-up is added if the loop pays; a return closes the kernel. When the loop's
+// set-up would come too close to its start (the machine's rule), the loop starts one
+// iteration later.
 func (k *kern) emit() (*vliw.Program, error) {
+	base := len(k.setup)
+	for shift := 0; ; shift++ {
+		k.setup = k.setup[:base]
+		prog, err := k.emitShift(shift)
+		var h *vliw.Hazard
+		if errors.As(err, &h) && h.Rule == "loop" && k.plan.lc > 2 {
+			continue
+		}
+		return prog, err
+	}
+}
+
+func (k *kern) emitShift(shift int) (*vliw.Program, error) {
 	pl := emitPlan{smin: 1 << 30, smax: -1 << 30}
 	for _, o := range k.ops {
 		pl.smin, pl.smax = min(pl.smin, o.t), max(pl.smax, o.t)
@@ -249,7 +265,7 @@ func (k *kern) emit() (*vliw.Program, error) {
 	ii, n := k.ii, k.n
 	pl.tend = (n-1)*ii + pl.smax
 	// loop: the first window whose every op belongs to an existing iteration
-	pl.l0 = pl.smax - ii + 1
+	pl.l0 = pl.smax - ii + 1 + shift*ii
 	i0 := func(s int) int { return ceilDiv(pl.l0-s, ii) }
 	pl.lc = n - i0(pl.smin)
 	// flat slot occupancy of template instances

@@ -57,10 +57,8 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		return nil, fmt.Errorf("bf16 kernels need an AIE2 target")
 	}
 	k1, n1 := d.k1, d.n1
-	ii := 8 * k1
-	if ii < 24 {
-		return nil, fmt.Errorf("aieml: k1=%d gives %d VMAC.F per block; the block's 16 stores and pointer updates need k1 >= 3", k1, ii)
-	}
+	// one VMAC.F per bundle, unless the store slot (16 stores per block) needs more bundles
+	ii := max(8*k1, 2*bm2*bn2)
 	k := newKern(a, ii, (d.m1/bm2)*(d.n1/bn2), name)
 	L := a.Lat
 	M := a.M
@@ -285,8 +283,8 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 	}
 
 	// stores: tiles in the order their chains end, two 32-byte halves each; row i of the
-	// block through p2 (i = 0) or p5 (i = 1); after a row's last store the pointer jumps to
-	// the next block's row (m3: 0, or one row of tiles when the block row wraps).
+	// block through p2 (i = 0) or p5 (i = 1); a row's last store post-modifies its pointer by
+	// m3 instead of 32 (32, or 32 plus one row of tiles when the block row wraps).
 	storeLead := L.MACDst - L.VSTSrc + 1
 	next := 0
 	lastStore := make([]int, bm2)
@@ -297,8 +295,12 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		ptr := reg([]string{"p2", "p5"}[c%bm2])
 		for q := 0; q < 2; q++ {
 			q := q
+			mem := vliw.MemPost(ptr, 32)
+			if c >= nc-bm2 && q == 1 {
+				mem = vliw.MemPostReg(ptr, reg("m3"))
+			}
 			t := k.asap("st", max(next, nc*(k1-1)+c+storeLead))
-			k.add("st", t, "vst", func() []vliw.Arg { return []vliw.Arg{bmq(v, q), vliw.MemPost(ptr, 32)} }).reads(0, v, L.VSTSrc)
+			k.add("st", t, "vst", func() []vliw.Arg { return []vliw.Arg{bmq(v, q), mem} }).reads(0, v, L.VSTSrc)
 			next = t + 1
 			lastStore[c%bm2] = t
 			if firstStore[c%bm2] < 0 {
@@ -306,47 +308,74 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 			}
 		}
 	}
-	cPadd := make([]int, bm2)
-	for i := 0; i < bm2; i++ {
-		ptr := reg([]string{"p2", "p5"}[i])
-		cPadd[i] = k.asap("st", lastStore[i]+1)
-		k.add("st", cPadd[i], "padds", func() []vliw.Arg { return []vliw.Arg{vliw.MemPostReg(ptr, reg("m3"))} })
-	}
+	cPadd := lastStore
 
 	// scalar code: r1 counts blocks along n1; r27 = (r1 < n1/4) after a block: the next block
-	// is in the same block row (A jumps back, B moves to the next 4 columns, C continues) or
-	// not (A moves on, B jumps back to its start, C skips the block row's second tile row).
-	padds := []int{streams[0].padd, streams[1].padd, sB[len(sB)-1].t}
-	t0 := min(padds[0], padds[1]) - 6
-	t0 = min(t0, padds[2]-7)
+	// is in the same block row (A jumps back, B moves to the next 4 columns) or not (A moves
+	// on, B jumps back to its start). The output pointers jump a block later (their stores
+	// drain during the next block), so a second counter r15 gives C's jump: 0 within a block
+	// row, one row of tiles (skipping the block row's second tile row) when it wraps.
+	R := func(n string) vliw.Arg { return vliw.R(reg(n)) }
 	type sc struct {
 		slot string
 		dt   int
 		op   string
 		args []vliw.Arg
 	}
-	R := func(n string) vliw.Arg { return vliw.R(reg(n)) }
-	scal := []sc{
+	abChain := []sc{
 		{"alu", 0, "add", []vliw.Arg{R("r1"), R("r1"), vliw.Imm(1)}},
 		{"alu", 1, "ltu", []vliw.Arg{R("r27"), R("r1"), R("r2")}},
 		{"alu", 2, "mul", []vliw.Arg{R("r1"), R("r1"), R("r27")}},
 		{"alu", 3, "sel.nez", []vliw.Arg{R("r6"), R("r8"), R("r9"), R("r27")}},
 		{"alu", 4, "sel.nez", []vliw.Arg{R("r7"), R("r10"), R("r11"), R("r27")}},
-		{"alu", 5, "sel.nez", []vliw.Arg{R("r12"), R("r13"), R("r14"), R("r27")}},
 		{"mv", 4, "mov", []vliw.Arg{R("m1"), R("r6")}},
 		{"mv", 5, "mov", []vliw.Arg{R("m2"), R("r7")}},
-		{"mv", 6, "mov", []vliw.Arg{R("m3"), R("r12")}},
 	}
-	for _, s := range scal {
-		s := s
-		if k.busy(s.slot, t0+s.dt) || k.coversBusy(s.slot, t0+s.dt) {
-			return nil, fmt.Errorf("aieml: scalar slot %s at %d taken", s.slot, t0+s.dt)
+	cChain := []sc{
+		{"alu", 0, "add", []vliw.Arg{R("r15"), R("r15"), vliw.Imm(1)}},
+		{"alu", 1, "ltu", []vliw.Arg{R("r16"), R("r15"), R("r2")}},
+		{"alu", 2, "mul", []vliw.Arg{R("r15"), R("r15"), R("r16")}},
+		{"alu", 3, "sub", []vliw.Arg{R("r17"), R("r3"), R("r16")}},
+		{"alu", 4, "mul", []vliw.Arg{R("r17"), R("r17"), R("r14")}},
+		{"alu", 6, "add", []vliw.Arg{R("r17"), R("r17"), vliw.Imm(32)}},
+		{"mv", 7, "mov", []vliw.Arg{R("m3"), R("r17")}},
+	}
+	// placeChain puts a chain at the latest base time whose slots are all free, with its
+	// last move landing before deadline.
+	placeChain := func(ch []sc, deadline int) (int, error) {
+		last := 0
+		for _, c := range ch {
+			last = max(last, c.dt)
 		}
-		k.add(s.slot, t0+s.dt, s.op, func() []vliw.Arg { return s.args })
+		for base := deadline - last - 1; base > deadline-last-1-ii; base-- {
+			ok := true
+			for _, c := range ch {
+				if k.busy(c.slot, base+c.dt) || k.coversBusy(c.slot, base+c.dt) {
+					ok = false
+				}
+			}
+			if ok {
+				for _, c := range ch {
+					c := c
+					k.add(c.slot, base+c.dt, c.op, func() []vliw.Arg { return c.args })
+				}
+				return base, nil
+			}
+		}
+		return 0, fmt.Errorf("aieml k1=%d: no free scalar slots for the pointer code", k1)
 	}
-	// each modifier must be read by its own block's padd before the next block rewrites it
+	padds := []int{streams[0].padd, streams[1].padd, sB[len(sB)-1].t}
+	t0, err := placeChain(abChain, min(padds[0], padds[1], padds[2]))
+	if err != nil {
+		return nil, err
+	}
+	tc, err := placeChain(cChain, min(cPadd[0], cPadd[1]))
+	if err != nil {
+		return nil, err
+	}
+	// each modifier must be read by its own block's jump before the next block rewrites it
 	for i, p := range []int{padds[0], padds[1], padds[2], cPadd[0], cPadd[1]} {
-		w := t0 + []int{4, 4, 5, 6, 6}[i] // cycle the mov lands
+		w := []int{t0 + 4, t0 + 4, t0 + 5, tc + 7, tc + 7}[i] // cycle the mov lands
 		if p <= w || p > w+ii {
 			return nil, fmt.Errorf("aieml k1=%d: a pointer jump at %d does not read the modifier written at %d", k1, p, w)
 		}
@@ -385,7 +414,7 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		// next 4 columns, or back to the start of in1 when the block row wraps
 		imm("r10", (int64(bn2)-int64(k1)*int64(n1))*tile+rowB-int64(bn2)*tile+32, t0+4),
 		imm("r11", -(int64(k1)*int64(n1)+int64(n1)-int64(bn2))*tile+rowB-int64(bn2)*tile+32, t0+4),
-		imm("r13", 0, t0+5), imm("r14", rowB, t0+5),
+		imm("r15", 0, tc), imm("r3", 1, tc+3), imm("r14", rowB, tc+4),
 	)
 	return k, nil
 }

@@ -56,10 +56,8 @@ func genAIE2P(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		return nil, fmt.Errorf("bfp16 kernels need an AIE2P target")
 	}
 	k1 := d.k1
-	ii := 4 * k1
-	if ii < 16 {
-		return nil, fmt.Errorf("aie2p: k1=%d gives %d VMAC.F per block, fewer than the block's 16 stores: use k1 >= 4", k1, ii)
-	}
+	// one VMAC.F per bundle, unless the block's 16 stores (one store slot) need more bundles
+	ii := max(4*k1, 16)
 	k := newKern(a, ii, d.m2*d.n2, name)
 	L := a.Lat
 	M := a.M
