@@ -179,6 +179,10 @@ func TestFP32Sum(t *testing.T) {
 	if FP32Sum(1, []float64{0x1p-24}) != 1 || FP32Sum(1+0x1p-23, []float64{0x1p-24}) != 1+0x1p-22 {
 		t.Fatal("ties to even")
 	}
+	// Terms float64 cannot add exactly take the exact path: 1 + 2^-60 - 1 = 2^-60.
+	if got := FP32Sum(1, []float64{0x1p-60, -1}); got != 0x1p-60 {
+		t.Fatalf("inexact float64 path: %v", got)
+	}
 	// Cancellation is exact before rounding.
 	if got := FP32Sum(0x1p30, []float64{-0x1p30, 0x1p-40}); got != 0x1p-40 {
 		t.Fatalf("cancellation: %v", got)

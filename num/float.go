@@ -238,6 +238,21 @@ func FP32Sum(acc float32, terms []float64) float32 {
 		}
 		return float32(s)
 	}
+	// fast path: float64 additions that are all exact (TwoSum error zero) leave the exact sum
+	// in s, and float32(s) rounds it once
+	s, exact := a, true
+	for _, v := range terms {
+		r := s + v
+		bv := r - s
+		if (s-(r-bv))+(v-bv) != 0 {
+			exact = false
+			break
+		}
+		s = r
+	}
+	if exact && s != 0 {
+		return ftz32(float32(s))
+	}
 	var sum big.Float
 	sum.SetPrec(2200) // wider than the float64 exponent range: every sum below is exact
 	sum.SetFloat64(a)
