@@ -74,7 +74,7 @@ func Compile(a *Arch, spec string) (*Result, error) {
 	}
 	run, err := a.Run(prog, s.Einsum, lay, o)
 	if err != nil {
-		return nil, fmt.Errorf("%s: generated kernel: %v", a.Name, err)
+		return &Result{Listing: vliw.Listing(a.M, prog)}, fmt.Errorf("%s: generated kernel: %v", a.Name, err)
 	}
 	r := &Result{
 		Target: a.Name, Spec: s.String(),

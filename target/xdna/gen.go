@@ -245,12 +245,12 @@ type emitPlan struct {
 // set-up would come too close to its start (the machine's rule), the loop starts one
 // iteration later.
 func (k *kern) emit() (*vliw.Program, error) {
-	base := len(k.setup)
+	base := append([]*setupOp(nil), k.setup...)
 	for shift := 0; ; shift++ {
-		k.setup = k.setup[:base]
+		k.setup = append([]*setupOp(nil), base...)
 		prog, err := k.emitShift(shift)
 		var h *vliw.Hazard
-		if errors.As(err, &h) && h.Rule == "loop" && k.plan.lc > 2 {
+		if errors.As(err, &h) && h.Rule == "loop" && k.plan.lc >= 2 {
 			continue
 		}
 		return prog, err
@@ -310,8 +310,9 @@ func (k *kern) emitShift(shift int) (*vliw.Program, error) {
 			&setupOp{in: k.isa.Operation("movxm", vliw.R(k.a.M.MustReg("le")), vliw.Label(labelEnd)), deadline: pl.l0},
 			&setupOp{in: k.isa.Operation("movxm", vliw.R(k.a.M.MustReg("lc")), vliw.Imm(int64(pl.lc))), deadline: pl.l0})
 	}
-	// place setup operations as early as possible from tstart; move tstart back until all
-	// meet their deadlines.
+	// place setup operations earliest deadline first, each as early as possible from tstart;
+	// move tstart back until all meet their deadlines.
+	sort.SliceStable(k.setup, func(i, j int) bool { return k.setup[i].deadline < k.setup[j].deadline })
 	pl.tstart = pl.smin
 	for {
 		ok := true

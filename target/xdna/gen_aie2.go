@@ -220,46 +220,36 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		}
 		return s
 	}
-	var streams []struct {
-		ptr, buf string
-		s        []*ld
-		padd     int
-		slot     string
-		mod      string
+	// A: one pointer walks both rows of the block: per k, row 0's halves (+32, then m4 = one
+	// row ahead minus 32) and row 1's (+32, then m5 = back to row 0's next tile); the block's
+	// last load jumps to the next block by m1 (per block). B: one pointer walks the four tiles
+	// of each k (+32, the last by m0 to the next k row); the block's last load jumps by m2.
+	// One pointer per buffer: never two accesses to one buffer's bank in a cycle, and no
+	// separate pointer add (B carries a load in every cycle of the block).
+	sA := stream(A, func(i, kk int) int { return nc*kk + i }, true)
+	for x := range sA {
+		switch x % 4 {
+		case 1:
+			sA[x].modReg = "m4"
+		case 3:
+			sA[x].modReg = "m5"
+		}
 	}
-	for i := 0; i < bm2; i++ {
-		i := i
-		s := stream([][]*tval{A[i]}, func(_, kk int) int { return nc*kk + i }, true)
-		streams = append(streams, struct {
-			ptr, buf string
-			s        []*ld
-			padd     int
-			slot     string
-			mod      string
-		}{ptr: []string{"p0", "p4"}[i], buf: "in0", s: s, mod: "m1"})
-	}
+	sA[len(sA)-1].modReg = "m1"
 	sB := stream(B, func(j, kk int) int { return nc*kk + bm2*j }, true)
 	for x := 2*bn2 - 1; x < len(sB); x += 2 * bn2 {
-		sB[x].modReg = "m0" // jump to the next k row of in1
+		sB[x].modReg = "m0"
 	}
-	// the block's last B load jumps to the next block's first tile (m2): one pointer carries
-	// a load every cycle, so there is no room for a separate pointer add
 	sB[len(sB)-1].modReg = "m2"
-	streams = append(streams, struct {
+	streams := []struct {
 		ptr, buf string
 		s        []*ld
-		padd     int
-		slot     string
-		mod      string
-	}{ptr: "p1", buf: "in1", s: sB, mod: "m2"})
+	}{{"p0", "in0", sA}, {"p1", "in1", sB}}
 	// B first: it needs the most slots
-	for _, si := range []int{2, 0, 1} {
-		st := &streams[si]
-		p, slot, err := place(st.buf, st.s, si != 2)
-		if err != nil {
+	for _, si := range []int{1, 0} {
+		if _, _, err := place(streams[si].buf, streams[si].s, false); err != nil {
 			return nil, fmt.Errorf("aieml k1=%d: %v", k1, err)
 		}
-		st.padd, st.slot = p, slot
 	}
 	for _, st := range streams {
 		ptr := reg(st.ptr)
@@ -274,12 +264,6 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 			o.defines(l.v, L.VLDDst)
 			k.ops = append(k.ops, o)
 		}
-		if st.slot == "" {
-			continue // jump folded into the last load
-		}
-		mod := reg(st.mod)
-		k.ops = append(k.ops, &top{slot: st.slot, t: st.padd, op: "padd" + st.slot[2:], uses: map[int]*tval{},
-			args: func() []vliw.Arg { return []vliw.Arg{vliw.MemPostReg(ptr, mod)} }})
 	}
 
 	// stores: tiles in the order their chains end, two 32-byte halves each; row i of the
@@ -364,8 +348,8 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		}
 		return 0, fmt.Errorf("aieml k1=%d: no free scalar slots for the pointer code", k1)
 	}
-	padds := []int{streams[0].padd, streams[1].padd, sB[len(sB)-1].t}
-	t0, err := placeChain(abChain, min(padds[0], padds[1], padds[2]))
+	padds := []int{sA[len(sA)-1].t, sA[len(sA)-1].t, sB[len(sB)-1].t}
+	t0, err := placeChain(abChain, min(padds[0], padds[2]))
 	if err != nil {
 		return nil, err
 	}
@@ -397,19 +381,18 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		}
 		return ms("movxm", r, v, dl)
 	}
-	firstA1 := streams[1].s[0].t
-	movP4 := &setupOp{in: k.isa.Operation("mov", R("p4"), R("p0")), deadline: firstA1 - 1}
 	movP5 := &setupOp{in: k.isa.Operation("mov", R("p5"), R("p2")), deadline: firstStore[1] - 1}
 	k.setup = append(k.setup,
 		imm("r0", a.Mode.Config, 0),
 		imm("m0", rowB-int64(bn2)*tile+32, sB[2*bn2-1].t),
-		movP4,
-		&setupOp{in: k.isa.Operation("padda", vliw.MemPost(reg("p4"), rowA)), deadline: firstA1, after: movP4, gap: 1},
+		imm("m4", rowA-32, sA[1].t), imm("m5", 32-rowA, sA[3].t),
 		movP5,
 		&setupOp{in: k.isa.Operation("padds", vliw.MemPost(reg("p5"), rowB)), deadline: firstStore[1], after: movP5, gap: 1},
 		imm("r1", 0, t0),
 		imm("r2", nb, t0+1),
-		imm("r8", -rowA, t0+3), imm("r9", rowA, t0+3),
+		// A's block jump from row 1's last half: back to row 0 of this block row, or on to
+		// the next block row
+		imm("r8", 32-2*rowA, t0+3), imm("r9", 32, t0+3),
 		// block jumps of B from the block's last tile (folded into its post-modify): to the
 		// next 4 columns, or back to the start of in1 when the block row wraps
 		imm("r10", (int64(bn2)-int64(k1)*int64(n1))*tile+rowB-int64(bn2)*tile+32, t0+4),
