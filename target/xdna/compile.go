@@ -50,19 +50,28 @@ func Compile(a *Arch, spec string) (*Result, error) {
 	if s.Types.Out != op.FP32 {
 		return nil, fmt.Errorf("%s einsum kernels write fp32 (out=fp32), not %v", a.Name, s.Types.Out)
 	}
+	// output-tile prioritization first; round-robin chains if its longer-lived operands do
+	// not fit the registers
 	var k *kern
-	switch a.Gen {
-	case AIE2P:
-		k, err = genAIE2P(a, s.Einsum, "einsum_kernel")
-	case AIE2:
-		k, err = genAIE2(a, s.Einsum, "einsum_kernel")
+	var prog *vliw.Program
+	for _, prio := range []bool{true, false} {
+		switch a.Gen {
+		case AIE2P:
+			k, err = genAIE2P(a, s.Einsum, "einsum_kernel", prio)
+		case AIE2:
+			k, err = genAIE2(a, s.Einsum, "einsum_kernel", prio)
+		}
+		if err == nil {
+			if prog, err = k.emit(); err != nil {
+				err = fmt.Errorf("%s: %v", a.Name, err)
+			}
+		}
+		if err == nil {
+			break
+		}
 	}
 	if err != nil {
 		return nil, err
-	}
-	prog, err := k.emit()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", a.Name, err)
 	}
 	lay, err := a.PlaceBuffers(s.Einsum)
 	if err != nil {

@@ -208,7 +208,21 @@ func (k *kern) allocate(regs map[string]int) error {
 			return false
 		}
 		if !try(0) {
-			return fmt.Errorf("%d %s registers do not hold the schedule's %d values (modulo %d)", n, class, len(vs), k.ii)
+			// the most values live in one cycle (a lower bound on the registers needed)
+			peak := 0
+			for t := 0; t < k.ii; t++ {
+				live := 0
+				for _, v := range vs {
+					for d := -2; d <= 2; d++ {
+						if c := t + d*k.ii; c >= v.land && (c < v.last || c == v.land) {
+							live++
+							break
+						}
+					}
+				}
+				peak = max(peak, live)
+			}
+			return fmt.Errorf("%d %s registers do not hold the schedule's %d values (modulo %d; up to %d live in one cycle)", n, class, len(vs), k.ii, peak)
 		}
 	}
 	return nil
@@ -476,4 +490,74 @@ func ceilDiv(a, b int) int {
 		return (a + b - 1) / b
 	}
 	return -((-a) / b)
+}
+
+// chainOrder places the block's VMAC.F: chain c's rounds r = 0..rounds-1 in bundles 0..ii-1,
+// one per bundle, a chain's consecutive VMAC.F at least spacing apart, chain c's last by
+// deadline[c], earliest deadline (least laxity) first. It returns time[c][r], or ok = false
+// when the deadlines cannot be met.
+func chainOrder(nc, rounds, ii, spacing int, deadline []int) (time [][]int, ok bool) {
+	time = make([][]int, nc)
+	next := make([]int, nc) // next round of each chain
+	last := make([]int, nc)
+	for c := range last {
+		last[c] = -spacing
+		time[c] = make([]int, rounds)
+	}
+	for t := 0; t < ii; t++ {
+		// round robin (fewest rounds done first, then chain order) while no chain is close to
+		// its deadline, so operand tiles stay short-lived; least laxity first near the end.
+		best, bestLax, rr := -1, 0, -1
+		for c := 0; c < nc; c++ {
+			if next[c] == rounds || t-last[c] < spacing {
+				continue
+			}
+			lax := deadline[c] - t - spacing*(rounds-1-next[c])
+			if lax < 0 {
+				return nil, false
+			}
+			if best < 0 || lax < bestLax {
+				best, bestLax = c, lax
+			}
+			if rr < 0 || next[c] < next[rr] {
+				rr = c
+			}
+		}
+		if best >= 0 && bestLax >= nc {
+			best = rr
+		}
+		if best < 0 {
+			continue
+		}
+		time[best][next[best]] = t
+		next[best]++
+		last[best] = t
+	}
+	for c := 0; c < nc; c++ {
+		if next[c] != rounds || time[c][rounds-1] > deadline[c] {
+			return nil, false
+		}
+	}
+	return time, true
+}
+
+// prioritized gives the chains' deadlines for a cool-down that hides most stores: the last
+// `spacing` bundles must hold distinct chains (the tail chains, ending in order at
+// T-spacing..T-1); every other chain ends early enough that its `q` stores, taken in chain
+// order through the one store slot, are done before the first tail chain's store. Chains are
+// numbered in the order their tiles are stored.
+func prioritized(nc, ii, spacing, q int) []int {
+	d := make([]int, nc)
+	early := nc - spacing
+	if early < 0 {
+		early = 0
+	}
+	for c := 0; c < nc; c++ {
+		if c >= early {
+			d[c] = ii - nc + c
+			continue
+		}
+		d[c] = ii - spacing - q*(early-c)
+	}
+	return d
 }

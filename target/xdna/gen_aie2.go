@@ -48,7 +48,7 @@ func matchBF16(e *op.Einsum) (bf16Dims, error) {
 // whichever load unit is free (ALAP, 7 cycles ahead of their first VMAC.F, never two loads of
 // one buffer in a cycle), the 16 stores of a block issued as each tile lands, pointer jumps
 // between blocks by scalar code.
-func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
+func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 	d, err := matchBF16(e)
 	if err != nil {
 		return nil, err
@@ -94,12 +94,32 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 			chain[r][c] = k.newVal("bm")
 		}
 	}
-	// VMAC.F: round r, chain c = 2j + i at 8r + c.
+	// VMAC.F of chain c = 2j + i, one per bundle, a chain's VMAC.F at least MACDst - MACAcc
+	// + 1 = 4 apart; the first four tiles finish early so that in the cool-down their stores
+	// hide under the last four chains' VMAC.F (output-tile prioritization), else round robin.
+	spacing := L.MACDst - L.MACAcc + 1
+	// chain numbering = store order: column-major (c = 2j + i, tiles finish column by column)
+	// for round robin; row-major (c = 4i + j) when prioritized, so the early chains are row 0's
+	// and share its A tiles (each B tile then serves one early and one late chain)
+	row := func(c int) int { return c % bm2 }
+	col := func(c int) int { return c / bm2 }
+	if prio {
+		row = func(c int) int { return c / bn2 }
+		col = func(c int) int { return c % bn2 }
+	}
+	when, ok := chainOrder(nc, k1, ii, spacing, prioritized(nc, ii, spacing, 2))
+	if !ok || !prio {
+		flat := make([]int, nc)
+		for c := range flat {
+			flat[c] = ii
+		}
+		when, _ = chainOrder(nc, k1, ii, spacing, flat)
+	}
 	for r := 0; r < k1; r++ {
 		for c := 0; c < nc; c++ {
 			r, c := r, c
-			i, j := c%bm2, c/bm2
-			t := nc*r + c
+			i, j := row(c), col(c)
+			t := when[c][r]
 			acc := func(v *tval) vliw.Arg { return vliw.R(reg(bmName(v))) }
 			if r == 0 {
 				k.add("vec", t, "vmul.f", func() []vliw.Arg {
@@ -226,7 +246,16 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 	// of each k (+32, the last by m0 to the next k row); the block's last load jumps by m2.
 	// One pointer per buffer: never two accesses to one buffer's bank in a cycle, and no
 	// separate pointer add (B carries a load in every cycle of the block).
-	sA := stream(A, func(i, kk int) int { return nc*kk + i }, true)
+	firstUse := func(kk int, pick func(c int) bool) int {
+		f := 1 << 30
+		for c := 0; c < nc; c++ {
+			if pick(c) {
+				f = min(f, when[c][kk])
+			}
+		}
+		return f
+	}
+	sA := stream(A, func(i, kk int) int { return firstUse(kk, func(c int) bool { return row(c) == i }) }, true)
 	for x := range sA {
 		switch x % 4 {
 		case 1:
@@ -236,7 +265,7 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		}
 	}
 	sA[len(sA)-1].modReg = "m1"
-	sB := stream(B, func(j, kk int) int { return nc*kk + bm2*j }, true)
+	sB := stream(B, func(j, kk int) int { return firstUse(kk, func(c int) bool { return col(c) == j }) }, true)
 	for x := 2*bn2 - 1; x < len(sB); x += 2 * bn2 {
 		sB[x].modReg = "m0"
 	}
@@ -276,19 +305,19 @@ func genAIE2(a *Arch, e *op.Einsum, name string) (*kern, error) {
 	for c := 0; c < nc; c++ {
 		c := c
 		v := chain[k1-1][c]
-		ptr := reg([]string{"p2", "p5"}[c%bm2])
+		ptr := reg([]string{"p2", "p5"}[row(c)])
 		for q := 0; q < 2; q++ {
 			q := q
 			mem := vliw.MemPost(ptr, 32)
-			if c >= nc-bm2 && q == 1 {
+			if col(c) == bn2-1 && q == 1 {
 				mem = vliw.MemPostReg(ptr, reg("m3"))
 			}
-			t := k.asap("st", max(next, nc*(k1-1)+c+storeLead))
+			t := k.asap("st", max(next, when[c][k1-1]+storeLead))
 			k.add("st", t, "vst", func() []vliw.Arg { return []vliw.Arg{bmq(v, q), mem} }).reads(0, v, L.VSTSrc)
 			next = t + 1
-			lastStore[c%bm2] = t
-			if firstStore[c%bm2] < 0 {
-				firstStore[c%bm2] = t
+			lastStore[row(c)] = t
+			if firstStore[row(c)] < 0 {
+				firstStore[row(c)] = t
 			}
 		}
 	}

@@ -47,7 +47,7 @@ func matchBFP(e *op.Einsum) (bfpDims, error) {
 // load units and popped 8 cycles ahead of their first VMAC.F, the 16 stores of a block issued
 // during the next block as soon as each tile's last VMAC.F lands, and the jump of both
 // operand pointers between blocks computed by scalar code in the otherwise idle X/M slots.
-func genAIE2P(a *Arch, e *op.Einsum, name string) (*kern, error) {
+func genAIE2P(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 	d, err := matchBFP(e)
 	if err != nil {
 		return nil, err
@@ -81,12 +81,20 @@ func genAIE2P(a *Arch, e *op.Einsum, name string) (*kern, error) {
 			chain[r][c] = k.newVal("dm")
 		}
 	}
-	// VMAC.F: round r, chain c = (m, n) = (c&1, c>>1) at 4r + c.
+	// VMAC.F of chain c = (m, n) = (c&1, c>>1), one per bundle, a chain's VMAC.F at least
+	// MACDst - MACAcc + 1 = 3 apart; chain 0's tile finishes first so that in the cool-down
+	// its stores hide under the other chains' last VMAC.F (output-tile prioritization), else
+	// plain round robin (4r + c).
+	spacing := L.MACDst - L.MACAcc + 1
+	when, ok := chainOrder(4, k1, ii, spacing, prioritized(4, ii, spacing, 4))
+	if !ok || !prio {
+		when, _ = chainOrder(4, k1, ii, spacing, []int{ii, ii, ii, ii})
+	}
 	for r := 0; r < k1; r++ {
 		for c := 0; c < 4; c++ {
 			r, c := r, c
 			m, n := c&1, c>>1
-			t := 4*r + c
+			t := when[c][r]
 			if r == 0 {
 				o := k.add("vec", t, "vmul.f", func() []vliw.Arg {
 					return []vliw.Arg{dm(chain[0][c]), ex(A[m][0]), ex(B[n][0]), r0}
@@ -120,8 +128,8 @@ func genAIE2P(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		}
 		return s
 	}
-	sa := stream("lda", A, func(i, kk int) int { return 4*kk + i })
-	sb := stream("ldb", B, func(i, kk int) int { return 4*kk + 2*i })
+	sa := stream("lda", A, func(i, kk int) int { return min(when[i][kk], when[i+2][kk]) })
+	sb := stream("ldb", B, func(i, kk int) int { return min(when[2*i][kk], when[2*i+1][kk]) })
 	placeStream := func(unit string, s []*streamOp) (int, error) {
 		// ALAP in reverse stream order, the pointer jump (padd) last; the padd must come before
 		// the next iteration's first fill: iterate on the first fill's time.
@@ -235,7 +243,7 @@ func genAIE2P(a *Arch, e *op.Einsum, name string) (*kern, error) {
 		}
 		for q := 0; q < 4; q++ {
 			q := q
-			t := k.asap("st", max(next, 4*(k1-1)+c+storeLead))
+			t := k.asap("st", max(next, when[c][k1-1]+storeLead))
 			o := k.add("st", t, "vst", func() []vliw.Arg {
 				return []vliw.Arg{vliw.R(reg("%s%d", quarters[q], v.reg)), vliw.MemPost(ptr, 64)}
 			})
