@@ -25,6 +25,8 @@ compile generates the VLIW kernel of an einsum (aie2p: seed 002's bfp16 layout
 bf16 layout [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0], m0=4 k0=8 n0=4), runs it on the
 cycle-level model with random operands and checks the output against op/ref.
   --emit asm   print the assembly listing instead of the report
+  --accumulate the kernel adds to the output buffer (out += A.B, as the published kernels do;
+               aieml only), checked from a random initial output
   --json       one JSON document: instructions, vmacs, utilization (= vmacs / instructions),
                cycles, stalls, gflops (at clock_ghz), clock_ghz, verified, and the schedule
 
@@ -102,6 +104,7 @@ func runXDNA(env *cmdEnv, args []string) error {
 	target := fs.String("target", "", "aie2p or aieml")
 	asJSON := fs.Bool("json", false, "one JSON document")
 	emit := fs.String("emit", "", "asm: print the listing")
+	accum := fs.Bool("accumulate", false, "the kernel adds to the output buffer (compile)")
 	spec := fs.String("spec", "", "einsum spec of the buffers (sim)")
 	cIn := fs.String("c-in", "zero", "initial output buffer (sim)")
 	in0 := fs.Int("in0", -1, "in0 address (sim)")
@@ -122,7 +125,7 @@ func runXDNA(env *cmdEnv, args []string) error {
 		if *emit != "" && *emit != "asm" {
 			return usageErr("--emit %q: only asm", *emit)
 		}
-		r, err := xdna.Compile(a, pos[0])
+		r, err := xdna.CompileOpts(a, pos[0], xdna.Options{Accumulate: *accum})
 		if err != nil {
 			return err
 		}

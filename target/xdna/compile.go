@@ -34,9 +34,19 @@ type Result struct {
 	Epilogue int // bundles after it
 }
 
+// Options are compile choices.
+type Options struct {
+	// Accumulate makes the kernel add to the output buffer (out += A B, the published
+	// kernels' semantics) instead of overwriting it; the run starts from a random output.
+	Accumulate bool
+}
+
 // Compile generates the kernel of an einsum spec for the architecture, runs it on the cycle
 // engine with random operands and checks the output against op/ref.
-func Compile(a *Arch, spec string) (*Result, error) {
+func Compile(a *Arch, spec string) (*Result, error) { return CompileOpts(a, spec, Options{}) }
+
+// CompileOpts is Compile with options.
+func CompileOpts(a *Arch, spec string, opt Options) (*Result, error) {
 	s, err := op.Parse(spec)
 	if err != nil {
 		return nil, err
@@ -50,34 +60,57 @@ func Compile(a *Arch, spec string) (*Result, error) {
 	if s.Types.Out != op.FP32 {
 		return nil, fmt.Errorf("%s einsum kernels write fp32 (out=fp32), not %v", a.Name, s.Types.Out)
 	}
-	// output-tile prioritization first; round-robin chains if its longer-lived operands do
-	// not fit the registers
+	// The generator's choices: output-tile prioritization or round robin, stores spread or
+	// packed, the smallest loop body or a few bundles more when placement or registers fail
+	// there. Every variant that generates is emitted; the shortest program (its length is
+	// known before running) is run and checked.
 	var k *kern
 	var prog *vliw.Program
-	for _, prio := range []bool{true, false} {
-		switch a.Gen {
-		case AIE2P:
-			k, err = genAIE2P(a, s.Einsum, "einsum_kernel", prio)
-		case AIE2:
-			k, err = genAIE2(a, s.Einsum, "einsum_kernel", prio)
-		}
-		if err == nil {
-			if prog, err = k.emit(); err != nil {
-				err = fmt.Errorf("%s: %v", a.Name, err)
+	var first error
+	for extra := 0; extra <= 4 && (prog == nil || extra <= 2); extra++ {
+		for _, prio := range []bool{true, false} {
+			for _, spread := range []bool{false, true} {
+				if spread && !opt.Accumulate {
+					continue
+				}
+				g := genOpts{prio: prio, acc: opt.Accumulate, extra: extra, spread: spread}
+				var kk *kern
+				switch a.Gen {
+				case AIE2P:
+					kk, err = genAIE2P(a, s.Einsum, "einsum_kernel", g)
+				case AIE2:
+					kk, err = genAIE2(a, s.Einsum, "einsum_kernel", g)
+				}
+				var p *vliw.Program
+				if err == nil {
+					if p, err = kk.emit(); err != nil {
+						err = fmt.Errorf("%s: %v", a.Name, err)
+					}
+				}
+				if err != nil {
+					if first == nil {
+						first = err
+					}
+					continue
+				}
+				if prog == nil || kk.length() < k.length() {
+					k, prog = kk, p
+				}
 			}
 		}
-		if err == nil {
-			break
-		}
 	}
-	if err != nil {
-		return nil, err
+	if prog == nil {
+		return nil, first
 	}
 	lay, err := a.PlaceBuffers(s.Einsum)
 	if err != nil {
 		return nil, err
 	}
-	o, err := a.RandomOperands(s.Einsum, 1, "zero")
+	cIn := "zero"
+	if opt.Accumulate {
+		cIn = "random"
+	}
+	o, err := a.RandomOperands(s.Einsum, 1, cIn)
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,12 @@ type top struct {
 	def  *tval
 	uses map[int]*tval // operand index -> value read
 	note string
+	// compact: in the cool-down the last iteration's instance may move earlier, down to ready
+	// (a store whose data is there: it only shortens its register's occupancy), keeping the
+	// order of the compactable operations
+	compact bool
+	ready   int
+	bank    string // the buffer a memory operation accesses ("" none)
 }
 
 // kern is a kernel under construction.
@@ -245,6 +251,9 @@ func (k *kern) overlap(v, w *tval) bool {
 	return false
 }
 
+// length is the number of bundles the emitted program issues.
+func (k *kern) length() int { return k.plan.tend - k.plan.tstart + 1 }
+
 // emitPlan is where the flat schedule is cut into prologue, loop body and epilogue.
 type emitPlan struct {
 	smin, smax int
@@ -310,13 +319,74 @@ func (k *kern) emitShift(shift int) (*vliw.Program, error) {
 		}
 		return true
 	}
+	flatBank := map[int]map[string]bool{}
 	for i := 0; i < n; i++ {
 		for _, o := range k.ops {
 			mark(i*ii+o.t, o.slot)
+			if o.bank != "" {
+				if flatBank[i*ii+o.t] == nil {
+					flatBank[i*ii+o.t] = map[string]bool{}
+				}
+				flatBank[i*ii+o.t][o.bank] = true
+			}
+		}
+	}
+	useLoop := pl.lc >= 2
+	// cool-down compaction: the last iteration's compactable operations (stores) in the
+	// epilogue move as early as their data, slots and banks allow, after every earlier
+	// iteration's (they share the pointers)
+	override := map[*top]int{}
+	if useLoop {
+		epi := pl.l0 + pl.lc*ii
+		only := true
+		after := epi - 1
+		for _, o := range k.ops {
+			if o.compact && n >= 2 {
+				after = max(after, (n-2)*ii+o.t)
+			}
+		}
+		var cs []*top
+		for _, o := range k.ops {
+			if o.compact && (n-1)*ii+o.t >= epi {
+				cs = append(cs, o)
+			}
+		}
+		sort.SliceStable(cs, func(a, b int) bool { return cs[a].t < cs[b].t })
+		if only && len(cs) > 0 {
+			for _, o := range cs {
+				t := (n-1)*ii + o.t
+				delete(occ(t), o.slot)
+				if o.bank != "" {
+					delete(flatBank[t], o.bank)
+				}
+			}
+			prev := after
+			for _, o := range cs {
+				t := max(epi, (n-1)*ii+o.ready, prev+1)
+				for !free(t, o.slot) || o.bank != "" && flatBank[t][o.bank] {
+					t++
+				}
+				mark(t, o.slot)
+				if o.bank != "" {
+					if flatBank[t] == nil {
+						flatBank[t] = map[string]bool{}
+					}
+					flatBank[t][o.bank] = true
+				}
+				override[o] = t
+				prev = t
+			}
+			pl.tend = (n-2)*ii + pl.smax
+			for _, o := range k.ops {
+				t := (n-1)*ii + o.t
+				if ot, ok := override[o]; ok {
+					t = ot
+				}
+				pl.tend = max(pl.tend, t)
+			}
 		}
 	}
 	// loop set-up: ls, le, lc
-	useLoop := pl.lc >= 2
 	labelStart, labelEnd := ".l_start", ".l_end"
 	if useLoop {
 		k.setup = append(k.setup,
@@ -397,30 +467,18 @@ func (k *kern) emitShift(shift int) (*vliw.Program, error) {
 			}
 		}
 		for _, o := range k.ops {
+			if ot, ok := override[o]; ok && ot == t {
+				b.Insts = append(b.Insts, k.instance(o, n-1, false))
+				continue
+			}
 			if mod(t-o.t, ii) != 0 {
 				continue
 			}
 			i := (t - o.t) / ii
-			if i < 0 || i >= n {
+			if i < 0 || i >= n || i == n-1 && override[o] != 0 {
 				continue
 			}
-			in := &vliw.Inst{Op: o.op, Args: o.args(), Comment: o.note}
-			if err := k.isa.Bind(in); err != nil {
-				panic(fmt.Sprintf("xdna: generated %s: %v", in, err))
-			}
-			in.Slot = o.slot
-			ann := &vliw.Ann{Iter: int32(i), Def: -1}
-			if inLoop {
-				ann.IterStep = 1
-			}
-			if o.def != nil {
-				ann.Def = o.def.id
-			}
-			for arg, v := range o.uses {
-				ann.Uses = append(ann.Uses, vliw.Use{Arg: arg, V: v.id})
-			}
-			in.Ann = ann
-			b.Insts = append(b.Insts, in)
+			b.Insts = append(b.Insts, k.instance(o, i, inLoop))
 		}
 		if t == pl.retAt {
 			b.Insts = append(b.Insts, ret)
@@ -560,4 +618,26 @@ func prioritized(nc, ii, spacing, q int) []int {
 		d[c] = ii - spacing - q*(early-c)
 	}
 	return d
+}
+
+// instance builds iteration i's instruction of a template operation, annotated with the value
+// it writes and the values it reads (inLoop: the iteration advances with the loop's trips).
+func (k *kern) instance(o *top, i int, inLoop bool) *vliw.Inst {
+	in := &vliw.Inst{Op: o.op, Args: o.args(), Comment: o.note}
+	if err := k.isa.Bind(in); err != nil {
+		panic(fmt.Sprintf("xdna: generated %s: %v", in, err))
+	}
+	in.Slot = o.slot
+	ann := &vliw.Ann{Iter: int32(i), Def: -1}
+	if inLoop {
+		ann.IterStep = 1
+	}
+	if o.def != nil {
+		ann.Def = o.def.id
+	}
+	for arg, v := range o.uses {
+		ann.Uses = append(ann.Uses, vliw.Use{Arg: arg, V: v.id})
+	}
+	in.Ann = ann
+	return in
 }

@@ -2,6 +2,7 @@ package xdna
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/target/vliw"
@@ -48,7 +49,18 @@ func matchBF16(e *op.Einsum) (bf16Dims, error) {
 // whichever load unit is free (ALAP, 7 cycles ahead of their first VMAC.F, never two loads of
 // one buffer in a cycle), the 16 stores of a block issued as each tile lands, pointer jumps
 // between blocks by scalar code.
-func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
+// genOpts are a generator's choices.
+type genOpts struct {
+	prio  bool // output-tile prioritization
+	acc   bool // accumulate into the output buffer (out += A B), as the published kernels do
+	extra int  // bundles added to the smallest loop body (when placement fails at the bound)
+	// spread stores every other cycle (aieml with acc: lets the output loads and A's loads
+	// share unit A and the output bank when both are full)
+	spread bool
+}
+
+func genAIE2(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
+	prio := g.prio
 	d, err := matchBF16(e)
 	if err != nil {
 		return nil, err
@@ -59,6 +71,13 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 	k1, n1 := d.k1, d.n1
 	// one VMAC.F per bundle, unless the store slot (16 stores per block) needs more bundles
 	ii := max(8*k1, 2*bm2*bn2)
+	if g.acc {
+		// 16 more loads per block (the output tiles, unit A only: only A writes accumulators)
+		// next to 12 k1 operand loads on two units, and 16 loads plus 16 stores on the
+		// output's bank, one access per cycle
+		ii = max(ii, (12*k1+16+1)/2, 4*k1+16, 2*2*bm2*bn2)
+	}
+	ii += g.extra
 	k := newKern(a, ii, (d.m1/bm2)*(d.n1/bn2), name)
 	L := a.Lat
 	M := a.M
@@ -87,6 +106,12 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 		}
 	}
 	nc := bm2 * bn2
+	var cin []*tval // initial output tiles (accumulate)
+	if g.acc {
+		for c := 0; c < nc; c++ {
+			cin = append(cin, k.newVal("bm"))
+		}
+	}
 	chain := make([][]*tval, k1)
 	for r := range chain {
 		chain[r] = make([]*tval, nc)
@@ -121,6 +146,12 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 			i, j := row(c), col(c)
 			t := when[c][r]
 			acc := func(v *tval) vliw.Arg { return vliw.R(reg(bmName(v))) }
+			if r == 0 && g.acc {
+				k.add("vec", t, "vmac.f", func() []vliw.Arg {
+					return []vliw.Arg{acc(chain[0][c]), acc(cin[c]), vliw.R(xr(A[i][0])), vliw.R(xr(B[j][0])), r0}
+				}).defines(chain[0][c], L.MACDst).reads(1, cin[c], L.MACAcc).reads(2, A[i][0], L.MACSrc).reads(3, B[j][0], L.MACSrc)
+				continue
+			}
 			if r == 0 {
 				k.add("vec", t, "vmul.f", func() []vliw.Arg {
 					return []vliw.Arg{acc(chain[0][c]), vliw.R(xr(A[i][0])), vliw.R(xr(B[j][0])), r0}
@@ -132,6 +163,54 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 			}).defines(chain[r][c], L.MACDst).reads(1, chain[r-1][c], L.MACAcc).reads(2, A[i][r], L.MACSrc).reads(3, B[j][r], L.MACSrc)
 		}
 	}
+	bank := make(map[string][]bool) // buffer -> modulo cycles with an access
+	free := func(buf string, t int) bool { return bank[buf] == nil || !bank[buf][mod(t, ii)] }
+	use := func(buf string, t int) {
+		if bank[buf] == nil {
+			bank[buf] = make([]bool, ii)
+		}
+		bank[buf][mod(t, ii)] = true
+	}
+	// stores (placed before the loads: they are fixed by the chains, and with an input
+	// accumulator the output loads fill the output bank's remaining cycles): tiles in the
+	// order their chains end, two 32-byte halves each; row i of the
+	// block through p2 (i = 0) or p5 (i = 1); a row's last store post-modifies its pointer by
+	// m3 instead of 32 (32, or 32 plus one row of tiles when the block row wraps).
+	storeLead := L.MACDst - L.VSTSrc + 1
+	next := 0
+	lastStore := make([]int, bm2)
+	firstStore := []int{-1, -1}
+	for c := 0; c < nc; c++ {
+		c := c
+		v := chain[k1-1][c]
+		ptr := reg([]string{"p2", "p5"}[row(c)])
+		for q := 0; q < 2; q++ {
+			q := q
+			mem := vliw.MemPost(ptr, 32)
+			if col(c) == bn2-1 && q == 1 {
+				mem = vliw.MemPostReg(ptr, reg("m3"))
+			}
+			t := k.asap("st", max(next, when[c][k1-1]+storeLead))
+			for !free("out", t) || k.busy("st", t) {
+				t++
+			}
+			use("out", t)
+			o := k.add("st", t, "vst", func() []vliw.Arg { return []vliw.Arg{bmq(v, q), mem} }).reads(0, v, L.VSTSrc)
+			o.compact, o.ready, o.bank = true, when[c][k1-1]+storeLead, "out"
+			next = t + 1
+			if g.spread {
+				// every other cycle: the output loads (unit A) take the ones between, and
+				// the operand loads of A the cycles the stores take on the output's bank
+				next = t + 2
+			}
+			lastStore[row(c)] = t
+			if firstStore[row(c)] < 0 {
+				firstStore[row(c)] = t
+			}
+		}
+	}
+	cPadd := lastStore
+
 	// loads: streams in pointer order; a tile is two 32-byte halves.
 	lead := L.VLDDst - L.MACSrc + 1
 	type ld struct {
@@ -142,22 +221,14 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 		slot     string
 		modReg   string // post-modify by this register instead of #32
 	}
-	bank := make(map[string][]bool) // buffer -> modulo cycles with an access
-	free := func(buf string, t int) bool { return bank[buf] == nil || !bank[buf][mod(t, ii)] }
-	use := func(buf string, t int) {
-		if bank[buf] == nil {
-			bank[buf] = make([]bool, ii)
-		}
-		bank[buf][mod(t, ii)] = true
-	}
-	units := []string{"lda", "ldb"}
+	both := []string{"lda", "ldb"}
 	// place a stream ALAP with its pointer jump (padd) last, before the next iteration's first
 	// load of the stream.
-	place := func(buf string, s []*ld, withPadd bool) (int, string, error) {
+	place := func(buf string, s []*ld, withPadd bool, units []string) (int, string, error) {
 		guess := s[0].deadline
 		for iter := 0; iter < 10; iter++ {
 			saved := map[string][]bool{}
-			for _, u := range append(units, "st") {
+			for _, u := range []string{"lda", "ldb", "st"} {
 				saved[u] = append([]bool(nil), k.mrt[u]...)
 			}
 			savedBank := append([]bool(nil), bank[buf]...)
@@ -189,8 +260,10 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 			ok := true
 			for x := len(s) - 1; x >= 0; x-- {
 				l := s[x]
-				t := min(l.deadline, next-1)
-				for ; t > next-1-ii; t-- {
+				l.slot = ""
+				start := min(l.deadline, next-1)
+				t := start
+				for ; t > start-ii; t-- {
 					if !free(buf, t) {
 						continue
 					}
@@ -274,9 +347,48 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 		ptr, buf string
 		s        []*ld
 	}{{"p0", "in0", sA}, {"p1", "in1", sB}}
-	// B first: it needs the most slots
-	for _, si := range []int{1, 0} {
-		if _, _, err := place(streams[si].buf, streams[si].s, false); err != nil {
+	// accumulate (placed first: unit A only): each block row's output tiles come in through unit A, two 32-byte halves
+	// into the accumulator register, ALAP before the chain's first VMAC.F reads them
+	// (VLDDst - MACAcc + 1 = 5 cycles), one pointer per tile row (p3, p6); the row's last load
+	// post-modifies by m6 to the next block.
+	var sC [][]*ld
+	if g.acc {
+		for i := 0; i < bm2; i++ {
+			var s []*ld
+			for j := 0; j < bn2; j++ {
+				c := -1
+				for cc := 0; cc < nc; cc++ {
+					if row(cc) == i && col(cc) == j {
+						c = cc
+					}
+				}
+				for h := 0; h < 2; h++ {
+					s = append(s, &ld{v: cin[c], h: h, deadline: when[c][0] - (L.VLDDst - L.MACAcc + 1)})
+				}
+			}
+			s[len(s)-1].modReg = "m6"
+			if _, _, err := place("out", s, false, []string{"lda"}); err != nil {
+				return nil, fmt.Errorf("aieml k1=%d: %v", k1, err)
+			}
+			sC = append(sC, s)
+			streams = append(streams, struct {
+				ptr, buf string
+				s        []*ld
+			}{[]string{"p3", "p6"}[i], "out", s})
+		}
+	}
+	// B before A (it needs the most slots), unless unit A also carries the output loads:
+	// then A fills unit A's remaining slots first and B takes unit B
+	order := []int{1, 0}
+	if g.acc {
+		order = []int{0, 1}
+	}
+	for _, si := range order {
+		units := both
+		if g.acc && si == 0 {
+			units = []string{"lda"} // keep unit B whole for B's load in every cycle
+		}
+		if _, _, err := place(streams[si].buf, streams[si].s, false, units); err != nil {
 			return nil, fmt.Errorf("aieml k1=%d: %v", k1, err)
 		}
 	}
@@ -290,44 +402,22 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 			}
 			o := &top{slot: l.slot, t: l.t, op: "v" + l.slot, uses: map[int]*tval{}}
 			o.args = func() []vliw.Arg { return []vliw.Arg{half(l.v, l.h), mem} }
+			if st.buf == "out" {
+				o.args = func() []vliw.Arg { return []vliw.Arg{bmq(l.v, l.h), mem} }
+			}
+			o.bank = st.buf
 			o.defines(l.v, L.VLDDst)
 			k.ops = append(k.ops, o)
 		}
 	}
 
-	// stores: tiles in the order their chains end, two 32-byte halves each; row i of the
-	// block through p2 (i = 0) or p5 (i = 1); a row's last store post-modifies its pointer by
-	// m3 instead of 32 (32, or 32 plus one row of tiles when the block row wraps).
-	storeLead := L.MACDst - L.VSTSrc + 1
-	next := 0
-	lastStore := make([]int, bm2)
-	firstStore := []int{-1, -1}
-	for c := 0; c < nc; c++ {
-		c := c
-		v := chain[k1-1][c]
-		ptr := reg([]string{"p2", "p5"}[row(c)])
-		for q := 0; q < 2; q++ {
-			q := q
-			mem := vliw.MemPost(ptr, 32)
-			if col(c) == bn2-1 && q == 1 {
-				mem = vliw.MemPostReg(ptr, reg("m3"))
-			}
-			t := k.asap("st", max(next, when[c][k1-1]+storeLead))
-			k.add("st", t, "vst", func() []vliw.Arg { return []vliw.Arg{bmq(v, q), mem} }).reads(0, v, L.VSTSrc)
-			next = t + 1
-			lastStore[row(c)] = t
-			if firstStore[row(c)] < 0 {
-				firstStore[row(c)] = t
-			}
-		}
-	}
-	cPadd := lastStore
-
-	// scalar code: r1 counts blocks along n1; r27 = (r1 < n1/4) after a block: the next block
-	// is in the same block row (A jumps back, B moves to the next 4 columns) or not (A moves
-	// on, B jumps back to its start). The output pointers jump a block later (their stores
-	// drain during the next block), so a second counter r15 gives C's jump: 0 within a block
-	// row, one row of tiles (skipping the block row's second tile row) when it wraps.
+	// Pointer jumps between blocks: after a block, the next one is in the same block row (A
+	// jumps back to the row pair's start, B moves on to the next 4 columns, C continues) or
+	// not (A moves on, B jumps back to its start, C skips the block row's second tile row).
+	// Each jump is a post-modify by an m register; a chain of scalar code per jump counts
+	// blocks along n1 (cnt), tests f = cnt < n1/4, and sets m = base + f * delta. One chain
+	// per jump, each placed just before the load or store that reads its modifier, since the
+	// four jumps fall at different times of the block (the output's a block later).
 	R := func(n string) vliw.Arg { return vliw.R(reg(n)) }
 	type sc struct {
 		slot string
@@ -335,98 +425,116 @@ func genAIE2(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 		op   string
 		args []vliw.Arg
 	}
-	abChain := []sc{
-		{"alu", 0, "add", []vliw.Arg{R("r1"), R("r1"), vliw.Imm(1)}},
-		{"alu", 1, "ltu", []vliw.Arg{R("r27"), R("r1"), R("r2")}},
-		{"alu", 2, "mul", []vliw.Arg{R("r1"), R("r1"), R("r27")}},
-		{"alu", 3, "sel.nez", []vliw.Arg{R("r6"), R("r8"), R("r9"), R("r27")}},
-		{"alu", 4, "sel.nez", []vliw.Arg{R("r7"), R("r10"), R("r11"), R("r27")}},
-		{"mv", 4, "mov", []vliw.Arg{R("m1"), R("r6")}},
-		{"mv", 5, "mov", []vliw.Arg{R("m2"), R("r7")}},
-	}
-	cChain := []sc{
-		{"alu", 0, "add", []vliw.Arg{R("r15"), R("r15"), vliw.Imm(1)}},
-		{"alu", 1, "ltu", []vliw.Arg{R("r16"), R("r15"), R("r2")}},
-		{"alu", 2, "mul", []vliw.Arg{R("r15"), R("r15"), R("r16")}},
-		{"alu", 3, "sub", []vliw.Arg{R("r17"), R("r3"), R("r16")}},
-		{"alu", 4, "mul", []vliw.Arg{R("r17"), R("r17"), R("r14")}},
-		{"alu", 6, "add", []vliw.Arg{R("r17"), R("r17"), vliw.Imm(32)}},
-		{"mv", 7, "mov", []vliw.Arg{R("m3"), R("r17")}},
-	}
-	// placeChain puts a chain at the latest base time whose slots are all free, with its
-	// last move landing before deadline.
-	placeChain := func(ch []sc, deadline int) (int, error) {
-		last := 0
-		for _, c := range ch {
-			last = max(last, c.dt)
+	// placeChain puts a chain's operations as late as their slots allow, its last one before
+	// deadline, consecutive operations (in dt order) at least as far apart as in the chain's
+	// template (which keeps every dependency); it returns each operation's time.
+	placeChain := func(ch []sc, deadline int) ([]int, error) {
+		idx := make([]int, len(ch))
+		for i := range idx {
+			idx[i] = i
 		}
-		for base := deadline - last - 1; base > deadline-last-1-ii; base-- {
-			ok := true
-			for _, c := range ch {
-				if k.busy(c.slot, base+c.dt) || k.coversBusy(c.slot, base+c.dt) {
-					ok = false
-				}
+		sort.SliceStable(idx, func(a, b int) bool { return ch[idx[a]].dt < ch[idx[b]].dt })
+		times := make([]int, len(ch))
+		bound := deadline - 1
+		for x := len(idx) - 1; x >= 0; x-- {
+			c := ch[idx[x]]
+			if x < len(idx)-1 {
+				bound = times[idx[x+1]] - (ch[idx[x+1]].dt - c.dt)
 			}
-			if ok {
-				for _, c := range ch {
-					c := c
-					k.add(c.slot, base+c.dt, c.op, func() []vliw.Arg { return c.args })
-				}
-				return base, nil
+			t := k.alap(c.slot, bound)
+			if t <= bound-ii {
+				return nil, fmt.Errorf("aieml k1=%d: no free scalar slots for the pointer code", k1)
 			}
+			times[idx[x]] = t
+			k.take(c.slot, t)
 		}
-		return 0, fmt.Errorf("aieml k1=%d: no free scalar slots for the pointer code", k1)
-	}
-	padds := []int{sA[len(sA)-1].t, sA[len(sA)-1].t, sB[len(sB)-1].t}
-	t0, err := placeChain(abChain, min(padds[0], padds[2]))
-	if err != nil {
-		return nil, err
-	}
-	tc, err := placeChain(cChain, min(cPadd[0], cPadd[1]))
-	if err != nil {
-		return nil, err
-	}
-	// each modifier must be read by its own block's jump before the next block rewrites it
-	for i, p := range []int{padds[0], padds[1], padds[2], cPadd[0], cPadd[1]} {
-		w := []int{t0 + 4, t0 + 4, t0 + 5, tc + 7, tc + 7}[i] // cycle the mov lands
-		if p <= w || p > w+ii {
-			return nil, fmt.Errorf("aieml k1=%d: a pointer jump at %d does not read the modifier written at %d", k1, p, w)
+		for i, c := range ch {
+			c := c
+			k.ops = append(k.ops, &top{slot: c.slot, t: times[i], op: c.op, args: func() []vliw.Arg { return c.args }, uses: map[int]*tval{}})
 		}
+		return times, nil
 	}
-	if err := k.allocate(map[string]int{"x": a.VecRegs, "bm": 2 * a.AccRegs}); err != nil {
-		return nil, fmt.Errorf("aieml k1=%d: %v", k1, err)
-	}
-	// once-only set-up
 	tile := int64(64)
 	rowA := int64(k1) * tile
 	rowB := int64(n1) * tile
 	nb := int64(n1 / bn2)
-	ms := func(op, r string, v int64, dl int) *setupOp {
+	type jump struct {
+		m                    string // modifier register
+		readAt               []int  // the post-modifies that read it
+		base, delta          int64  // m = base + f * delta, f = 1 within a block row
+		cnt, f, t, rd, rbase string
+	}
+	jumps := []jump{
+		// A, from row 1's last half: to the next block row (+32), or back to the row pair
+		{m: "m1", readAt: []int{sA[len(sA)-1].t}, base: 32, delta: -2 * rowA, cnt: "r1", f: "r6", t: "r7", rd: "r8", rbase: "r9"},
+		// B, from the block's last tile: back to the start of in1, or on to the next 4 columns
+		{m: "m2", readAt: []int{sB[len(sB)-1].t},
+			base:  -(int64(k1)*int64(n1)+int64(n1)-int64(bn2))*tile + rowB - int64(bn2)*tile + 32,
+			delta: (int64(k1)*int64(n1) + int64(n1) - int64(bn2) + int64(bn2) - int64(k1)*int64(n1)) * tile,
+			cnt:   "r10", f: "r11", t: "r12", rd: "r13", rbase: "r14"},
+		// C stores, from a tile row's last half: skip the block row's other tile row, or go on
+		{m: "m3", readAt: []int{cPadd[0], cPadd[1]}, base: rowB + 32, delta: -rowB, cnt: "r15", f: "r16", t: "r17", rd: "r18", rbase: "r19"},
+	}
+	if g.acc {
+		jumps = append(jumps, jump{m: "m6", readAt: []int{sC[0][len(sC[0])-1].t, sC[1][len(sC[1])-1].t}, base: rowB + 32, delta: -rowB,
+			cnt: "r20", f: "r21", t: "r22", rd: "r23", rbase: "r26"})
+	}
+	var setupJ []*setupOp
+	imm := func(r string, v int64, dl int) *setupOp {
+		op := "movxm"
+		if v >= -128 && v < 128 {
+			op = "movx"
+		}
 		return &setupOp{in: k.isa.Operation(op, R(r), vliw.Imm(v)), deadline: dl}
 	}
-	imm := func(r string, v int64, dl int) *setupOp {
-		if v >= -128 && v < 128 {
-			return ms("movx", r, v, dl)
+	firstLtu := 1 << 30
+	for _, jp := range jumps {
+		ch := []sc{
+			{"alu", 0, "add", []vliw.Arg{R(jp.cnt), R(jp.cnt), vliw.Imm(1)}},
+			{"alu", 1, "ltu", []vliw.Arg{R(jp.f), R(jp.cnt), R("r2")}},
+			{"alu", 2, "mul", []vliw.Arg{R(jp.cnt), R(jp.cnt), R(jp.f)}},
+			{"alu", 3, "mul", []vliw.Arg{R(jp.t), R(jp.f), R(jp.rd)}},
+			{"alu", 5, "add", []vliw.Arg{R(jp.t), R(jp.t), R(jp.rbase)}},
+			{"mv", 6, "mov", []vliw.Arg{R(jp.m), R(jp.t)}},
 		}
-		return ms("movxm", r, v, dl)
+		first := 1 << 30
+		for _, r := range jp.readAt {
+			first = min(first, r)
+		}
+		ts, err := placeChain(ch, first)
+		if err != nil {
+			return nil, err
+		}
+		// the modifier must be read by its own block's post-modify before the next block
+		// rewrites it
+		for _, r := range jp.readAt {
+			if r <= ts[5] || r > ts[5]+ii {
+				return nil, fmt.Errorf("aieml k1=%d: a pointer jump at %d does not read the modifier written at %d", k1, r, ts[5])
+			}
+		}
+		firstLtu = min(firstLtu, ts[1])
+		setupJ = append(setupJ, imm(jp.cnt, 0, ts[0]), imm(jp.rd, jp.delta, ts[3]), imm(jp.rbase, jp.base, ts[4]))
 	}
+	setupJ = append(setupJ, imm("r2", nb, firstLtu))
+
+	if err := k.allocate(map[string]int{"x": a.VecRegs, "bm": 2 * a.AccRegs}); err != nil {
+		return nil, fmt.Errorf("aieml k1=%d: %v", k1, err)
+	}
+	// once-only set-up
 	movP5 := &setupOp{in: k.isa.Operation("mov", R("p5"), R("p2")), deadline: firstStore[1] - 1}
+	k.setup = append(k.setup, setupJ...)
 	k.setup = append(k.setup,
 		imm("r0", a.Mode.Config, 0),
 		imm("m0", rowB-int64(bn2)*tile+32, sB[2*bn2-1].t),
 		imm("m4", rowA-32, sA[1].t), imm("m5", 32-rowA, sA[3].t),
 		movP5,
 		&setupOp{in: k.isa.Operation("padds", vliw.MemPost(reg("p5"), rowB)), deadline: firstStore[1], after: movP5, gap: 1},
-		imm("r1", 0, t0),
-		imm("r2", nb, t0+1),
-		// A's block jump from row 1's last half: back to row 0 of this block row, or on to
-		// the next block row
-		imm("r8", 32-2*rowA, t0+3), imm("r9", 32, t0+3),
-		// block jumps of B from the block's last tile (folded into its post-modify): to the
-		// next 4 columns, or back to the start of in1 when the block row wraps
-		imm("r10", (int64(bn2)-int64(k1)*int64(n1))*tile+rowB-int64(bn2)*tile+32, t0+4),
-		imm("r11", -(int64(k1)*int64(n1)+int64(n1)-int64(bn2))*tile+rowB-int64(bn2)*tile+32, t0+4),
-		imm("r15", 0, tc), imm("r3", 1, tc+3), imm("r14", rowB, tc+4),
 	)
+	if g.acc {
+		movP3 := &setupOp{in: k.isa.Operation("mov", R("p3"), R("p2")), deadline: sC[0][0].t}
+		movP6 := &setupOp{in: k.isa.Operation("mov", R("p6"), R("p2")), deadline: sC[1][0].t - 1}
+		k.setup = append(k.setup, movP3, movP6,
+			&setupOp{in: k.isa.Operation("padds", vliw.MemPost(reg("p6"), rowB)), deadline: sC[1][0].t, after: movP6, gap: 1})
+	}
 	return k, nil
 }

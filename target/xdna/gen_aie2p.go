@@ -47,7 +47,11 @@ func matchBFP(e *op.Einsum) (bfpDims, error) {
 // load units and popped 8 cycles ahead of their first VMAC.F, the 16 stores of a block issued
 // during the next block as soon as each tile's last VMAC.F lands, and the jump of both
 // operand pointers between blocks computed by scalar code in the otherwise idle X/M slots.
-func genAIE2P(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
+func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
+	prio := g.prio
+	if g.acc {
+		return nil, fmt.Errorf("aie2p: accumulating into the output (out += A B) is not generated: the 16 output loads per block compete for the five accumulator registers with the chains and the stores (seed 002 solves it by hand)")
+	}
 	d, err := matchBFP(e)
 	if err != nil {
 		return nil, err
@@ -57,7 +61,7 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, prio bool) (*kern, error) {
 	}
 	k1 := d.k1
 	// one VMAC.F per bundle, unless the block's 16 stores (one store slot) need more bundles
-	ii := max(4*k1, 16)
+	ii := max(4*k1, 16) + g.extra
 	k := newKern(a, ii, d.m2*d.n2, name)
 	L := a.Lat
 	M := a.M

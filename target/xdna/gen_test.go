@@ -113,3 +113,22 @@ func TestCompileErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAccumulate: with Options.Accumulate the aieml kernel adds to a random output buffer as
+// the published kernels do; its loads then bound the loop body at k1 < 4 (docs/xdna.md).
+func TestAccumulate(t *testing.T) {
+	for _, k1 := range []int{2, 3, 4, 6} {
+		spec := fmt.Sprintf("einsum [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0] m1=8 k1=%d m0=4 k0=8 n1=8 n0=4 dtype=bf16", k1)
+		r, err := xdna.CompileOpts(aieml.Arch, spec, xdna.Options{Accumulate: true})
+		if err != nil {
+			t.Fatalf("k1=%d: %v", k1, err)
+		}
+		t.Logf("k1=%d: %d instructions, %d VMAC.F (%.4f), II %d, stalls %d, verified %v", k1, r.Instructions, r.VMACs, r.Utilization, r.II, r.Stalls, r.Verified)
+		if !r.Verified || r.Stalls != 0 {
+			t.Fatalf("k1=%d: verified %v (%s) stalls %d", k1, r.Verified, r.Mismatch, r.Stalls)
+		}
+	}
+	if _, err := xdna.CompileOpts(aie2p.Arch, seedSpec, xdna.Options{Accumulate: true}); err == nil {
+		t.Fatal("aie2p accumulate accepted")
+	}
+}
