@@ -14,6 +14,7 @@ func init() {
 		summary: "compile a conv2d for the AI Engine (Vyasa): triplets, reuse graphs, fused ops, kernel IR, C++",
 		usage: `Usage: sumac compile --target aie1 'SPEC' [--schedule 'KEY=VALUE ...'] [--emit STAGE] [--explain] [--out DIR] [--json]
        sumac compile --explain
+       sumac compile --target aie2p|aieml 'EINSUM SPEC' [--emit asm] [--json]   (see --target aie2p -h)
 
 Compiles a CONV2D spec into an AIE1 kernel with seed 000's approach (Triplet IR, reuse graphs,
 2D fusion under the shuffle-network rules) and checks the fused program against the exact
@@ -32,6 +33,9 @@ Example:
 `,
 	}
 	c.run = func(env *cmdEnv, args []string) error {
+		if _, ok := einsumTarget(args); ok {
+			return runXDNA(env, "compile", args)
+		}
 		fs := newFlags(env, c)
 		targetName := fs.String("target", "aie1", "target (see sumac help targets)")
 		emit := fs.String("emit", "cpp", strings.Join(compiler.Names(), ", "))

@@ -26,6 +26,7 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 const simUsage = `Usage: sumac sim KERNEL.cc [-D NAME=VALUE ...] [--window NAME=BYTES ...] [--input NAME=FILE ...]
                  [--scalar NAME=VALUE ...] [--seed S] [--round MODE] [--sat MODE] [--no-emul]
                  [--emit bundles|cpp|ir] [--json]
+       sumac sim --target aie2p|aieml FILE.s ...   (an XDNA tile's listing; see --target aie2p -h)
 
 Runs an AIE1 kernel written in C++ with intrinsics (the subset of docs/aie-sim.md) on sumac's
 interpreter, and checks it bit for bit against the same source compiled with g++ and sumac's
@@ -64,7 +65,12 @@ func init() {
 		summary: "run an AIE1 intrinsics kernel on the interpreter, check it against g++ emulation, report MACs and cycles",
 		usage:   simUsage,
 	}
-	c.run = func(env *cmdEnv, args []string) error { return runSim(env, c, args) }
+	c.run = func(env *cmdEnv, args []string) error {
+		if _, ok := einsumTarget(args); ok {
+			return runXDNA(env, "sim", args) // an XDNA tile's listing (sumac sim --target aie2p -h)
+		}
+		return runSim(env, c, args)
+	}
 	register(c)
 }
 

@@ -5,20 +5,18 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sumacdev/sumac/target"
 	"github.com/sumacdev/sumac/target/aie2p"
 	"github.com/sumacdev/sumac/target/aieml"
 	"github.com/sumacdev/sumac/target/xdna"
 )
 
-// The AIE-ML (XDNA1) and XDNA2 tiles, until they join the target registry of compile and sim:
-// sumac xdna compile --target aie2p|aieml 'einsum ...' and sumac xdna sim --target ... FILE.s.
+// The AIE-ML (XDNA1) and XDNA2 tiles under sumac compile and sumac sim: --target aieml|aie2p
+// hands the whole command line to runXDNA, which parses its own flags (the AIE1 flags of compile
+// and sim do not apply to these tiles).
 
-func init() {
-	register(&command{
-		name:    "xdna",
-		summary: "compile an einsum for, or simulate a listing on, an AIE-ML (aieml) or XDNA2 (aie2p) tile",
-		usage: `Usage: sumac xdna compile --target aie2p|aieml 'EINSUM SPEC' [--emit asm] [--json]
-       sumac xdna sim --target aie2p|aieml [--spec 'EINSUM SPEC'] [--c-in zero|random] FILE.s [--json]
+const xdnaUsage = `Usage: sumac compile --target aie2p|aieml 'EINSUM SPEC' [--emit asm] [--json]
+       sumac sim --target aie2p|aieml [--spec 'EINSUM SPEC'] [--c-in zero|random] FILE.s [--json]
 
 compile generates the VLIW kernel of an einsum (aie2p: seed 002's bfp16 layout
 [m2,k1,m1,m0,k0],[n2,k1,n1,n0,k0]->[m1,m2,n2,n1,m0,n0], m1=n1=2, m0=k0=n0=8; aieml: the
@@ -38,9 +36,26 @@ rejects hazards and checks the output against op/ref.
   --c-in       initial output buffer: zero (default) or random (kernels that accumulate)
   --json       instructions, vmacs, cycles, stalls, ok, verified, hazard
 Exit status: 0 verified, 1 a hazard or a wrong output, 2 bad input.
-`,
-		run: runXDNA,
-	})
+`
+
+// einsumTarget returns the XDNA description when args name such a target with --target.
+func einsumTarget(args []string) (*xdna.Arch, bool) {
+	for i, a := range args {
+		name, ok := "", false
+		switch {
+		case (a == "--target" || a == "-target") && i+1 < len(args):
+			name, ok = args[i+1], true
+		case strings.HasPrefix(a, "--target="), strings.HasPrefix(a, "-target="):
+			name, ok = a[strings.Index(a, "=")+1:], true
+		}
+		if ok {
+			if t, err := target.Lookup(name); err == nil && t.Einsum != nil {
+				return t.Einsum, true
+			}
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 func xdnaArch(name string) (*xdna.Arch, error) {
@@ -90,16 +105,9 @@ type xdnaSimJSON struct {
 	Out          int     `json:"out"`
 }
 
-func runXDNA(env *cmdEnv, args []string) error {
-	c := commands["xdna"]
-	if len(args) == 0 || (args[0] != "compile" && args[0] != "sim") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprint(env.stdout, c.usage)
-			return nil
-		}
-		return usageErr("want 'sumac xdna compile ...' or 'sumac xdna sim ...' (see 'sumac xdna -h')")
-	}
-	sub := args[0]
+// runXDNA runs sumac compile (sub "compile") or sumac sim (sub "sim") for an XDNA tile.
+func runXDNA(env *cmdEnv, sub string, args []string) error {
+	c := &command{name: sub, usage: xdnaUsage}
 	fs := newFlags(env, c)
 	target := fs.String("target", "", "aie2p or aieml")
 	asJSON := fs.Bool("json", false, "one JSON document")
@@ -110,7 +118,7 @@ func runXDNA(env *cmdEnv, args []string) error {
 	in0 := fs.Int("in0", -1, "in0 address (sim)")
 	in1 := fs.Int("in1", -1, "in1 address (sim)")
 	out := fs.Int("out", -1, "out address (sim)")
-	pos, err := parseFlags(env, c, fs, args[1:])
+	pos, err := parseFlags(env, c, fs, args)
 	if err != nil {
 		return err
 	}
@@ -119,11 +127,11 @@ func runXDNA(env *cmdEnv, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErr("sumac xdna %s takes one %s", sub, map[string]string{"compile": "einsum spec", "sim": "listing file"}[sub])
+		return usageErr("sumac %s --target %s takes one %s", sub, *target, map[string]string{"compile": "einsum spec", "sim": "listing file"}[sub])
 	}
 	if sub == "compile" {
 		if *emit != "" && *emit != "asm" {
-			return usageErr("--emit %q: only asm", *emit)
+			return usageErr("--emit %q: the %s target prints its kernel as asm", *emit, *target)
 		}
 		r, err := xdna.CompileOpts(a, pos[0], xdna.Options{Accumulate: *accum})
 		if err != nil {

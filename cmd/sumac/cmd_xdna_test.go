@@ -18,7 +18,7 @@ func TestXDNACompileJSON(t *testing.T) {
 		{"aie2p", xdnaSeed, 0.96},
 		{"aieml", "einsum [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0] m1=8 k1=4 m0=4 k0=8 n1=8 n0=4 dtype=bf16", 256.0 / 288},
 	} {
-		code, out, errOut := run(t, "xdna", "compile", "--target", c.target, c.spec, "--json")
+		code, out, errOut := run(t, "compile", "--target", c.target, c.spec, "--json")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.target, code, errOut)
 		}
@@ -36,14 +36,14 @@ func TestXDNACompileJSON(t *testing.T) {
 			t.Errorf("%s: %s", c.target, out)
 		}
 	}
-	code, out, _ := run(t, "xdna", "compile", "--target", "aie2p", xdnaSeed, "--emit", "asm")
+	code, out, _ := run(t, "compile", "--target", "aie2p", xdnaSeed, "--emit", "asm")
 	if code != 0 || !strings.Contains(out, "vmac.f") || !strings.Contains(out, ".l_start:") {
 		t.Fatalf("--emit asm: exit %d", code)
 	}
 }
 
 func TestXDNASim(t *testing.T) {
-	code, out, errOut := run(t, "xdna", "sim", "--target", "aie2p", "--spec", "einsum [m0,k0],[n0,k0]->[m0,n0] m0=8 k0=8 n0=8 dtype=bfp16",
+	code, out, errOut := run(t, "sim", "--target", "aie2p", "--spec", "einsum [m0,k0],[n0,k0]->[m0,n0] m0=8 k0=8 n0=8 dtype=bfp16",
 		"../../target/xdna/testdata/tile_aie2p.s", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -59,11 +59,12 @@ func TestXDNASim(t *testing.T) {
 
 func TestXDNAErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"xdna"},
-		{"xdna", "compile", "--target", "aie3", xdnaSeed},
-		{"xdna", "compile", "--target", "aie2p", "einsum [a,b],[b,c]->[a,c] a=1 b=1 c=1 dtype=bfp16"},
-		{"xdna", "compile", "--target", "aie2p", strings.Replace(xdnaSeed, "k1=12", "k1=9", 1)},
-		{"xdna", "sim", "--target", "aie2p", "/nonexistent.s"},
+		{"compile", "--target", "aie2p"},
+		{"sim", "--target", "aieml", "a.s", "b.s"},
+		{"compile", "--target", "aie3", xdnaSeed},
+		{"compile", "--target", "aie2p", "einsum [a,b],[b,c]->[a,c] a=1 b=1 c=1 dtype=bfp16"},
+		{"compile", "--target", "aie2p", strings.Replace(xdnaSeed, "k1=12", "k1=9", 1)},
+		{"sim", "--target", "aie2p", "/nonexistent.s"},
 	} {
 		if code, _, _ := run(t, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
