@@ -33,7 +33,8 @@ func xdnaMemories(a *xdna.Arch) func() []device.Memory {
 	return func() []device.Memory {
 		return []device.Memory{
 			{Name: "data memory", Bytes: a.DataMemBytes, Note: fmt.Sprintf("loads %d B, stores %d B per instruction", a.LoadBytes, a.StoreBytes)},
-			{Name: "accumulators", Bytes: 0, Note: fmt.Sprintf("%d usable by the einsum kernels in the %s mode", a.AccRegs, a.Mode.DType)},
+			// One accumulator holds the M x N fp32 lanes of the kernel mode's VMAC.F.
+			{Name: "accumulators", Bytes: a.AccRegs * a.Mode.M * a.Mode.N * 4, Note: fmt.Sprintf("%d of %d fp32 lanes usable by the einsum kernels in the %s mode", a.AccRegs, a.Mode.M*a.Mode.N, a.Mode.DType)},
 		}
 	}
 }
