@@ -52,6 +52,14 @@ func DatapathFor(t op.Types) (Datapath, error) {
 		if t.Acc != op.Acc48 {
 			return d, fmt.Errorf("aie1 8-bit MACs accumulate in acc48, spec asks for %v", t.Acc)
 		}
+	case op.UInt8:
+		// the same 8-bit mac16 on unsigned bytes (UG1079 "MAC on 8x8 bits": v128uint8 x
+		// v32uint8), narrowed with ubsrs (v16acc48 -> v16uint8)
+		d = Datapath{DType: t.A, Elem: kernel.UInt8, Sel: shuffle.Sel8, Mul: kernel.OpMul16, Mac: kernel.OpMac16, Acc: kernel.AccOf(kernel.Acc48, 16)}
+		shapeX = "uint8"
+		if t.Acc != op.Acc48 {
+			return d, fmt.Errorf("aie1 8-bit MACs accumulate in acc48, spec asks for %v", t.Acc)
+		}
 	case op.Int32:
 		d = Datapath{DType: t.A, Elem: kernel.Int32, Sel: shuffle.Sel32, Mul: kernel.OpLMul8, Mac: kernel.OpLMac8, Acc: kernel.AccOf(kernel.Acc80, 8)}
 		shapeX = "int32"
@@ -65,7 +73,7 @@ func DatapathFor(t op.Types) (Datapath, error) {
 			return d, fmt.Errorf("aie1 fpmac accumulates and stores fp32, spec asks for acc=%v out=%v", t.Acc, t.Out)
 		}
 	default:
-		return d, fmt.Errorf("aie1 conv2d: %v operands are not supported (int8, int16, int32, fp32)", t.A)
+		return d, fmt.Errorf("aie1 conv2d: %v operands are not supported (int8, uint8, int16, int32, fp32)", t.A)
 	}
 	if t.A.IsInt() && t.Out != t.A {
 		return d, fmt.Errorf("aie1 conv2d: the output is narrowed back to the operand type %v (srs), spec asks for %v", t.A, t.Out)
@@ -236,6 +244,9 @@ func (p *Program) lower(flatten bool) error {
 	}
 	// Loop nest: n (if any), then the schedule's order; loops of one iteration are left out.
 	order := s.Order
+	if plan.Body.Grouped {
+		order = "g" + order
+	}
 	if p.Spec.Conv.N > 1 {
 		order = "n" + order
 	}
@@ -453,6 +464,8 @@ func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error
 			case kernel.Float32:
 			case kernel.Int8:
 				vec = b.Op(kernel.OpBSRS, kernel.V(a), kernel.Imm(int64(p.Spec.Types.Shift)))
+			case kernel.UInt8:
+				vec = b.Op(kernel.OpUBSRS, kernel.V(a), kernel.Imm(int64(p.Spec.Types.Shift)))
 			default:
 				vec = b.Op(kernel.OpSRS, kernel.V(a), kernel.Imm(int64(p.Spec.Types.Shift)))
 			}
@@ -527,6 +540,19 @@ func (p *Program) OuterIterations() int {
 		}
 	}
 	return n
+}
+
+// Footprint returns the bytes of the kernel's three buffers and how many of them duplicate input
+// data (the copies of an input duplicated along D beyond the first).
+func (p *Program) Footprint() (bytes, dup int) {
+	eb := p.Datapath.DType.Bits() / 8
+	for _, n := range p.Elems {
+		bytes += n * eb
+	}
+	if d := p.Sched.Dup; d > 1 {
+		dup = p.Elems[triplet.In] * eb * (d - 1) / d
+	}
+	return bytes, dup
 }
 
 // Middle is the result of reuse analysis and fusion the kernel was lowered from.
