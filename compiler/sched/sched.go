@@ -116,7 +116,7 @@ func (s Schedule) Check(c *op.Conv2D, sh Shape) error {
 	}
 	switch s.Vec {
 	case "x":
-		if c.X%(sh.Lanes*s.UX) != 0 {
+		if c.X%(sh.Lanes*s.UX) != 0 && !Ragged(c, sh, sh.Lanes*s.UX) {
 			return fmt.Errorf("x=%d is not a multiple of %d lanes x unroll %d", c.X, sh.Lanes, s.UX)
 		}
 		if kpg%s.UK != 0 {
@@ -194,6 +194,19 @@ func (s Schedule) Check(c *op.Conv2D, sh Shape) error {
 		return fmt.Errorf("unknown fusion %q", s.Fusion)
 	}
 	return nil
+}
+
+// Ragged reports whether x vectorized may run past the output width in steps of step x
+// positions (the last vector's extra lanes compute outputs into the output layout's padding,
+// which nobody reads): only where no output-channel vectorization exists (depth-wise, or
+// fewer output channels per group than lanes) and without more waste than one vector.
+func Ragged(c *op.Conv2D, sh Shape, step int) bool {
+	depthwise := c.Groups > 1 && c.Groups == c.C && c.Groups == c.K
+	if !depthwise && (c.K/c.Groups)%sh.Lanes == 0 {
+		return false
+	}
+	round := func(m int) int { return (c.X + m - 1) / m * m }
+	return round(step) == round(sh.Lanes)
 }
 
 func isPerm(a, b string) bool {
@@ -299,7 +312,8 @@ func variants(c *op.Conv2D, vec string, f Fusion, sh Shape) []Variant {
 			if st == 1 {
 				return []Variant{{Out: "KYX", W: "KCRS", In: "CY'X'D", PadR: roundUp(c.R, 4), PadS: padS, Dup: 4}}
 			}
-			return []Variant{{Out: "KYX", W: "KCRS", In: phase("CY'X'D"), PadR: roundUp(c.R, 4*st), PadS: padS, Dup: 4}}
+			// phases outside the rows: consecutive rows of one phase pair in a register
+			return []Variant{{Out: "KYX", W: "KCRS", In: fmt.Sprintf("C(X'%%%d)Y'(X'/%d)D", st, st), PadR: roundUp(c.R, 4*st), PadS: padS, Dup: 4}}
 		}
 		return nil
 	case sh.Cols == 8 && vec == "xk":

@@ -58,9 +58,9 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	vt, st := vecs[0].Tensor, scls[0].Tensor
 	r.XGraph = NewGraph(p, vt, vecs)
 	r.ZGraph = NewGraph(p, st, scls)
-	if dp.JoinAdjacent || b.Sched.Fusion == sched.FuseTapsChannels {
+	if dp.JoinAdjacent && b.Sched.Dup <= 1 || b.Sched.Fusion == sched.FuseTapsChannels {
 		// (rc: the weight vectors of consecutive (tap, channel) pairs touch end to end and
-		// share a register)
+		// share a register; a duplicated input's rows stay one per register half)
 		r.XGraph.JoinAdjacent()
 	}
 	if dp.Net == nil || dp.LoadBits <= 0 || dp.AlignBits <= 0 || dp.XBits < dp.LoadBits || dp.ZBits < dp.LoadBits {

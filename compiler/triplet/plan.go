@@ -25,7 +25,13 @@ type Plan struct {
 // duplicated input.
 func tensors(b *Body, padR, padS int) map[string]layout.Tensor {
 	c := b.Conv
-	in := layout.Tensor{Dims: []string{"X'", "Y'", "C", "N"}, Extent: []int{c.XIn + 2*c.Pad, c.YIn + 2*c.Pad, c.C, c.N}}
+	// the padded width, or more where the last vector's extra lanes (sched.Ragged) and the
+	// padded filter's zero taps read further: their rows stay apart
+	xin := max(c.XIn+2*c.Pad, (outWidth(b)-1)*c.Stride+(padR-1)*c.Dilation+1)
+	if outWidth(b) == c.X {
+		xin = c.XIn + 2*c.Pad
+	}
+	in := layout.Tensor{Dims: []string{"X'", "Y'", "C", "N"}, Extent: []int{xin, c.YIn + 2*c.Pad, c.C, c.N}}
 	if b.Grouped {
 		in.Extent[2] = c.Groups * b.CPGIn
 	}
@@ -34,15 +40,25 @@ func tensors(b *Body, padR, padS int) map[string]layout.Tensor {
 		in.Extent = append(in.Extent, b.Sched.Dup)
 	}
 	return map[string]layout.Tensor{
-		Out: {Dims: []string{"X", "Y", "K", "N"}, Extent: []int{c.X, c.Y, c.K, c.N}},
+		Out: {Dims: []string{"X", "Y", "K", "N"}, Extent: []int{outWidth(b), c.Y, c.K, c.N}},
 		W:   {Dims: []string{"R", "S", "C", "K"}, Extent: []int{padR, padS, c.C / c.Groups, c.K}},
 		In:  in,
 	}
 }
 
-// InputTensor is the input tensor a body reads (the zero-padded input, duplicated when the
-// schedule says so), as Plan binds it.
-func InputTensor(b *Body) layout.Tensor { return tensors(b, 1, 1)[In] }
+// outWidth is the output width the loops cover: the width rounded up to the x positions of
+// one iteration (sched.Ragged: the last vector's extra lanes write the layout's padding).
+func outWidth(b *Body) int {
+	s := b.Sched
+	step := s.UX
+	switch s.Vec {
+	case "x":
+		step *= b.Lanes
+	case "xk":
+		step *= XKX
+	}
+	return (b.Conv.X + step - 1) / step * step
+}
 
 // NewPlan binds layouts and checks that every access's address is affine in the loop
 // variables (so that a pointer per tensor, advanced by a constant per iteration, plus an
@@ -136,7 +152,7 @@ func NewPlan(b *Body, dp Datapath) (*Plan, error) {
 	if b.Grouped {
 		groups = c.Groups
 	}
-	p.Trips = map[string]int{"x": c.X / p.Steps["x"], "y": c.Y / p.Steps["y"], "k": b.KPG / p.Steps["k"], "n": c.N, "g": groups}
+	p.Trips = map[string]int{"x": outWidth(b) / p.Steps["x"], "y": c.Y / p.Steps["y"], "k": b.KPG / p.Steps["k"], "n": c.N, "g": groups}
 	p.makePads()
 	// Per tensor and loop variable: the address stride of one iteration, checked on every
 	// access at the first, second and last iteration.

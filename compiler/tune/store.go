@@ -15,7 +15,7 @@ import (
 
 // StoreVersion changes when the generator changes in a way that can change a candidate's
 // cycles for the same spec and schedule (the model version covers the cycle model).
-const StoreVersion = "vyasa-gen-1"
+const StoreVersion = "vyasa-gen-2"
 
 // Key identifies one evaluation: spec, schedule, generator and model version.
 func Key(s *op.Spec, sc sched.Schedule, model string) string {

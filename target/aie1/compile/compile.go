@@ -110,7 +110,10 @@ func run(p *vyasa.Program) (*cyclesim.Result, error) {
 }
 
 // Evaluate compiles the program's kernel for one tile and counts its cycles.
-func (Target) Evaluate(p compiler.Program) (compiler.Eval, error) {
+func (t Target) Evaluate(p compiler.Program) (compiler.Eval, error) {
+	if b, _ := program(p).Footprint(); b > t.MemLimit() {
+		return compiler.Eval{}, fmt.Errorf("buffers of %d bytes exceed the %d bytes of memory", b, t.MemLimit())
+	}
 	r, err := run(program(p))
 	if err != nil {
 		return compiler.Eval{}, err
