@@ -44,6 +44,9 @@ const (
 const (
 	InterleaveUpdate  = "update"
 	InterleaveOperand = "operand"
+	// InterleaveTap: by X register as InterleaveOperand, the registers in filter-tap order,
+	// so that each tap's scalar registers are live briefly (bodies of a reduction loop).
+	InterleaveTap = "tap"
 )
 
 // Schedule is one point of the space.
@@ -69,13 +72,18 @@ type Schedule struct {
 	Dup int
 	// PadS is the filter height after padding with zero rows (0: S).
 	PadS int
+	// CB: input channels per iteration of a reduction loop c, innermost and software
+	// pipelined, the accumulators carried across it (0: every channel unrolled in the body,
+	// seed 000's pruning strategy 1). Deep layers need it: a body with every channel of a
+	// 3x3 filter over 128 channels exceeds the program memory.
+	CB int
 }
 
 // Key is a canonical one-line form, used as a cache key and in reports.
 func (s Schedule) Key() string {
 	k := fmt.Sprintf("vec=%s order=%s u=%d,%d,%d fuse=%s O=%s W=%s I=%s padr=%d",
 		s.Vec, s.Order, s.UX, s.UY, s.UK, s.Fusion, s.Out, s.W, s.In, s.PadR)
-	if s.Interleave == InterleaveOperand {
+	if s.Interleave == InterleaveOperand || s.Interleave == InterleaveTap {
 		k += " il=" + s.Interleave
 	}
 	if s.Flat {
@@ -86,6 +94,9 @@ func (s Schedule) Key() string {
 	}
 	if s.PadS > 0 {
 		k += fmt.Sprintf(" pads=%d", s.PadS)
+	}
+	if s.CB > 0 {
+		k += fmt.Sprintf(" cb=%d", s.CB)
 	}
 	return k
 }
@@ -166,6 +177,19 @@ func (s Schedule) Check(c *op.Conv2D, sh Shape) error {
 	}
 	if s.PadS != 0 && s.PadS < c.S {
 		return fmt.Errorf("pads=%d is smaller than the filter height %d", s.PadS, c.S)
+	}
+	if s.CB != 0 {
+		cpg := c.C / c.Groups
+		switch {
+		case s.CB < 0 || s.CB >= cpg || cpg%s.CB != 0:
+			return fmt.Errorf("cb=%d: the reduction loop takes a proper divisor of the %d input channels", s.CB, cpg)
+		case s.CB%sh.Cols != 0:
+			return fmt.Errorf("cb=%d: not a multiple of the %d columns", s.CB, sh.Cols)
+		case s.CB*sh.ElemBits%128 != 0:
+			return fmt.Errorf("cb=%d: the loop would move the pointers by %d bits, not a multiple of 128", s.CB, s.CB*sh.ElemBits)
+		case s.Fusion == FuseTapsChannels:
+			return fmt.Errorf("cb=%d: the (tap, channel) runs of rc need every channel", s.CB)
+		}
 	}
 	switch s.Fusion {
 	case FuseNone:
@@ -416,31 +440,56 @@ func space(c *op.Conv2D, sh Shape, vec string, f Fusion, v Variant, taps, maxVec
 	if c.X < 8 && c.X&(c.X-1) != 0 {
 		uxs = append(uxs, c.X) // a short row unrolled whole: no loop moves the input along x
 	}
+	// Deep layers: a reduction loop over blocks of input channels (Schedule.CB), in blocks
+	// down to 128 bits of channels.
+	cbs := []int{0}
+	if cpg := c.C / c.Groups; cpg >= 32 && f != FuseTapsChannels {
+		for cb := cpg / 2; cb >= sh.Cols && cb*sh.ElemBits >= 128; cb /= 2 {
+			if cpg%cb == 0 && cb%sh.Cols == 0 {
+				cbs = append(cbs, cb)
+			}
+		}
+	}
 	for _, order := range Orders(vec) {
 		for _, ux := range uxs {
 			for uy := 1; uy <= 8; uy *= 2 {
 				for uk := 1; uk <= 8; uk *= 2 {
-					s := Schedule{Vec: vec, Order: order, UX: ux, UY: uy, UK: uk, Fusion: f, Out: o, W: w, In: in, PadR: padR, PadS: v.PadS, Dup: v.Dup}
 					if ux*uy*uk > maxVectors {
 						continue
 					}
-					if ux*uy*uk > 1 && ux*uy*uk <= 4 {
-						// Several output vectors: also try the operand-major order.
-						s2 := s
-						s2.Interleave = InterleaveOperand
-						if s2.Check(c, sh) == nil {
-							*out = append(*out, s2)
+					for _, cb := range cbs {
+						s := Schedule{Vec: vec, Order: order, UX: ux, UY: uy, UK: uk, Fusion: f, Out: o, W: w, In: in, PadR: padR, PadS: v.PadS, Dup: v.Dup, CB: cb}
+						bodyTaps := taps
+						if cb > 0 {
+							bodyTaps = taps / (c.C / c.Groups) * cb
 						}
+						ops := ux * uy * uk * (bodyTaps + sh.Cols - 1) / sh.Cols
+						if ux*uy*uk > 1 && ux*uy*uk <= 4 && (cb == 0 || ops <= maxBodyMACs) {
+							// Several output vectors: also try the operand-major order.
+							s2 := s
+							s2.Interleave = InterleaveOperand
+							if s2.Check(c, sh) == nil {
+								*out = append(*out, s2)
+							}
+						}
+						if cb > 0 && ops <= maxBodyMACs {
+							// a reduction loop's body: also tap by tap
+							s2 := s
+							s2.Interleave = InterleaveTap
+							if s2.Check(c, sh) == nil {
+								*out = append(*out, s2)
+							}
+						}
+						if ops > maxBodyMACs {
+							*pruned = append(*pruned, fmt.Sprintf("%s: body of %d vector MACs exceeds the program-memory bound %d", s.Key(), ops, maxBodyMACs))
+							continue
+						}
+						if err := s.Check(c, sh); err != nil {
+							*pruned = append(*pruned, fmt.Sprintf("%s: %v", s.Key(), err))
+							continue
+						}
+						*out = append(*out, s)
 					}
-					if ops := ux * uy * uk * (taps + sh.Cols - 1) / sh.Cols; ops > maxBodyMACs {
-						*pruned = append(*pruned, fmt.Sprintf("%s: body of %d vector MACs exceeds the program-memory bound %d", s.Key(), ops, maxBodyMACs))
-						continue
-					}
-					if err := s.Check(c, sh); err != nil {
-						*pruned = append(*pruned, fmt.Sprintf("%s: %v", s.Key(), err))
-						continue
-					}
-					*out = append(*out, s)
 				}
 			}
 		}
@@ -488,6 +537,10 @@ func Parse(text string, def Schedule) (Schedule, error) {
 		case "dup":
 			if _, err := fmt.Sscanf(v, "%d", &s.Dup); err != nil {
 				return s, fmt.Errorf("dup=%s: not an integer", v)
+			}
+		case "cb":
+			if _, err := fmt.Sscanf(v, "%d", &s.CB); err != nil {
+				return s, fmt.Errorf("cb=%s: not an integer", v)
 			}
 		default:
 			return s, fmt.Errorf("unknown schedule field %q", k)

@@ -93,8 +93,11 @@ func NewPlan(b *Body, dp Datapath) (*Plan, error) {
 	// pointers and as unrolled rows and channels offset them.
 	align := dp.AlignBits / sh.ElemBits
 	moved := map[string][]string{Out: {"X", "Y", "K", "N"}, W: {"K"}, In: {"X'", "Y'", "N"}}
-	if c.Groups > 1 {
+	if c.Groups > 1 || s.CB > 0 {
 		moved[In] = append(moved[In], "C")
+	}
+	if s.CB > 0 {
+		moved[W] = append(moved[W], "C")
 	}
 	for _, d := range []string{"X'", "Y'"} {
 		if err := p.Maps[In].AlignPhase(d, align); err != nil {
@@ -102,7 +105,7 @@ func NewPlan(b *Body, dp Datapath) (*Plan, error) {
 		}
 	}
 	st := c.Stride
-	trips := map[string]int{"X": c.X / s.UX, "Y": c.Y / s.UY, "K": c.K / s.UK, "N": c.N, "C": c.Groups}
+	trips := map[string]int{"X": c.X / s.UX, "Y": c.Y / s.UY, "K": c.K / s.UK, "N": c.N, "C": 2}
 	trips["X'"], trips["Y'"] = trips["X"], trips["Y"]
 	for name, dims := range moved {
 		for _, d := range dims {
@@ -130,6 +133,8 @@ func NewPlan(b *Body, dp Datapath) (*Plan, error) {
 				step = b.Lanes
 			case d == "K" && s.Vec == "xk" && name != In:
 				step = XKK
+			case d == "C" && s.CB > 0:
+				step = s.CB // the reduction loop (Check keeps it a multiple of 128 bits)
 			case d == "C" && b.Grouped:
 				step = b.CPGIn
 			}
@@ -138,7 +143,7 @@ func NewPlan(b *Body, dp Datapath) (*Plan, error) {
 			}
 		}
 	}
-	p.Steps = map[string]int{"x": s.UX, "y": s.UY, "k": s.UK, "n": 1, "g": 1}
+	p.Steps = map[string]int{"x": s.UX, "y": s.UY, "k": s.UK, "n": 1, "g": 1, "c": max(s.CB, 1)}
 	switch s.Vec {
 	case "x":
 		p.Steps["x"] *= b.Lanes
@@ -152,13 +157,16 @@ func NewPlan(b *Body, dp Datapath) (*Plan, error) {
 	if b.Grouped {
 		groups = c.Groups
 	}
-	p.Trips = map[string]int{"x": outWidth(b) / p.Steps["x"], "y": c.Y / p.Steps["y"], "k": b.KPG / p.Steps["k"], "n": c.N, "g": groups}
+	p.Trips = map[string]int{"x": outWidth(b) / p.Steps["x"], "y": c.Y / p.Steps["y"], "k": b.KPG / p.Steps["k"], "n": c.N, "g": groups, "c": 1}
+	if s.CB > 0 {
+		p.Trips["c"] = b.CPG / s.CB
+	}
 	p.makePads()
 	// Per tensor and loop variable: the address stride of one iteration, checked on every
 	// access at the first, second and last iteration.
 	p.Strides = map[string]map[string]int{}
 	all := append(append([]Triplet(nil), b.Triplets...), p.Pads...)
-	for _, v := range []string{"x", "y", "k", "n"} {
+	for _, v := range []string{"x", "y", "k", "n", "c"} {
 		for _, t := range all {
 			for _, a := range []Access{t.Update, t.Op1, t.Op2} {
 				if err := p.affine(a, v); err != nil {

@@ -239,11 +239,15 @@ func Build(c *op.Conv2D, s sched.Schedule, sh sched.Shape) (*Body, error) {
 				}
 				u := len(b.Updates)
 				b.Updates = append(b.Updates, upd)
-				for cg := 0; cg < cpg; cg++ {
+				nc, cv := cpg, "" // channels in the body; the reduction loop's variable
+				if s.CB > 0 {
+					nc, cv = s.CB, "c"
+				}
+				for cg := 0; cg < nc; cg++ {
 					for fs := 0; fs < c.S; fs++ {
 						for fr := 0; fr < c.R; fr++ {
-							w := Access{Tensor: W, Dims: wDims, Idx: []Index{{"", fr, 0}, {"", fs, 0}, {"", cg, 0}, {"k", ko, 0}}, Vec: -1, Len: 1}
-							in := Access{Tensor: In, Dims: iDims, Idx: []Index{{"x", st*xo + dl*fr, mul}, {"y", st*uy + dl*fs, mul}, {"", cg, 0}, {"n", 0, 0}}, Vec: -1, Len: 1}
+							w := Access{Tensor: W, Dims: wDims, Idx: []Index{{"", fr, 0}, {"", fs, 0}, {cv, cg, 0}, {"k", ko, 0}}, Vec: -1, Len: 1}
+							in := Access{Tensor: In, Dims: iDims, Idx: []Index{{"x", st*xo + dl*fr, mul}, {"y", st*uy + dl*fs, mul}, {cv, cg, 0}, {"n", 0, 0}}, Vec: -1, Len: 1}
 							if s.Dup > 1 {
 								in.Idx = append(in.Idx, Index{})
 							}

@@ -36,6 +36,9 @@ func TestGenerateAndVerify(t *testing.T) {
 		"conv2d x=16 y=2 k=8 c=2 r=2 s=2 n=2 dtype=int16",
 		"conv2d x=4 y=2 k=32 c=16 r=1 s=1 dtype=int8",
 		"conv2d x=4 y=3 k=16 c=8 r=3 s=3 dtype=int8",
+		// deep enough for a reduction loop over blocks of input channels (cb)
+		"conv2d x=2 y=1 k=16 c=64 r=3 s=1 dtype=int16",
+		"conv2d x=8 y=1 k=16 c=32 r=1 s=1 dtype=uint8",
 	}
 	for _, text := range specs {
 		spec := op.MustParse(text)
@@ -218,6 +221,45 @@ func TestRandomStridePadDilationGroups(t *testing.T) {
 			if done == 0 {
 				t.Errorf("%s: no schedule generated of %d (last: %v)", text, len(ss), lastErr)
 			}
+		}
+	}
+}
+
+// TestReductionLoop verifies kernels whose body covers a block of input channels and whose
+// innermost loop runs over the blocks, the accumulators carried across it (sched.Schedule.CB),
+// in every type, with and without stride and padding.
+func TestReductionLoop(t *testing.T) {
+	for _, text := range []string{
+		"conv2d x=2 y=2 k=16 c=64 r=3 s=3 pad=1 dtype=int16",
+		"conv2d x=4 y=1 k=32 c=64 r=1 s=1 stride=2 dtype=uint8",
+		"conv2d x=16 y=1 k=16 c=32 r=1 s=1 dtype=int8",
+		"conv2d x=8 y=1 k=8 c=32 r=3 s=1 pad=1 dtype=int32",
+		"conv2d x=8 y=1 k=8 c=32 r=2 s=2 dtype=fp32",
+		"conv2d x=16 y=1 k=2 c=64 r=3 s=1 groups=2 dtype=int16",
+	} {
+		spec := op.MustParse(text)
+		d, err := DatapathFor(spec.Types)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss, _ := sched.Space(spec.Conv, d.Shape, 4, 4000)
+		done := 0
+		for i, sc := range ss {
+			if sc.CB == 0 || i%3 != 0 {
+				continue
+			}
+			p, err := Generate(spec, sc)
+			if err != nil {
+				continue
+			}
+			ck, err := Verify(p, uint64(i))
+			if err != nil || !ck.OK() || !ck.Interpreted {
+				t.Fatalf("%s %s: %v %+v", text, sc.Key(), err, ck)
+			}
+			done++
+		}
+		if done == 0 {
+			t.Errorf("%s: no reduction-loop schedule verified", text)
 		}
 	}
 }
