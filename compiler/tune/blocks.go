@@ -29,15 +29,23 @@ const MaxBlocks = 3
 // whole input and its share of the weights) when one output channel's share fits; else
 // spatial blocks (output rows, columns and channels; MaxBlocks of them, the largest first).
 func blocks(s *op.Spec, limit int) ([]block, error) {
-	sub, calls, err := split(s, limit)
+	// The estimates leave a quarter of the memory to the layouts' padding (aligned rows,
+	// filter rows padded to the columns); the kernels' real sizes are checked when they are
+	// evaluated.
+	budget := limit * 3 / 4
+	sub, calls, err := split(s, budget)
+	var out []block
 	if err == nil {
 		b := block{spec: sub, calls: calls, x: s.Conv.X, y: s.Conv.Y}
 		if calls > 1 {
 			b.note = fmt.Sprintf("data exceed the %d KB memory: %d calls of k=%d over windows of the weights and outputs, cycles summed", limit>>10, calls, sub.Conv.K)
 		}
-		return []block{b}, nil
+		if calls == 1 || sub.Conv.K >= min(16, s.Conv.K) {
+			return []block{b}, nil
+		}
+		out = append(out, b) // too few output channels to vectorize: compare spatial blocks
 	}
-	out := spatialBlocks(s, limit)
+	out = append(out, spatialBlocks(s, limit)...)
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no block of output rows, columns and channels fits the %d bytes of memory with its whole reduction (every input channel and tap)", s, limit)
 	}
@@ -58,18 +66,37 @@ func blockBytes(s *op.Spec, bx, by, bk int) int {
 	xin := (bx-1)*c.Stride + (c.R-1)*c.Dilation + 1
 	yin := (by-1)*c.Stride + (c.S-1)*c.Dilation + 1
 	eb := s.Types.A.Bits() / 8
-	return eb*(c.N*xin*yin*cin+bk*c.R*c.S*(c.C/c.Groups)) + s.Types.Out.Bits()/8*c.N*bx*by*bk
+	in := c.N * xin * yin * cin
+	if eb == 1 && (c.K/c.Groups)%16 != 0 {
+		// 8-bit without output channels to vectorize: x vectorized on an input duplicated
+		// up to four times (sched.Schedule.Dup)
+		in *= 4
+	}
+	return eb*(in+bk*c.R*c.S*(c.C/c.Groups)) + s.Types.Out.Bits()/8*c.N*bx*by*bk
 }
 
 // spatialBlocks enumerates blocks bx | X, by | Y, bk | K (whole groups; at least 16 output
-// channels where K allows, the widest vector), keeps for every bk the fitting block with the
-// most outputs (rows of full width first), and returns the MaxBlocks with the most MACs.
+// channels where K allows and their weights fit, the widest vector), keeps for every bk the
+// fitting block with the most outputs (rows of full width first), and returns the MaxBlocks
+// with the most MACs.
 func spatialBlocks(s *op.Spec, limit int) []block {
+	budget := limit * 3 / 4 // as blocks
+	if out := spatialBlocksMin(s, budget, min(16, s.Conv.K)); len(out) > 0 {
+		return out
+	}
+	// not even 16 output channels' weights fit: fewer (x vectorized)
+	if out := spatialBlocksMin(s, budget, 1); len(out) > 0 {
+		return out
+	}
+	return spatialBlocksMin(s, limit, 1)
+}
+
+func spatialBlocksMin(s *op.Spec, limit, minK int) []block {
 	c := s.Conv
 	kpg := c.K / c.Groups
 	var out []block
-	for bk := c.K; bk >= 1; bk-- {
-		if c.K%bk != 0 || (bk < 16 && c.K >= 16) {
+	for bk := c.K; bk >= minK; bk-- {
+		if c.K%bk != 0 {
 			continue
 		}
 		if c.Groups > 1 && bk%kpg != 0 && kpg%bk != 0 {
