@@ -16,7 +16,7 @@ func init() {
 	c := &command{
 		name:    "tune",
 		summary: "auto-tune conv2d schedules for the AI Engine (Vyasa) on the cycle model",
-		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--only NAMES] [--workers N] [--store LOC | --no-cache]
+		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--only NAMES] [--workers N] [--store LOC | --no-cache]
        [--shard I/N] [--out DIR] [--json]
 
 Enumerates and prunes the schedule space of every workload (vectorized loop, loop order,
@@ -29,7 +29,14 @@ the geometric mean per precision. Every evaluated candidate is a record in the t
 store does not have. Each result says how many candidates it evaluated and how many it took
 from the store ('evaluated', 'stored'). --no-cache tunes from scratch and keeps nothing.
 
+A workload whose data do not fit the tile's memory is computed in blocks: over output
+channels (each call reading the whole input) when that fits, else blocks of output columns,
+rows and channels with their input window; the tuner compares up to 3 blocks and prints the
+one it chose (block), the bytes its buffers take and those that duplicate input data.
+
   --suite NAME   a workload suite (see 'sumac suite list'), e.g. vyasa36
+  --dtype T      give every workload operand type T (int8, uint8, int16, int32, fp32) with
+                 its default accumulator and output, e.g. --suite resnet50 --dtype uint8
   --only NAMES   comma-separated workload names of the suite
   --workers N    parallel evaluations (default: all cores)
   --store LOC    sqlite:PATH or postgres://... (default: $SUMAC_STORE, else SQLite under the
@@ -43,12 +50,14 @@ from the store ('evaluated', 'stored'). --no-cache tunes from scratch and keeps 
 
 Example:
   sumac tune --target aie1 --suite vyasa36 --json
+  sumac tune --target aie1 --suite resnet50 --dtype uint8
 `,
 	}
 	c.run = func(env *cmdEnv, args []string) error {
 		fs := newFlags(env, c)
 		target := fs.String("target", "aie1", "target (see sumac help targets)")
 		suiteName := fs.String("suite", "", "workload suite")
+		dtype := fs.String("dtype", "", "operand type of every workload")
 		only := fs.String("only", "", "workload names")
 		workers := fs.Int("workers", 0, "parallel evaluations")
 		noCache := fs.Bool("no-cache", false, "ignore and do not update the store")
@@ -87,6 +96,18 @@ Example:
 			ws = []tune.Workload{{Name: "spec", Spec: s}}
 		default:
 			return usageErr("missing --suite or SPEC (see 'sumac tune -h')")
+		}
+		if *dtype != "" {
+			if _, err := op.ParseDType(*dtype); err != nil {
+				return usageErr("--dtype %s: %v", *dtype, err)
+			}
+			for i := range ws {
+				s, err := op.Retype(ws[i].Spec, "dtype="+*dtype)
+				if err != nil {
+					return usageErr("--dtype %s: %s: %v", *dtype, ws[i].Name, err)
+				}
+				ws[i].Spec = s
+			}
 		}
 		if *only != "" {
 			keep := map[string]bool{}
@@ -183,21 +204,24 @@ Example:
 
 func printTune(env *cmdEnv, rs []tune.Result) {
 	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "workload\tdtype\tO\tW\tI\tvec\tSW\tux\tuy\tuk\torder\tfuse\tcycles\tMACs/cyc\tpct_peak\troofline\tverified\tpaper: vec ux uy uk order")
+	fmt.Fprintln(tw, "workload\tdtype\tblock\tO\tW\tI\tvec\tSW\tux\tuy\tuk\torder\tfuse\tcycles\tMACs/cyc\tpct_peak\troofline\tverified\tpaper: vec ux uy uk order")
 	for _, r := range rs {
 		s := r.Sched
 		paper := "-"
 		if p := r.Paper; p != nil {
 			paper = fmt.Sprintf("%s %d %d %d %s", p.VectorLoop, p.UnrollX, p.UnrollY, p.UnrollK, p.LoopOrder)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%.2f\t%.1f\t%.2f\t%v\t%s\n",
-			r.Name, r.DType, s.Out, s.W, s.In, s.Vec, r.SWLoop, s.UX, s.UY, s.UK, s.Order, s.Fusion,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%.2f\t%.1f\t%.2f\t%v\t%s\n",
+			r.Name, r.DType, strings.ReplaceAll(r.Block, " ", ","), s.Out, s.W, s.In, s.Vec, r.SWLoop, s.UX, s.UY, s.UK, s.Order, s.Fusion,
 			r.Cycles, r.MACsPerCycle, r.PctPeak, r.Roofline, r.Verified, paper)
 	}
 	tw.Flush()
 	for _, r := range rs {
 		if r.CallNote != "" {
 			fmt.Fprintf(env.stdout, "note: %s: %s\n", r.Name, r.CallNote)
+		}
+		if r.DupBytes > 0 {
+			fmt.Fprintf(env.stdout, "note: %s: %d of the kernel's %d bytes duplicate the input (schedule dup=%d)\n", r.Name, r.DupBytes, r.Bytes, r.Sched.Dup)
 		}
 		if !r.Verified {
 			fmt.Fprintf(env.stdout, "NOT VERIFIED: %s: %s\n", r.Name, r.VerifyNote)

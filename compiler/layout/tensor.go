@@ -110,6 +110,28 @@ func (m *Map) AlignStride(dim string, step, align int) error {
 	return nil
 }
 
+// AlignPhase pads a phase-major split of dim - its inner factor (D%n) placed before its outer
+// factor (D/n), as a strided convolution's input is split into stride phases - so that each
+// phase starts on a multiple of align elements.
+func (m *Map) AlignPhase(dim string, align int) error {
+	inner, outer := -1, -1
+	for i, f := range m.Layout.Factors {
+		if f.Dim != dim {
+			continue
+		}
+		if f.Inner > 0 {
+			inner = i
+		} else if f.Outer > 0 {
+			outer = i
+		}
+	}
+	if inner < 0 || outer < 0 || inner > outer || m.stride[inner]%align == 0 {
+		return nil
+	}
+	m.mult[inner] = align
+	return m.restride()
+}
+
 func gcd(a, b int) int {
 	for b != 0 {
 		a, b = b, a%b

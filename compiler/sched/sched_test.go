@@ -56,12 +56,16 @@ func TestSpacePrunes(t *testing.T) {
 }
 
 func TestCheckRejects(t *testing.T) {
-	c := op.MustParse("conv2d x=20 y=2 r=3 s=3 stride=2 dtype=int32").Conv
-	s := Schedule{Vec: "x", Order: "kyx", UX: 1, UY: 1, UK: 1, Fusion: FuseNone, Out: "KYX", W: "KCSR", In: "CY'X'"}
-	if err := s.Check(c, int32Shape); err == nil || !strings.Contains(err.Error(), "stride") {
+	c := op.MustParse("conv2d x=16 y=2 r=3 s=3 stride=2 dtype=int32").Conv
+	s := Schedule{Vec: "x", Order: "kyx", UX: 1, UY: 1, UK: 1, Fusion: FuseNone, Out: "KYX", W: "KCSR", In: "CY'X'", Dup: 2}
+	if err := s.Check(c, int32Shape); err == nil || !strings.Contains(err.Error(), "8-bit") {
+		t.Errorf("dup=2 on int32: %v", err)
+	}
+	s.Dup = 0
+	if err := s.Check(c, int32Shape); err != nil {
 		t.Errorf("stride 2: %v", err)
 	}
-	c = op.MustParse("conv2d x=20 y=2 r=3 s=3 dtype=int32").Conv
+	c = op.MustParse("conv2d x=20 y=2 k=8 c=8 r=3 s=3 dtype=int32").Conv // k vectorizes: no ragged x
 	if err := s.Check(c, int32Shape); err == nil || !strings.Contains(err.Error(), "multiple of 8 lanes") {
 		t.Errorf("x=20: %v", err)
 	}

@@ -58,7 +58,9 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	vt, st := vecs[0].Tensor, scls[0].Tensor
 	r.XGraph = NewGraph(p, vt, vecs)
 	r.ZGraph = NewGraph(p, st, scls)
-	if dp.JoinAdjacent {
+	if dp.JoinAdjacent && b.Sched.Dup <= 1 || b.Sched.Fusion == sched.FuseTapsChannels {
+		// (rc: the weight vectors of consecutive (tap, channel) pairs touch end to end and
+		// share a register; a duplicated input's rows stay one per register half)
 		r.XGraph.JoinAdjacent()
 	}
 	if dp.Net == nil || dp.LoadBits <= 0 || dp.AlignBits <= 0 || dp.XBits < dp.LoadBits || dp.ZBits < dp.LoadBits {
@@ -104,6 +106,7 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	c := b.Conv
 	cols := sh.Cols
 	leftover := func(t Triplet) bool { return t.R == c.R-1 && c.R%cols != 0 }
+	grid := gridFusion(b)
 	for u := range b.Updates {
 		var members []placed
 		for _, t := range b.Triplets {
@@ -115,12 +118,29 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 				members = append(members, pl)
 			}
 		}
+		if grid {
+			// The padded filter's zero statements take part in the grouping like real ones
+			// (groups of zeros only are dropped).
+			for _, t := range p.Pads {
+				if t.U == u {
+					pl, err := place(t)
+					if err != nil {
+						return nil, err
+					}
+					members = append(members, pl)
+				}
+			}
+		}
 		// Buckets: statements sharing the X and Z registers (seed 000 section III-C).
 		type key struct{ x, z int }
 		var keys []key
 		buckets := map[key][]placed{}
+		zScalar := len(members) > 0 && sclOp(members[0].t).Scalar()
 		for _, m := range members {
 			k := key{m.x.ID, m.z.ID}
+			if grid && zScalar {
+				k.z = -1 // each group finds a Z register that holds all its scalars
+			}
 			if _, ok := buckets[k]; !ok {
 				keys = append(keys, k)
 			}
@@ -130,6 +150,9 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 			ms := buckets[k]
 			sort.SliceStable(ms, func(i, j int) bool {
 				a, bb := ms[i].t, ms[j].t
+				if grid {
+					return lessInts(gridKey(b.Sched, a), gridKey(b.Sched, bb))
+				}
 				switch b.Sched.Fusion {
 				case sched.FuseChannels:
 					return lessInts([]int{a.S, a.R, a.C}, []int{bb.S, bb.R, bb.C})
@@ -141,8 +164,23 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 			for i := 0; i < len(ms); i += cols {
 				grp := ms[i:min(i+cols, len(ms))]
 				op := Fused{U: u, X: grp[0].x, Z: grp[0].z}
+				real := false
 				for _, m := range grp {
 					op.Members = append(op.Members, m.t)
+					real = real || !m.t.Pad
+				}
+				if !real {
+					continue
+				}
+				if grid && len(op.Members) < cols {
+					return nil, fmt.Errorf("padding: %v fills %d of %d columns and the padded filter has no zero in its registers", op.Members[len(op.Members)-1], len(op.Members), cols)
+				}
+				if grid && zScalar {
+					z, err := r.groupZ(op.Members, loadElems, align, dp.ZBits/dp.LoadBits)
+					if err != nil {
+						return nil, err
+					}
+					op.Z = z
 				}
 				for len(op.Members) < cols {
 					last := op.Members[len(op.Members)-1]
@@ -187,7 +225,84 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 			}
 		}
 	}
+	if grid {
+		r.XBufs, r.ZBufs = used(r.Ops, r.XBufs, true), used(r.Ops, r.ZBufs, false)
+	}
 	return r, nil
+}
+
+// used keeps the registers some operation reads (numbered again in order).
+func used(ops []Fused, bufs []*Buffer, x bool) []*Buffer {
+	in := map[*Buffer]bool{}
+	for _, o := range ops {
+		if x {
+			in[o.X] = true
+		} else {
+			in[o.Z] = true
+		}
+	}
+	var out []*Buffer
+	for _, b := range bufs {
+		if in[b] {
+			b.ID = len(out)
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// groupZ returns a Z register holding the scalar operands of every member of a group: an
+// existing one, or a new aligned load covering them.
+func (r *Result) groupZ(ms []Triplet, loadElems, align, maxParts int) (*Buffer, error) {
+	var offs []int
+	for _, m := range ms {
+		offs = append(offs, r.Plan.Offsets(sclOp(m))...)
+	}
+	for _, bf := range r.ZBufs {
+		if bf.Holds(offs) {
+			return bf, nil
+		}
+	}
+	lo, hi := offs[0], offs[0]
+	for _, o := range offs {
+		lo, hi = min(lo, o), max(hi, o)
+	}
+	start := floorDiv(lo, align) * align
+	if hi-start >= maxParts*loadElems {
+		return nil, fmt.Errorf("the scalars of %s span %d elements from an aligned start, more than a %d-element register", describe(ms), hi-start+1, maxParts*loadElems)
+	}
+	bf := &Buffer{Tensor: ms[0].sclTensor(), Starts: []int{start}, LoadElems: loadElems, ID: len(r.ZBufs)}
+	for bf.Starts[len(bf.Starts)-1]+loadElems <= hi {
+		bf.Starts = append(bf.Starts, bf.Starts[len(bf.Starts)-1]+loadElems)
+	}
+	r.ZBufs = append(r.ZBufs, bf)
+	return bf, nil
+}
+
+func (t Triplet) sclTensor() string { return sclOp(t).Tensor }
+
+// gridFusion reports whether the padded filter's zeros are grouped with the real statements
+// (strided, duplicated-input, row-padded and tap-channel fusions) instead of filling only the
+// short groups with the zero next to their last member (seed 000's unit-stride fusions).
+func gridFusion(b *Body) bool {
+	s := b.Sched
+	return s.PadS > b.Conv.S || s.Fusion == sched.FuseTapsChannels || s.Dup > 1 || b.Conv.Stride > 1 || b.Conv.Dilation > 1
+}
+
+// gridKey orders the statements of one register pair for grouping into columns: taps of a row
+// (taps, strided rows by phase through their registers), (tap, channel) runs of a row (rc),
+// channels (channels), or the two filter rows of a register tap by tap (rows with a
+// duplicated 8-bit input).
+func gridKey(s sched.Schedule, t Triplet) []int {
+	switch {
+	case s.Fusion == sched.FuseChannels:
+		return []int{t.S, t.R, t.C}
+	case s.Fusion == sched.FuseTapsChannels:
+		return []int{t.S, t.R, t.C}
+	case s.Fusion == sched.FuseRows && s.Dup > 1:
+		return []int{t.C, t.R, t.S}
+	}
+	return []int{t.C, t.S, t.R}
 }
 
 func padKey(u, rr, s, c int) string { return fmt.Sprint(u, rr, s, c) }

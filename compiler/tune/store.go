@@ -18,7 +18,7 @@ import (
 // StoreVersion is the generator's version in the store's records: it changes when the
 // generator changes in a way that can change a candidate's cycles for the same spec and
 // schedule (the evaluator's Version covers the cycle model).
-const StoreVersion = "vyasa-gen-1"
+const StoreVersion = "vyasa-gen-2"
 
 // Prefixes of a record's refusal: which stage refused the candidate.
 const (
@@ -244,14 +244,14 @@ func (t *tuneStore) verified(r store.Record, ok bool) {
 	t.put(r)
 }
 
-// StoredSpec is the spec under which the store keeps a workload's records for target t: the
-// spec of one call when the data exceed the target's memory (see Result.Calls), else the spec.
+// StoredSpec is a spec under which the store keeps a workload's records for target t: its first
+// block's (the whole spec when the data fit the target's memory; see Result.Block).
 func StoredSpec(s *op.Spec, t compiler.Target) string {
-	sub, _, err := split(s, t.MemLimit())
-	if err != nil {
+	bs, err := blocks(s, t.MemLimit())
+	if err != nil || len(bs) == 0 {
 		return s.String()
 	}
-	return sub.String()
+	return bs[0].spec.String()
 }
 
 // storedOnly settles a candidate from its records alone (Options.StoredOnly): the schedule and,

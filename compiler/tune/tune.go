@@ -82,6 +82,7 @@ type Result struct {
 	Schedule     string               `json:"schedule"`
 	SWLoop       string               `json:"sw_loop"` // the software-pipelined loop as emitted (loops of one iteration dropped)
 	Sched        sched.Schedule       `json:"-"`
+	BlockSpec    *op.Spec             `json:"-"` // the spec of one call
 	Calls        int                  `json:"calls"`
 	CallNote     string               `json:"call_note,omitempty"`
 	Spills       int                  `json:"spills"`
@@ -94,6 +95,14 @@ type Result struct {
 	Paper        *suite.PaperSchedule `json:"paper_schedule,omitempty"`
 	VerifyNote   string               `json:"verify_note,omitempty"`
 	Saturated    float64              `json:"saturated_fraction"`
+	// Block is the part of the workload one call computes (the whole workload, or a block of
+	// output columns, rows and channels that fits the memory), Bytes the memory the chosen
+	// kernel's buffers take and DupBytes how much of it duplicates input data (an 8-bit
+	// input duplicated along D); BlocksTried the blocks the tuner compared.
+	Block       string `json:"block"`
+	Bytes       int    `json:"bytes,omitempty"`
+	DupBytes    int    `json:"dup_bytes,omitempty"`
+	BlocksTried int    `json:"blocks_tried,omitempty"`
 }
 
 // Workload is one thing to tune.
@@ -133,6 +142,7 @@ func split(s *op.Spec, limit int) (*op.Spec, int, error) {
 
 type job struct {
 	w       int // workload index
+	b       int // block index
 	s       sched.Schedule
 	ev      Eval
 	err     error
@@ -171,6 +181,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	loadBW, storeBW := t.Bandwidth()
 	results := make([]Result, len(ws))
 	subs := make([]*op.Spec, len(ws))
+	blks := make([][]block, len(ws))
 	var jobs []*job
 	for i, w := range ws {
 		r := &results[i]
@@ -185,18 +196,20 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		}
 		r.Peak = peak
 		r.Roofline = roofline(w.Spec, peak, loadBW, storeBW)
-		sub, calls, err := split(w.Spec, opt.MemLimit)
+		bs, err := blocks(w.Spec, opt.MemLimit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", w.Name, err)
 		}
-		subs[i], r.Calls = sub, calls
-		if calls > 1 {
-			r.CallNote = fmt.Sprintf("data exceed the %d KB memory: %d calls of k=%d over windows of the weights and outputs, cycles summed", opt.MemLimit>>10, calls, sub.Conv.K)
+		blks[i] = bs
+		if len(bs) > 1 {
+			r.BlocksTried = len(bs)
 		}
-		cands, _ := sched.Space(sub.Conv, d.Shape, opt.MaxVectors, opt.MaxBody)
-		r.Candidates = len(cands)
-		for _, s := range cands {
-			jobs = append(jobs, &job{w: i, s: s})
+		for bi, b := range bs {
+			cands, _ := sched.Space(b.spec.Conv, d.Shape, opt.MaxVectors, opt.MaxBody)
+			r.Candidates += len(cands)
+			for _, s := range cands {
+				jobs = append(jobs, &job{w: i, b: bi, s: s})
+			}
 		}
 	}
 	if sharded {
@@ -211,7 +224,13 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			results[i].Shard = fmt.Sprintf("%d/%d", opt.Shard, opt.Shards)
 		}
 	}
-	ts, err := newTuneStore(opt, subs)
+	var specs []*op.Spec
+	for _, bs := range blks {
+		for _, b := range bs {
+			specs = append(specs, b.spec)
+		}
+	}
+	ts, err := newTuneStore(opt, specs)
 	if err != nil {
 		return nil, fmt.Errorf("tune: reading the store: %v", err)
 	}
@@ -225,7 +244,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				ts.candidate(opt, subs[j.w], j)
+				ts.candidate(opt, blks[j.w][j.b].spec, j)
 				mu.Lock()
 				done++
 				if opt.Progress != nil {
@@ -244,6 +263,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		return nil, fmt.Errorf("tune: store %s: %v", opt.Store.Location(), ts.err)
 	}
 	best := make([]*job, len(ws))
+	total := func(j *job) int64 { return j.ev.Cycles * int64(blks[j.w][j.b].calls) }
 	for _, j := range jobs {
 		r := &results[j.w]
 		switch {
@@ -259,8 +279,10 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			continue
 		}
 		r.Legal++
+		// fewest cycles for the whole workload (blocks times calls); ties: the earlier
+		// (larger) block, then the smaller schedule key
 		b := best[j.w]
-		if b == nil || j.ev.Cycles < b.ev.Cycles || j.ev.Cycles == b.ev.Cycles && j.s.Key() < b.s.Key() {
+		if b == nil || total(j) < total(b) || total(j) == total(b) && (j.b < b.b || j.b == b.b && j.s.Key() < b.s.Key()) {
 			best[j.w] = j
 		}
 	}
@@ -273,6 +295,9 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		if b == nil {
 			return results, fmt.Errorf("%s: no legal schedule fits %s (%d candidates, all pruned%s)", ws[i].Name, ws[i].Spec, r.Candidates, commonReason(jobs, i))
 		}
+		blk := blks[i][b.b]
+		subs[i], r.Calls, r.CallNote, r.BlockSpec = blk.spec, blk.calls, blk.note, blk.spec
+		r.Block = fmt.Sprintf("x=%d y=%d k=%d", blk.x, blk.y, blk.spec.Conv.K)
 		r.Sched, r.Schedule = b.s, b.s.Key()
 		r.Cycles = b.ev.Cycles * int64(r.Calls)
 		r.Spills = b.ev.Spills
@@ -321,6 +346,9 @@ func verifyWinner(t compiler.Target, r *Result, spec *op.Spec, s sched.Schedule,
 	}
 	if loops := p.LoopNest(); len(loops) > 0 {
 		r.SWLoop = loops[len(loops)-1]
+	}
+	if m, ok := p.(interface{ Footprint() (bytes, dup int) }); ok {
+		r.Bytes, r.DupBytes = m.Footprint()
 	}
 	ck, err := t.Verify(p, seed)
 	switch {
@@ -399,7 +427,10 @@ func subSpec(s *op.Spec, calls int) *op.Spec {
 // Generate regenerates the kernel of one call of a tuned workload.
 func Generate(t compiler.Target, w Workload, r Result) (compiler.Program, error) {
 	sub := w.Spec
-	if r.Calls > 1 {
+	switch {
+	case r.BlockSpec != nil:
+		sub = r.BlockSpec
+	case r.Calls > 1:
 		sub = subSpec(w.Spec, r.Calls)
 	}
 	return t.Generate(sub, r.Sched)

@@ -95,14 +95,11 @@ func TestRunDeterministicAndCached(t *testing.T) {
 }
 
 func TestNoLegalSchedule(t *testing.T) {
-	ws := []Workload{{Name: "s2", Spec: op.MustParse("conv2d x=16 y=2 r=3 s=3 stride=2 dtype=int16")}}
-	if _, err := Run(ws, Options{Target: aie1, Eval: &countEval{}}); err == nil {
-		t.Error("stride 2 tuned without error")
-	}
-	// int8 2D: every candidate breaks the 8-bit byte-pair rule, and the error says so.
-	ws = []Workload{{Name: "i8", Spec: op.MustParse("conv2d x=32 y=2 r=3 s=3 dtype=int8")}}
-	if _, err := Run(ws, Options{Target: aie1, Eval: &countEval{}}); err == nil || !strings.Contains(err.Error(), "byte pairs") {
-		t.Errorf("int8 2D: %v, want the byte-pair rule named", err)
+	// int16 taps 9 elements apart (dilation 9): every candidate breaks the 16-bit pair rule,
+	// and the error says so.
+	ws := []Workload{{Name: "d9", Spec: op.MustParse("conv2d x=16 y=1 r=2 s=1 dilation=9 dtype=int16")}}
+	if _, err := Run(ws, Options{Target: aie1, Eval: &countEval{}}); err == nil || !strings.Contains(err.Error(), "pair rule") {
+		t.Errorf("int16 dilation 9: %v, want the pair rule named", err)
 	}
 }
 

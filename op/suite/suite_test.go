@@ -54,7 +54,7 @@ func TestVyasa36(t *testing.T) {
 }
 
 func TestOtherSuites(t *testing.T) {
-	counts := map[string]int{"resnet50": 20, "gemm": 5, "lei-gemm": 4, "xdna": 2, "mnist-cnn": 5}
+	counts := map[string]int{"resnet50": 20, "mobilenet-dw2": 4, "gemm": 5, "lei-gemm": 4, "xdna": 2, "mnist-cnn": 5}
 	for name, n := range counts {
 		s, err := Get(name)
 		if err != nil {

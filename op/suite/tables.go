@@ -5,6 +5,7 @@ import "fmt"
 func init() {
 	register("vyasa36", vyasa36)
 	register("resnet50", resnet50)
+	register("mobilenet-dw2", mobilenetDW2)
 	register("gemm", gemmSuite)
 	register("lei-gemm", leiGEMM)
 	register("xdna", xdna)
@@ -106,6 +107,21 @@ func resnet50() *Suite {
 		s.add(fmt.Sprintf("C%d", i+1),
 			fmt.Sprintf("conv2d x=%d y=%d k=%d c=%d r=%d s=%d%s dtype=fp32", l.wo, l.ho, l.co, l.ci, l.wf, l.hf, extra),
 			"seed 004 Table 1", nil)
+	}
+	return s
+}
+
+// mobilenetDW2 holds MobileNet v1's depth-wise stride-2 layers (MOBILENET Table 1: "Conv dw /
+// s2" on 112x112x64, 56x56x128, 28x28x256 and 14x14x512 inputs, 3x3 filters), batch 1, with
+// padding 1 on every side so that the outputs are half the inputs. The default type is fp32;
+// consumers re-type them (sumac tune --dtype).
+func mobilenetDW2() *Suite {
+	s := &Suite{Name: "mobilenet-dw2", Description: "MOBILENET Table 1: the four depth-wise 3x3 stride-2 layers, batch 1"}
+	for _, l := range []struct{ in, ch int }{{112, 64}, {56, 128}, {28, 256}, {14, 512}} {
+		out := l.in / 2
+		s.add(fmt.Sprintf("dw2-%d", out),
+			fmt.Sprintf("conv2d x=%d y=%d k=%d c=%d groups=%d r=3 s=3 stride=2 pad=1 xin=%d yin=%d dtype=fp32", out, out, l.ch, l.ch, l.ch, l.in, l.in),
+			"MOBILENET Table 1", nil)
 	}
 	return s
 }

@@ -101,7 +101,14 @@ func bundles(p *vyasa.Program) (*backend.Program, error) {
 
 // run counts the cycles of one call. Cycle counts do not depend on the data, so the run uses
 // zero-filled memory; the kernel's results are checked by Verify.
-func run(p *vyasa.Program) (*cyclesim.Result, error) {
+func run(p *vyasa.Program) (r *cyclesim.Result, err error) {
+	defer func() {
+		// a fault of the back end or simulator on one candidate refuses that candidate
+		// (with the fault as its reason) instead of ending a whole tuning run
+		if e := recover(); e != nil {
+			r, err = nil, fmt.Errorf("internal error in the back end or simulator: %v", e)
+		}
+	}()
 	bp, err := bundles(p)
 	if err != nil {
 		return nil, err
@@ -110,7 +117,10 @@ func run(p *vyasa.Program) (*cyclesim.Result, error) {
 }
 
 // Evaluate compiles the program's kernel for one tile and counts its cycles.
-func (Target) Evaluate(p compiler.Program) (compiler.Eval, error) {
+func (t Target) Evaluate(p compiler.Program) (compiler.Eval, error) {
+	if b, _ := program(p).Footprint(); b > t.MemLimit() {
+		return compiler.Eval{}, fmt.Errorf("buffers of %d bytes exceed the %d bytes of memory", b, t.MemLimit())
+	}
 	r, err := run(program(p))
 	if err != nil {
 		return compiler.Eval{}, err

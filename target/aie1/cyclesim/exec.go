@@ -237,6 +237,8 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 		s.writeVec(in, in.Defs[0], seq, t, &out)
 	case op.IsScalarArith():
 		return s.scalarOp(in, seq, t)
+	case op == kernel.OpNull:
+		return s.rawMove(in, seq, t) // vzero: no uses, the destination zeroed
 	default:
 		return s.fail(in, "the simulator does not execute %v", op)
 	}

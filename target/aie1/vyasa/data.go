@@ -32,21 +32,66 @@ func canonical(c *op.Conv2D, t string) *layout.Map {
 
 // PackInt lays out canonical integer data (op's layouts) for the kernel: the tensor's schedule
 // layout, zero padding, extended with zeros to the elements the kernel touches.
-func (p *Program) PackInt(t string, data []int64) ([]int64, error) {
-	out, err := layout.Pack(p.Maps[t], canonical(p.Spec.Conv, t), data)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, make([]int64, p.Elems[t]-len(out))...), nil
-}
+func (p *Program) PackInt(t string, data []int64) ([]int64, error) { return pack(p, t, data) }
 
 // PackFloat is PackInt for floating-point data.
-func (p *Program) PackFloat(t string, data []float64) ([]float64, error) {
-	out, err := layout.Pack(p.Maps[t], canonical(p.Spec.Conv, t), data)
+func (p *Program) PackFloat(t string, data []float64) ([]float64, error) { return pack(p, t, data) }
+
+func pack[T any](p *Program, t string, data []T) ([]T, error) {
+	src := canonical(p.Spec.Conv, t)
+	if t == triplet.In {
+		var err error
+		if data, src, err = inputView(p, data); err != nil {
+			return nil, err
+		}
+	}
+	out, err := layout.Pack(p.Maps[t], src, data)
 	if err != nil {
 		return nil, err
 	}
-	return append(out, make([]float64, p.Elems[t]-len(out))...), nil
+	return append(out, make([]T, p.Elems[t]-len(out))...), nil
+}
+
+// inputView builds, from the canonical input, the input tensor the kernel reads (in a
+// canonical order of its dimensions): the zero padding of the convolution packed around it,
+// and for a duplicated input (sched.Schedule.Dup) the copies D, copy d shifted by d output
+// pixels: I'(x', y', c, n, d) = I(x' + stride*d - pad, y' - pad, c, n), zero outside; a
+// grouped convolution's groups padded with zero channels to triplet.Body.CPGIn.
+func inputView[T any](p *Program, data []T) ([]T, *layout.Map, error) {
+	c := p.Spec.Conv
+	tn := p.Maps[triplet.In].Tensor
+	l := "NY'X'C"
+	if len(tn.Dims) == 5 {
+		l += "D"
+	}
+	m, err := layout.Bind(layout.MustParse(l), tn)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) != c.InLen() {
+		return nil, nil, fmt.Errorf("input has %d elements, the convolution %d", len(data), c.InLen())
+	}
+	out := make([]T, m.Size())
+	body := p.Fused.Plan.Body
+	tn.ForEach(func(idx []int) {
+		d := 0
+		if len(idx) == 5 {
+			d = idx[4]
+		}
+		x, y, ch := idx[0]+c.Stride*d-c.Pad, idx[1]-c.Pad, idx[2]
+		if body.Grouped {
+			// channel c' of the kernel's input is channel c' % CPGIn of group c' / CPGIn
+			g, cc := ch/body.CPGIn, ch%body.CPGIn
+			if cc >= body.CPG {
+				return
+			}
+			ch = g*body.CPG + cc
+		}
+		if x >= 0 && x < c.XIn && y >= 0 && y < c.YIn {
+			out[m.Offset(idx)] = data[c.InIndex(x, y, ch, idx[3])]
+		}
+	})
+	return out, m, nil
 }
 
 // UnpackOut returns the output in op's canonical layout.
@@ -71,7 +116,11 @@ func IntInputs(c *op.Conv2D, t op.Types, seed uint64, scale float64) (in, w []in
 	draw := func(k int) []int64 {
 		v := make([]int64, k)
 		for i := range v {
-			v[i] = int64(r.Intn(2*int(a)+1)) - int64(a)
+			if t.A.Signed() {
+				v[i] = int64(r.Intn(2*int(a)+1)) - int64(a)
+			} else {
+				v[i] = int64(r.Intn(int(a) + 1)) // unsigned operands: [0, a]
+			}
 		}
 		return v
 	}

@@ -62,6 +62,8 @@ func Emulate(p *Program, inI, wI []int64, inF, wF []float64) (*Emulated, error) 
 	lanes, cols := d.Shape.Lanes, d.Shape.Cols
 	vars := p.Loops
 	it := map[string]int{}
+	var accI map[int][]num.Acc
+	var accF map[int][]float64
 	var rec func(i int) error
 	rec = func(i int) error {
 		if i < len(vars) {
@@ -90,8 +92,11 @@ func Emulate(p *Program, inI, wI []int64, inF, wF []float64) (*Emulated, error) 
 			}
 			return off, nil
 		}
-		accI := map[int][]num.Acc{}
-		accF := map[int][]float64{}
+		if it["c"] == 0 {
+			// a new set of output vectors (the reduction loop c carries them)
+			accI = map[int][]num.Acc{}
+			accF = map[int][]float64{}
+		}
 		for _, o := range p.Fused.Ops {
 			if _, ok := accI[o.U]; !ok {
 				accI[o.U] = make([]num.Acc, lanes)
@@ -120,6 +125,9 @@ func Emulate(p *Program, inI, wI []int64, inF, wF []float64) (*Emulated, error) 
 					}
 				}
 			}
+		}
+		if it["c"] != plan.Trips["c"]-1 {
+			return nil
 		}
 		if !isF {
 			for _, u := range p.SRSOrder {

@@ -31,12 +31,15 @@ func intBytes(bits int, v []int64) []byte {
 	return b
 }
 
-func bytesInt(bits int, b []byte) []int64 {
+func bytesInt(bits int, signed bool, b []byte) []int64 {
 	v := make([]int64, len(b)*8/bits)
 	for i := range v {
 		switch bits {
 		case 8:
 			v[i] = int64(int8(b[i]))
+			if !signed {
+				v[i] = int64(b[i])
+			}
 		case 16:
 			v[i] = int64(int16(binary.LittleEndian.Uint16(b[2*i:])))
 		case 32:
@@ -94,7 +97,7 @@ func (p *Program) Interpret(mem map[string][]byte) (*Interpreted, error) {
 	if p.Datapath.DType == op.FP32 {
 		r.OutFloat = bytesFloat(res.Data["out"])
 	} else {
-		r.OutInt = bytesInt(p.Datapath.DType.Bits(), res.Data["out"])
+		r.OutInt = bytesInt(p.Datapath.DType.Bits(), p.Datapath.DType.Signed(), res.Data["out"])
 	}
 	return r, nil
 }

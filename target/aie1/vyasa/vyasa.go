@@ -52,6 +52,14 @@ func DatapathFor(t op.Types) (Datapath, error) {
 		if t.Acc != op.Acc48 {
 			return d, fmt.Errorf("aie1 8-bit MACs accumulate in acc48, spec asks for %v", t.Acc)
 		}
+	case op.UInt8:
+		// the same 8-bit mac16 on unsigned bytes (UG1079 "MAC on 8x8 bits": v128uint8 x
+		// v32uint8), narrowed with ubsrs (v16acc48 -> v16uint8)
+		d = Datapath{DType: t.A, Elem: kernel.UInt8, Sel: shuffle.Sel8, Mul: kernel.OpMul16, Mac: kernel.OpMac16, Acc: kernel.AccOf(kernel.Acc48, 16)}
+		shapeX = "uint8"
+		if t.Acc != op.Acc48 {
+			return d, fmt.Errorf("aie1 8-bit MACs accumulate in acc48, spec asks for %v", t.Acc)
+		}
 	case op.Int32:
 		d = Datapath{DType: t.A, Elem: kernel.Int32, Sel: shuffle.Sel32, Mul: kernel.OpLMul8, Mac: kernel.OpLMac8, Acc: kernel.AccOf(kernel.Acc80, 8)}
 		shapeX = "int32"
@@ -65,7 +73,7 @@ func DatapathFor(t op.Types) (Datapath, error) {
 			return d, fmt.Errorf("aie1 fpmac accumulates and stores fp32, spec asks for acc=%v out=%v", t.Acc, t.Out)
 		}
 	default:
-		return d, fmt.Errorf("aie1 conv2d: %v operands are not supported (int8, int16, int32, fp32)", t.A)
+		return d, fmt.Errorf("aie1 conv2d: %v operands are not supported (int8, uint8, int16, int32, fp32)", t.A)
 	}
 	if t.A.IsInt() && t.Out != t.A {
 		return d, fmt.Errorf("aie1 conv2d: the output is narrowed back to the operand type %v (srs), spec asks for %v", t.A, t.Out)
@@ -236,8 +244,14 @@ func (p *Program) lower(flatten bool) error {
 	}
 	// Loop nest: n (if any), then the schedule's order; loops of one iteration are left out.
 	order := s.Order
+	if plan.Body.Grouped {
+		order = "g" + order
+	}
 	if p.Spec.Conv.N > 1 {
 		order = "n" + order
+	}
+	if s.CB > 0 {
+		order += "c" // the reduction loop, innermost
 	}
 	for _, v := range order {
 		if plan.Trips[string(v)] > 1 {
@@ -279,7 +293,7 @@ func (g *gen) level(b *kernel.Builder, depth int) error {
 	p := g.p
 	plan := p.Fused.Plan
 	if len(g.loops) == 0 {
-		return g.body(b, nil)
+		return g.body(b, nil, nil)
 	}
 	v := g.loops[depth]
 	innermost := depth == len(g.loops)-1
@@ -332,15 +346,40 @@ func (g *gen) level(b *kernel.Builder, depth int) error {
 		return nil
 	}
 	// The innermost loop is software pipelined; registers it does not advance are loaded
-	// before it.
+	// before it. A reduction loop (c) carries the output vectors' accumulators: zero before
+	// it, narrowed and stored after it.
+	var carried map[int]*kernel.Var
+	if v == "c" {
+		carried = map[int]*kernel.Var{}
+		for u := range plan.Body.Updates {
+			name := fmt.Sprintf("acc%d", u)
+			a := g.k.Lookup(name)
+			if a == nil {
+				a = b.Decl(name, p.Datapath.Acc)
+			}
+			b.Set(a, kernel.OpNull)
+			carried[u] = a
+		}
+	}
 	pre := g.hoist(b, v)
 	l, lb := b.For(nil, kernel.Imm(0), kernel.Imm(int64(trips)), 1)
 	l.Pipelined = true // chess_prepare_for_pipelining
 	l.HasRange, l.RangeMin, l.RangeMax = true, int64(trips), int64(trips)
-	if err := g.body(lb, pre); err != nil {
+	if err := g.body(lb, pre, carried); err != nil {
 		return err
 	}
 	incr(lb)
+	if carried != nil {
+		record := p.SRSOrder == nil
+		for u := range plan.Body.Updates {
+			if record {
+				p.SRSOrder = append(p.SRSOrder, u)
+			}
+			if err := g.store(b, u, carried[u]); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -392,10 +431,12 @@ func (g *gen) fillX(b *kernel.Builder, buf *triplet.Buffer, regs map[*triplet.Bu
 // body emits one iteration: for every fused operation in order, the loads of its registers
 // (at their first use in the iteration), then the MAC; after the last MAC of an output vector
 // its shift-round-saturate and store.
-func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error {
+//
+// With carried accumulators (the body of a reduction loop, sched.Schedule.CB) every MAC
+// accumulates into the update's carried accumulator and nothing is narrowed.
+func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var, carried map[int]*kernel.Var) error {
 	p := g.p
 	d := p.Datapath
-	plan := p.Fused.Plan
 	ops := orderOps(p.Fused.Ops, p.Sched.Interleave)
 	last := map[int]int{}
 	for i, o := range ops {
@@ -430,6 +471,11 @@ func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error
 		if d.Sel == shuffle.Sel8 {
 			args.XStep, args.ZSquare = kernel.Imm(prm.XStep), kernel.Imm(prm.ZSquare)
 		}
+		if carried != nil {
+			// the reduction loop's body: accumulate into the carried accumulators
+			b.MAC(carried[o.U], d.Mac, carried[o.U], xv, zv, args)
+			continue
+		}
 		a, started := acc[o.U]
 		if !started {
 			a = g.k.NewTemp(d.Acc)
@@ -442,23 +488,36 @@ func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error
 			if record {
 				p.SRSOrder = append(p.SRSOrder, o.U)
 			}
-			offs := plan.Offsets(plan.Body.Updates[o.U])
-			for l := 1; l < len(offs); l++ {
-				if offs[l] != offs[0]+l {
-					return fmt.Errorf("output layout %s: the lanes of %v are not contiguous", p.Sched.Out, plan.Body.Updates[o.U])
-				}
+			if err := g.store(b, o.U, a); err != nil {
+				return err
 			}
-			vec := a
-			switch d.Elem {
-			case kernel.Float32:
-			case kernel.Int8:
-				vec = b.Op(kernel.OpBSRS, kernel.V(a), kernel.Imm(int64(p.Spec.Types.Shift)))
-			default:
-				vec = b.Op(kernel.OpSRS, kernel.V(a), kernel.Imm(int64(p.Spec.Types.Shift)))
-			}
-			b.Emit(kernel.OpStore, nil, kernel.V(g.cur[triplet.Out]), kernel.Imm(int64(offs[0])), kernel.V(vec))
 		}
 	}
+	return nil
+}
+
+// store narrows update u's accumulator (srs and its 8-bit forms; fp32 as is) and stores it.
+func (g *gen) store(b *kernel.Builder, u int, a *kernel.Var) error {
+	p := g.p
+	plan := p.Fused.Plan
+	offs := plan.Offsets(plan.Body.Updates[u])
+	for l := 1; l < len(offs); l++ {
+		if offs[l] != offs[0]+l {
+			return fmt.Errorf("output layout %s: the lanes of %v are not contiguous", p.Sched.Out, plan.Body.Updates[u])
+		}
+	}
+	vec := a
+	shift := kernel.Imm(int64(p.Spec.Types.Shift))
+	switch p.Datapath.Elem {
+	case kernel.Float32:
+	case kernel.Int8:
+		vec = b.Op(kernel.OpBSRS, kernel.V(a), shift)
+	case kernel.UInt8:
+		vec = b.Op(kernel.OpUBSRS, kernel.V(a), shift)
+	default:
+		vec = b.Op(kernel.OpSRS, kernel.V(a), shift)
+	}
+	b.Emit(kernel.OpStore, nil, kernel.V(g.cur[triplet.Out]), kernel.Imm(int64(offs[0])), kernel.V(vec))
 	return nil
 }
 
@@ -466,16 +525,27 @@ func (g *gen) body(b *kernel.Builder, pre map[*triplet.Buffer]*kernel.Var) error
 // 000's order, each accumulator finished before the next starts) or by X register ("operand":
 // every operation reading one register back to back, accumulators of the body live together).
 func orderOps(ops []triplet.Fused, how string) []triplet.Fused {
-	if how != sched.InterleaveOperand {
+	switch how {
+	case sched.InterleaveOperand, sched.InterleaveTap:
+	default:
 		return ops
 	}
+	out := append([]triplet.Fused(nil), ops...)
+	if how == sched.InterleaveTap {
+		// filter tap by filter tap (the body's first member's row and tap): a tap's scalar
+		// registers are live only while its operations run
+		tap := func(o triplet.Fused) [2]int { return [2]int{o.Members[0].S, o.Members[0].R} }
+		sort.SliceStable(out, func(i, j int) bool {
+			a, b := tap(out[i]), tap(out[j])
+			return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
+		})
+	}
 	first := map[*triplet.Buffer]int{}
-	for i, o := range ops {
+	for i, o := range out {
 		if _, ok := first[o.X]; !ok {
 			first[o.X] = i
 		}
 	}
-	out := append([]triplet.Fused(nil), ops...)
 	sort.SliceStable(out, func(i, j int) bool { return first[out[i].X] < first[out[j].X] })
 	return out
 }
@@ -527,6 +597,19 @@ func (p *Program) OuterIterations() int {
 		}
 	}
 	return n
+}
+
+// Footprint returns the bytes of the kernel's three buffers and how many of them duplicate input
+// data (the copies of an input duplicated along D beyond the first).
+func (p *Program) Footprint() (bytes, dup int) {
+	eb := p.Datapath.DType.Bits() / 8
+	for _, n := range p.Elems {
+		bytes += n * eb
+	}
+	if d := p.Sched.Dup; d > 1 {
+		dup = p.Elems[triplet.In] * eb * (d - 1) / d
+	}
+	return bytes, dup
 }
 
 // Middle is the result of reuse analysis and fusion the kernel was lowered from.

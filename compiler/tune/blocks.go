@@ -1,0 +1,152 @@
+package tune
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/sumacdev/sumac/op"
+)
+
+// A block is the part of a workload one kernel call computes with its data in the tile's
+// memory: bx x by outputs of bk output channels, the whole reduction (every input channel of
+// its groups, every tap). Its input is the block's window of the (zero-padded) input, halo
+// included: blocks at the image's border read the padding's zeros, which the data movement
+// around the tile writes, so a block's kernel is an unpadded convolution. A workload is
+// computed by Calls equal blocks; the layer's cycles are the block's times Calls.
+type block struct {
+	spec  *op.Spec
+	calls int
+	note  string
+	x, y  int // the block's output width and height (the workload's when not split spatially)
+}
+
+// MaxBlocks bounds the spatial blocks tuned per workload (the largest that fit, of different
+// shapes); each is a full schedule-space search.
+const MaxBlocks = 3
+
+// blocks lists the blocks to tune for a workload whose data must fit limit bytes: the whole
+// workload when it fits; else seed 000's split over output channels (each call reads the
+// whole input and its share of the weights) when one output channel's share fits; else
+// spatial blocks (output rows, columns and channels; MaxBlocks of them, the largest first).
+func blocks(s *op.Spec, limit int) ([]block, error) {
+	// The estimates leave a quarter of the memory to the layouts' padding (aligned rows,
+	// filter rows padded to the columns); the kernels' real sizes are checked when they are
+	// evaluated.
+	budget := limit * 3 / 4
+	sub, calls, err := split(s, budget)
+	var out []block
+	if err == nil {
+		b := block{spec: sub, calls: calls, x: s.Conv.X, y: s.Conv.Y}
+		if calls > 1 {
+			b.note = fmt.Sprintf("data exceed the %d KB memory: %d calls of k=%d over windows of the weights and outputs, cycles summed", limit>>10, calls, sub.Conv.K)
+		}
+		if calls == 1 || sub.Conv.K >= min(16, s.Conv.K) {
+			return []block{b}, nil
+		}
+		out = append(out, b) // too few output channels to vectorize: compare spatial blocks
+	}
+	out = append(out, spatialBlocks(s, limit)...)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no block of output rows, columns and channels fits the %d bytes of memory with its whole reduction (every input channel and tap)", s, limit)
+	}
+	return out, nil
+}
+
+// blockBytes is the memory a block of bx x by outputs and bk output channels needs: its input
+// window (halo included) of the channels its output channels read, its weights and outputs.
+func blockBytes(s *op.Spec, bx, by, bk int) int {
+	c := s.Conv
+	cin := c.C
+	if c.Groups > 1 {
+		cin = c.C / c.Groups * (bk / (c.K / c.Groups))
+		if c.K/c.Groups > bk {
+			cin = c.C / c.Groups
+		}
+	}
+	xin := (bx-1)*c.Stride + (c.R-1)*c.Dilation + 1
+	yin := (by-1)*c.Stride + (c.S-1)*c.Dilation + 1
+	eb := s.Types.A.Bits() / 8
+	in := c.N * xin * yin * cin
+	if eb == 1 && (c.K/c.Groups)%16 != 0 {
+		// 8-bit without output channels to vectorize: x vectorized on an input duplicated
+		// up to four times (sched.Schedule.Dup)
+		in *= 4
+	}
+	return eb*(in+bk*c.R*c.S*(c.C/c.Groups)) + s.Types.Out.Bits()/8*c.N*bx*by*bk
+}
+
+// spatialBlocks enumerates blocks bx | X, by | Y, bk | K (whole groups; at least 16 output
+// channels where K allows and their weights fit, the widest vector), keeps for every bk the
+// fitting block with the most outputs (rows of full width first), and returns the MaxBlocks
+// with the most MACs.
+func spatialBlocks(s *op.Spec, limit int) []block {
+	budget := limit * 3 / 4 // as blocks
+	if out := spatialBlocksMin(s, budget, min(16, s.Conv.K)); len(out) > 0 {
+		return out
+	}
+	// not even 16 output channels' weights fit: fewer (x vectorized)
+	if out := spatialBlocksMin(s, budget, 1); len(out) > 0 {
+		return out
+	}
+	return spatialBlocksMin(s, limit, 1)
+}
+
+func spatialBlocksMin(s *op.Spec, limit, minK int) []block {
+	c := s.Conv
+	kpg := c.K / c.Groups
+	var out []block
+	for bk := c.K; bk >= minK; bk-- {
+		if c.K%bk != 0 {
+			continue
+		}
+		if c.Groups > 1 && bk%kpg != 0 && kpg%bk != 0 {
+			continue
+		}
+		best := [2]int{}
+		for by := c.Y; by >= 1; by-- {
+			if c.Y%by != 0 {
+				continue
+			}
+			for bx := c.X; bx >= 1; bx-- {
+				if c.X%bx != 0 || blockBytes(s, bx, by, bk) > limit {
+					continue
+				}
+				if bx*by > best[0]*best[1] {
+					best = [2]int{bx, by}
+				}
+				break
+			}
+		}
+		if best[0] == 0 {
+			continue
+		}
+		out = append(out, subBlock(s, best[0], best[1], bk))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].spec.MACs() > out[j].spec.MACs() })
+	if len(out) > MaxBlocks {
+		out = out[:MaxBlocks]
+	}
+	return out
+}
+
+// subBlock is the spec of a bx x by x bk block of s and the number of such calls.
+func subBlock(s *op.Spec, bx, by, bk int) block {
+	c := *s.Conv
+	calls := (c.X / bx) * (c.Y / by) * (c.K / bk)
+	kpg := c.K / c.Groups
+	if c.Groups > 1 {
+		switch {
+		case bk >= kpg: // whole groups
+			c.Groups, c.C = bk/kpg, c.C/c.Groups*(bk/kpg)
+		default: // part of one group's output channels: an ungrouped convolution of its inputs
+			c.Groups, c.C = 1, c.C/c.Groups
+		}
+	}
+	c.K = bk
+	c.XIn = (bx-1)*c.Stride + (c.R-1)*c.Dilation + 1
+	c.YIn = (by-1)*c.Stride + (c.S-1)*c.Dilation + 1
+	c.X, c.Y, c.Pad = bx, by, 0
+	spec := &op.Spec{Conv: &c, Types: s.Types}
+	note := fmt.Sprintf("data exceed the memory: %d blocks of x=%d y=%d k=%d (input window with its halo; the border's zero padding written with the data), cycles summed", calls, bx, by, bk)
+	return block{spec: spec, calls: calls, note: note, x: bx, y: by}
+}
