@@ -81,6 +81,10 @@ type Result struct {
 	Paper        *suite.PaperSchedule `json:"paper_schedule,omitempty"`
 	VerifyNote   string               `json:"verify_note,omitempty"`
 	Saturated    float64              `json:"saturated_fraction"`
+	// GEMM is the chosen schedule of a contraction (gemm, einsum); Refused counts the
+	// candidates its target refused, by reason (tune/gemm.go).
+	GEMM    *sched.GEMM `json:"-"`
+	Refused []Refusal   `json:"refused,omitempty"`
 }
 
 // Workload is one thing to tune.
@@ -149,6 +153,9 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	}
 	if opt.MemLimit == 0 {
 		opt.MemLimit = t.MemLimit()
+	}
+	if hasContraction(ws) {
+		return runMixed(ws, opt)
 	}
 	load, store := t.Bandwidth()
 	results := make([]Result, len(ws))
@@ -376,6 +383,13 @@ func subSpec(s *op.Spec, calls int) *op.Spec {
 
 // Generate regenerates the kernel of one call of a tuned workload.
 func Generate(t compiler.Target, w Workload, r Result) (compiler.Program, error) {
+	if r.GEMM != nil {
+		ct, ok := t.(compiler.Contractions)
+		if !ok {
+			return nil, fmt.Errorf("target %s compiles no contractions", t.Name())
+		}
+		return ct.GenerateGEMM(w.Spec, *r.GEMM)
+	}
 	sub := w.Spec
 	if r.Calls > 1 {
 		sub = subSpec(w.Spec, r.Calls)

@@ -126,6 +126,9 @@ type lowerer struct {
 	indOf map[*kernel.Instr]*indGroup
 	// counterUsed: the current loop's counter is read by code that remains.
 	counterUsed bool
+	// keepOrder leaves loop bodies in program order (no clusterMACs); reordered records that
+	// clusterMACs changed the order of some body (Compile then also tries program order).
+	keepOrder, reordered bool
 	// params: per window and pointer parameter, its register.
 }
 
@@ -566,8 +569,15 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 		last := body[len(body)-1]
 		last.ops = append(last.ops, inc)
 	}
-	if len(body) == 1 && body[0].loop == nil {
-		body[0].ops = clusterMACs(body[0].ops)
+	if len(body) == 1 && body[0].loop == nil && !l.keepOrder {
+		c := clusterMACs(body[0].ops)
+		for i := range c {
+			if c[i] != body[0].ops[i] {
+				l.reordered = true
+				break
+			}
+		}
+		body[0].ops = c
 	}
 	lr.body = body
 	return lr, nil

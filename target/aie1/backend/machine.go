@@ -183,6 +183,9 @@ type Program struct {
 	// Consts are the scalar variables the backend treats as compile-time constants.
 	Consts map[*kernel.Var]int64
 
+	// reordered: clusterMACs changed the order of a loop body.
+	reordered bool
+
 	// cache holds a simulator's per-program tables (see Cached).
 	cacheMu sync.Mutex
 	cache   any

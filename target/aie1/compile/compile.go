@@ -21,6 +21,8 @@ import (
 	"github.com/sumacdev/sumac/target/aie1/backend"
 	"github.com/sumacdev/sumac/target/aie1/cemit"
 	"github.com/sumacdev/sumac/target/aie1/cyclesim"
+	"github.com/sumacdev/sumac/target/aie1/gemm"
+	"github.com/sumacdev/sumac/target/aie1/kernel"
 	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
 
@@ -111,7 +113,13 @@ func run(p *vyasa.Program) (*cyclesim.Result, error) {
 
 // Evaluate compiles the program's kernel for one tile and counts its cycles.
 func (Target) Evaluate(p compiler.Program) (compiler.Eval, error) {
-	r, err := run(program(p))
+	var r *cyclesim.Result
+	var err error
+	if gp, ok := p.(*gemm.Program); ok {
+		r, err = gemmRun(gp)
+	} else {
+		r, err = run(program(p))
+	}
 	if err != nil {
 		return compiler.Eval{}, err
 	}
@@ -121,24 +129,35 @@ func (Target) Evaluate(p compiler.Program) (compiler.Eval, error) {
 // Verify is vyasa.Verify: the fused program against op/ref on seeded inputs (fewer than 1% of
 // outputs saturating), and the kernel IR on the interpreter against the fused program.
 func (Target) Verify(p compiler.Program, seed uint64) (compiler.Check, error) {
+	if gp, ok := p.(*gemm.Program); ok {
+		return gemmVerify(gp, seed)
+	}
 	ck, err := vyasa.Verify(program(p), seed)
 	return compiler.Check{OK: ck.OK(), Outputs: ck.Outputs, Saturated: ck.Saturated, First: ck.First, Interpreted: ck.Interpreted}, err
 }
 
 // Emit prints AIE1's stages.
 func (Target) Emit(stage string, p compiler.Program) (string, error) {
+	if gp, ok := p.(*gemm.Program); ok {
+		return emitStage(stage, gp.Kernel, func() (*backend.Program, error) { return gemmBundles(gp) }, func() (*cyclesim.Result, error) { return gemmRun(gp) })
+	}
 	vp := program(p)
+	return emitStage(stage, vp.Kernel, func() (*backend.Program, error) { return bundles(vp) }, func() (*cyclesim.Result, error) { return run(vp) })
+}
+
+// emitStage prints one of AIE1's stages of a kernel.
+func emitStage(stage string, k *kernel.Kernel, bundles func() (*backend.Program, error), run func() (*cyclesim.Result, error)) (string, error) {
 	switch stage {
 	case "kernel":
-		return vp.Kernel.String(), nil
+		return k.String(), nil
 	case "bundles":
-		bp, err := bundles(vp)
+		bp, err := bundles()
 		if err != nil {
 			return "", err
 		}
 		return bp.String(), nil
 	case "cycles":
-		r, err := run(vp)
+		r, err := run()
 		if err != nil {
 			return "", err
 		}
@@ -149,7 +168,7 @@ func (Target) Emit(stage string, p compiler.Program) (string, error) {
 		}
 		return sb.String(), nil
 	case "cpp":
-		return cemit.Emit(vp.Kernel)
+		return cemit.Emit(k)
 	}
 	return "", fmt.Errorf("aie1 has no stage %q", stage)
 }
@@ -157,6 +176,9 @@ func (Target) Emit(stage string, p compiler.Program) (string, error) {
 // WriteKernel writes the kernel as DIR/NAME.cc and, as DIR/NAME.txt, the sumac sim command
 // line that runs it (its window sizes).
 func (Target) WriteKernel(dir, name string, cp compiler.Program) error {
+	if gp, ok := cp.(*gemm.Program); ok {
+		return gemmWriteKernel(dir, name, gp)
+	}
 	p := program(cp)
 	src, err := cemit.Emit(p.Kernel)
 	if err != nil {
