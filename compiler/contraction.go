@@ -35,6 +35,9 @@ type ContractionProgram interface {
 	// "graphs" (the registers one iteration fills and where their loads come from) or
 	// "fused" (every MAC with its operand-selection parameters).
 	Stage(name string) (string, error)
+	// Resolved is the schedule as generated: the register orders and layouts it left to the
+	// target filled in.
+	Resolved() sched.GEMM
 }
 
 // IsContraction reports whether a spec is compiled as a contraction (gemm or einsum).

@@ -187,6 +187,11 @@ func runContractions(ws []Workload, opt Options) ([]Result, error) {
 			return results, fmt.Errorf("%s: no legal schedule fits %s (%d candidates, all refused%s)", ws[i].Name, ws[i].Spec, r.Candidates, most)
 		}
 		g := b.s
+		if p, err := ct.GenerateGEMM(ws[i].Spec, g); err == nil {
+			if cp, ok := p.(compiler.ContractionProgram); ok {
+				g = cp.Resolved()
+			}
+		}
 		r.GEMM = &g
 		r.Schedule = g.Key()
 		r.Cycles = b.ev.Cycles
@@ -242,7 +247,7 @@ func evaluateGEMM(opt Options, spec *op.Spec, s sched.GEMM, p compiler.Program) 
 var numbers = regexp.MustCompile(`-?\b(0x[0-9a-f]+|\d+)\b`)
 
 // refusalReason is the rule part of a refusal, its numbers replaced by N so that candidates
-// refused by the same rule count together.
+// refused by the same rule count together (widths such as "8-bit" kept).
 func refusalReason(err error) string {
 	msg := err.Error()
 	if strings.HasPrefix(msg, "schedule ") {
@@ -250,7 +255,19 @@ func refusalReason(err error) string {
 			msg = rest
 		}
 	}
-	return numbers.ReplaceAllString(msg, "N")
+	var sb strings.Builder
+	last := 0
+	for _, m := range numbers.FindAllStringIndex(msg, -1) {
+		sb.WriteString(msg[last:m[0]])
+		if strings.HasPrefix(msg[m[1]:], "-bit") {
+			sb.WriteString(msg[m[0]:m[1]])
+		} else {
+			sb.WriteString("N")
+		}
+		last = m[1]
+	}
+	sb.WriteString(msg[last:])
+	return sb.String()
 }
 
 func refusals(m map[string]int) []Refusal {

@@ -144,11 +144,21 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 		return nil, err
 	case aerr != nil:
 		return best, nil
-	case err != nil || alt.StaticCycles() < best.StaticCycles():
+	case err != nil || faster(alt, best):
 		alt.Notes = append(alt.Notes, "loop bodies kept in program order (faster than clustered by accumulator)")
 		return alt, nil
 	}
 	return best, nil
+}
+
+// faster reports whether a is the better of two compilations: one that fits the program
+// memory over one that does not, then fewer static cycles.
+func faster(a, b *Program) bool {
+	fa, fb := len(a.Bundles) <= aie1.ProgMemInstrs, len(b.Bundles) <= aie1.ProgMemInstrs
+	if fa != fb {
+		return fa
+	}
+	return a.StaticCycles() < b.StaticCycles()
 }
 
 // compileUnrolled compiles k and its innermost loops unrolled 2 and 4 times, and returns the

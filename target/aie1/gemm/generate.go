@@ -440,6 +440,9 @@ func (p *Program) tile(b *kernel.Builder, cur map[string]*kernel.Var, xs, zs, ac
 	}
 }
 
+// Resolved is the schedule with the register orders and layouts filled in.
+func (p *Program) Resolved() sched.GEMM { return p.Sched }
+
 // Middle is nil: a contraction is not lowered through Triplet IR.
 func (p *Program) Middle() *triplet.Result { return nil }
 
