@@ -92,10 +92,20 @@ func runContractions(ws []Workload, opt Options) ([]Result, error) {
 	results := make([]Result, len(ws))
 	var jobs []*gjob
 	pruned := make([][]string, len(ws))
+	subs := make([]*op.Spec, len(ws))
 	for i, w := range ws {
 		r := &results[i]
-		r.Name, r.Spec, r.MACs, r.Calls = w.Name, w.Spec.String(), w.Spec.MACs(), 1
+		r.Name, r.Spec, r.MACs = w.Name, w.Spec.String(), w.Spec.MACs()
 		r.DType, r.Kind = w.Spec.Types.A.String(), string(w.Spec.Kind())
+		sub, calls, err := splitContraction(w.Spec, opt.MemLimit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", w.Name, err)
+		}
+		subs[i], r.Calls, r.call = sub, calls, sub
+		if calls > 1 {
+			r.CallNote = fmt.Sprintf("data exceed the %d KB memory: %d calls of %s, cycles summed", opt.MemLimit>>10, calls, sub.Body())
+		}
+		w.Spec = sub
 		d, peak, err := ct.ContractionDatapath(w.Spec.Types)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", w.Name, err)
@@ -122,7 +132,7 @@ func runContractions(ws []Workload, opt Options) ([]Result, error) {
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				spec := ws[j.w].Spec
+				spec := subs[j.w]
 				var p compiler.Program
 				p, j.err = ct.GenerateGEMM(spec, j.s)
 				if j.err == nil {
@@ -187,14 +197,14 @@ func runContractions(ws []Workload, opt Options) ([]Result, error) {
 			return results, fmt.Errorf("%s: no legal schedule fits %s (%d candidates, all refused%s)", ws[i].Name, ws[i].Spec, r.Candidates, most)
 		}
 		g := b.s
-		if p, err := ct.GenerateGEMM(ws[i].Spec, g); err == nil {
+		if p, err := ct.GenerateGEMM(subs[i], g); err == nil {
 			if cp, ok := p.(compiler.ContractionProgram); ok {
 				g = cp.Resolved()
 			}
 		}
 		r.GEMM = &g
 		r.Schedule = g.Key()
-		r.Cycles = b.ev.Cycles
+		r.Cycles = b.ev.Cycles * int64(r.Calls)
 		r.Spills = b.ev.Spills
 		r.MACsPerCycle = float64(r.MACs) / float64(r.Cycles)
 		r.PctPeak = 100 * r.MACsPerCycle / float64(r.Peak)
@@ -204,7 +214,7 @@ func runContractions(ws []Workload, opt Options) ([]Result, error) {
 	}
 	for i := range ws {
 		r := &results[i]
-		p, err := ct.GenerateGEMM(ws[i].Spec, *r.GEMM)
+		p, err := ct.GenerateGEMM(subs[i], *r.GEMM)
 		if err != nil {
 			return results, fmt.Errorf("%s: regenerating the chosen kernel: %v", ws[i].Name, err)
 		}
@@ -282,6 +292,38 @@ func refusals(m map[string]int) []Refusal {
 		return out[i].Reason < out[j].Reason
 	})
 	return out
+}
+
+// splitContraction divides a GEMM whose operands do not fit the memory into equal calls over
+// columns of B and C (each call reads all of A), then over rows of A and C; it returns the
+// spec of one call and the number of calls. Einsums are not split.
+func splitContraction(s *op.Spec, limit int) (*op.Spec, int, error) {
+	eb, ob := s.Types.A.Bits()/8, s.Types.Out.Bits()/8
+	c, err := compiler.ContractionOf(s)
+	if err != nil {
+		return nil, 0, err
+	}
+	bytes := func(m, n int) int { return c.Batch * (eb*(m*c.K+c.K*n) + ob*m*n) }
+	if bytes(c.M, c.N) <= limit {
+		return s, 1, nil
+	}
+	g := s.GEMM
+	if g == nil {
+		return nil, 0, fmt.Errorf("%s: the operands need %d bytes, more than the %d of memory (einsums are not split into calls)", s, bytes(c.M, c.N), limit)
+	}
+	for cm := 1; cm <= g.M; cm++ {
+		if g.M%cm != 0 {
+			continue
+		}
+		for cn := 1; cn <= g.N; cn++ {
+			if g.N%cn == 0 && bytes(g.M/cm, g.N/cn) <= limit {
+				sub := *g
+				sub.M, sub.N = g.M/cm, g.N/cn
+				return &op.Spec{GEMM: &sub, Types: s.Types}, cm * cn, nil
+			}
+		}
+	}
+	return nil, 0, fmt.Errorf("%s: even one row and column of C need more than the %d bytes of memory", s, limit)
 }
 
 // contractionRoofline bounds MACs per cycle by the peak and the minimum traffic: A and B

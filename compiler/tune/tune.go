@@ -85,6 +85,7 @@ type Result struct {
 	// candidates its target refused, by reason (tune/gemm.go).
 	GEMM    *sched.GEMM `json:"-"`
 	Refused []Refusal   `json:"refused,omitempty"`
+	call    *op.Spec    // a contraction split into calls: one call's spec
 }
 
 // Workload is one thing to tune.
@@ -388,7 +389,11 @@ func Generate(t compiler.Target, w Workload, r Result) (compiler.Program, error)
 		if !ok {
 			return nil, fmt.Errorf("target %s compiles no contractions", t.Name())
 		}
-		return ct.GenerateGEMM(w.Spec, *r.GEMM)
+		spec := w.Spec
+		if r.call != nil {
+			spec = r.call
+		}
+		return ct.GenerateGEMM(spec, *r.GEMM)
 	}
 	sub := w.Spec
 	if r.Calls > 1 {
