@@ -127,18 +127,36 @@ type placed struct {
 // generated in, which may keep fewer X and Z operands live); the faster wins.
 func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 	switch opt.BodyOrder {
-	case "cluster", "program":
-		p, _, err := compileUnrolled(k, opt, opt.BodyOrder == "program")
+	case orderCluster, orderProgram:
+		p, _, err := compileUnrolled(k, opt, opt.BodyOrder)
 		return p, err
 	case "":
 	default:
 		return nil, fmt.Errorf("body order %q: want cluster or program", opt.BodyOrder)
 	}
-	best, reordered, err := compileUnrolled(k, opt, false)
+	best, reordered, err := compileUnrolled(k, opt, orderCluster)
+	if err == nil && best.accSpills > 0 {
+		// Accumulators spill: also try the innermost loops unrolled with the accumulators
+		// grouped (group.go), each group swapped in and out once per unrolled body.
+		// Groups of the whole file swap all registers at once; groups of half of it swap
+		// half of them while the other half computes.
+		for _, u := range []int{2, 4, 8} {
+			k2 := unrollInnerMax(k, u, maxGroupedOps)
+			if k2 == nil {
+				break
+			}
+			for _, units := range []int{FileUnits[FileAcc], FileUnits[FileAcc] / 2} {
+				if p, err := compileGrouped(k2, opt, u, units); err == nil && p.grouped && faster(p, best) {
+					p.Notes = append(p.Notes, fmt.Sprintf("innermost loops unrolled %d times, accumulators in groups of %d units", u, units))
+					best = p
+				}
+			}
+		}
+	}
 	if err == nil && !reordered {
 		return best, nil
 	}
-	alt, _, aerr := compileUnrolled(k, opt, true)
+	alt, _, aerr := compileUnrolled(k, opt, orderProgram)
 	switch {
 	case aerr != nil && err != nil:
 		return nil, err
@@ -163,8 +181,8 @@ func faster(a, b *Program) bool {
 
 // compileUnrolled compiles k and its innermost loops unrolled 2 and 4 times, and returns the
 // fastest; reordered says whether clusterMACs changed a loop body's order.
-func compileUnrolled(k *kernel.Kernel, opt Options, keepOrder bool) (*Program, bool, error) {
-	best, reordered, err := compileOne(k, opt, keepOrder)
+func compileUnrolled(k *kernel.Kernel, opt Options, order string) (*Program, bool, error) {
+	best, reordered, err := compileOne(k, opt, order)
 	if err != nil {
 		return nil, false, err
 	}
@@ -176,7 +194,7 @@ func compileUnrolled(k *kernel.Kernel, opt Options, keepOrder bool) (*Program, b
 		if k2 == nil {
 			break
 		}
-		p, r, err := compileOne(k2, opt, keepOrder)
+		p, r, err := compileOne(k2, opt, order)
 		reordered = reordered || r
 		if err != nil || len(p.Bundles) > aie1.ProgMemInstrs || p.StaticCycles() >= best.StaticCycles() {
 			break
@@ -187,15 +205,37 @@ func compileUnrolled(k *kernel.Kernel, opt Options, keepOrder bool) (*Program, b
 	return best, reordered, nil
 }
 
-func compileOne(k *kernel.Kernel, opt Options, keepOrder bool) (*Program, bool, error) {
-	p, err := compileOrder(k, opt, keepOrder)
+func compileOne(k *kernel.Kernel, opt Options, order string) (*Program, bool, error) {
+	p, err := compileOrder(k, opt, order)
 	if err != nil {
 		return nil, false, err
 	}
 	return p, p.reordered, nil
 }
 
-func compileOrder(k *kernel.Kernel, opt Options, keepOrder bool) (*Program, error) {
+// Loop body orders (lowerLoop).
+const (
+	orderCluster = "cluster" // clusterMACs: the MACs of one accumulator together
+	orderProgram = "program" // as written
+	orderGroup   = "group"   // groupAccs: accumulators in groups that fit the register file
+)
+
+func compileOrder(k *kernel.Kernel, opt Options, order string) (*Program, error) {
+	return compileUnroll(k, opt, order, 1)
+}
+
+// compileGrouped compiles k, whose innermost loops were unrolled u times, with the
+// accumulators in groups of units accumulator units (groupAccs).
+func compileGrouped(k *kernel.Kernel, opt Options, u, units int) (*Program, error) {
+	return compileWith(k, opt, orderGroup, u, units)
+}
+
+// compileUnroll compiles k whose innermost loops were unrolled u times (unrollInner).
+func compileUnroll(k *kernel.Kernel, opt Options, order string, u int) (*Program, error) {
+	return compileWith(k, opt, order, u, FileUnits[FileAcc])
+}
+
+func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int) (*Program, error) {
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
@@ -205,7 +245,7 @@ func compileOrder(k *kernel.Kernel, opt Options, keepOrder bool) (*Program, erro
 	}
 	c := &compiler{k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
-	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, keepOrder: keepOrder}
+	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits}
 	c.stackPtr = c.l.newReg("sp", FileSpecial, 20)
 	c.stackPtr.fixed = &Reg{File: FileSpecial, Units: []int{4}}
 	c.stackPtr.phys = *c.stackPtr.fixed
@@ -286,7 +326,7 @@ func compileOrder(k *kernel.Kernel, opt Options, keepOrder bool) (*Program, erro
 	if err := c.emit(); err != nil {
 		return nil, err
 	}
-	c.prog.reordered = c.l.reordered
+	c.prog.reordered, c.prog.grouped = c.l.reordered, c.l.grouped
 	return c.prog, nil
 }
 
