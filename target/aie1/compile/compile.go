@@ -88,27 +88,30 @@ func sizes(p *vyasa.Program) map[string]int {
 	return out
 }
 
-// bundles compiles the kernel for one tile. Unroll-and-jam and flattened outer loops are
-// bounded by the program memory (seed 000 section III-E; aie1.ProgMemInstrs).
+// bundles compiles the kernel for one tile (the version that runs, see timed).
 func bundles(p *vyasa.Program) (*backend.Program, error) {
-	bp, err := backend.Compile(p.Kernel, backend.Options{Sizes: sizes(p)})
-	if err != nil {
-		return nil, err
-	}
-	if n := len(bp.Bundles); n > aie1.ProgMemInstrs {
-		return nil, fmt.Errorf("%d instructions exceed the %d of program memory", n, aie1.ProgMemInstrs)
-	}
-	return bp, nil
+	bp, _, err := timed(p.Kernel, sizes(p), p.Spec)
+	return bp, err
 }
 
 // run counts the cycles of one call. Cycle counts do not depend on the data, so the run uses
 // zero-filled memory; the kernel's results are checked by Verify.
 func run(p *vyasa.Program) (*cyclesim.Result, error) {
-	bp, err := bundles(p)
-	if err != nil {
-		return nil, err
+	_, r, err := timed(p.Kernel, sizes(p), p.Spec)
+	return r, err
+}
+
+// timed compiles a kernel for one tile and runs it on the cycle simulator
+// (cyclesim.CompileRun). Unroll-and-jam and flattened outer loops are bounded by the program
+// memory (seed 000 section III-E; aie1.ProgMemInstrs).
+func timed(k *kernel.Kernel, sizes map[string]int, spec *op.Spec) (*backend.Program, *cyclesim.Result, error) {
+	bp, r, err := cyclesim.CompileRun(k, backend.Options{Sizes: sizes}, cyclesim.Config{Sizes: sizes, Round: spec.Types.Round, Sat: spec.Types.Sat})
+	if bp != nil {
+		if n := len(bp.Bundles); n > aie1.ProgMemInstrs {
+			return nil, nil, fmt.Errorf("%d instructions exceed the %d of program memory", n, aie1.ProgMemInstrs)
+		}
 	}
-	return cyclesim.Run(bp, cyclesim.Config{Sizes: sizes(p), Round: p.Spec.Types.Round, Sat: p.Spec.Types.Sat})
+	return bp, r, err
 }
 
 // Evaluate compiles the program's kernel for one tile and counts its cycles.

@@ -9,7 +9,6 @@ import (
 	"github.com/sumacdev/sumac/compiler/sched"
 	"github.com/sumacdev/sumac/compiler/triplet"
 	"github.com/sumacdev/sumac/op"
-	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/aie1/backend"
 	"github.com/sumacdev/sumac/target/aie1/cemit"
 	"github.com/sumacdev/sumac/target/aie1/cyclesim"
@@ -59,22 +58,13 @@ func (Target) GenerateGEMM(spec *op.Spec, s sched.GEMM) (compiler.Program, error
 }
 
 func gemmBundles(p *gemm.Program) (*backend.Program, error) {
-	bp, err := backend.Compile(p.Kernel, backend.Options{Sizes: p.Sizes()})
-	if err != nil {
-		return nil, err
-	}
-	if n := len(bp.Bundles); n > aie1.ProgMemInstrs {
-		return nil, fmt.Errorf("%d instructions exceed the %d of program memory", n, aie1.ProgMemInstrs)
-	}
-	return bp, nil
+	bp, _, err := timed(p.Kernel, p.Sizes(), p.Spec)
+	return bp, err
 }
 
 func gemmRun(p *gemm.Program) (*cyclesim.Result, error) {
-	bp, err := gemmBundles(p)
-	if err != nil {
-		return nil, err
-	}
-	return cyclesim.Run(bp, cyclesim.Config{Sizes: p.Sizes(), Round: p.Spec.Types.Round, Sat: p.Spec.Types.Sat})
+	_, r, err := timed(p.Kernel, p.Sizes(), p.Spec)
+	return r, err
 }
 
 func gemmVerify(p *gemm.Program, seed uint64) (compiler.Check, error) {
