@@ -65,8 +65,8 @@ Example:
 		if err != nil {
 			return err
 		}
-		if spec.Conv == nil {
-			return fmt.Errorf("sumac compile handles conv2d specs, not %s", spec.Op())
+		if spec.Conv == nil && !compiler.IsContraction(spec) {
+			return fmt.Errorf("sumac compile handles conv2d, gemm and einsum specs, not %s", spec.Op())
 		}
 		if *explain {
 			return explainSpace(env, tg, spec, *asJSON)
@@ -103,7 +103,7 @@ Example:
 		}
 		vector, issued := p.MACCounts()
 		if *asJSON {
-			if err := writeJSON(env.stdout, map[string]any{"spec": spec.String(), "schedule": u.Sched.Key(), "emit": stage.Name, "text": text,
+			if err := writeJSON(env.stdout, map[string]any{"spec": spec.String(), "schedule": u.ScheduleKey(), "emit": stage.Name, "text": text,
 				"vector_macs": vector, "issued_macs": issued, "macs": spec.MACs(), "cycles": cyc,
 				"verified": ck.OK, "outputs_checked": ck.Outputs, "saturated_fraction": ck.Saturated}); err != nil {
 				return err
@@ -116,7 +116,7 @@ Example:
 				fmt.Fprintf(env.stderr, "cycle model: %d cycles, %.2f MACs/cycle\n", ev.Cycles, float64(spec.MACs())/float64(ev.Cycles))
 			}
 			fmt.Fprintf(env.stderr, "schedule %s: %d vector MACs (%d issued MACs for %d useful), fused program %s against op/ref (%d outputs, %.4f saturated)\n",
-				u.Sched.Key(), vector, issued, spec.MACs(), map[bool]string{true: "matches", false: "DIFFERS"}[ck.OK], ck.Outputs, ck.Saturated)
+				u.ScheduleKey(), vector, issued, spec.MACs(), map[bool]string{true: "matches", false: "DIFFERS"}[ck.OK], ck.Outputs, ck.Saturated)
 		}
 		if !ck.OK {
 			return fmt.Errorf("%w: %s", errCheckFailed, ck.First)
@@ -137,14 +137,14 @@ func emitEarly(env *cmdEnv, u *compiler.Unit, stage compiler.Stage, asJSON bool)
 		for _, t := range b.Triplets {
 			rows = append(rows, [3]string{t.Update.String(), t.Op1.String(), t.Op2.String()})
 		}
-		return writeJSON(env.stdout, map[string]any{"spec": u.Spec.String(), "schedule": u.Sched.Key(), "triplets": rows})
+		return writeJSON(env.stdout, map[string]any{"spec": u.Spec.String(), "schedule": u.ScheduleKey(), "triplets": rows})
 	}
 	text, err := u.Emit(stage.Name)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(env.stdout, map[string]any{"spec": u.Spec.String(), "schedule": u.Sched.Key(), "emit": stage.Name, "text": text})
+		return writeJSON(env.stdout, map[string]any{"spec": u.Spec.String(), "schedule": u.ScheduleKey(), "emit": stage.Name, "text": text})
 	}
 	fmt.Fprint(env.stdout, text)
 	return nil

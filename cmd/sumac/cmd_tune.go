@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/sumacdev/sumac/compiler"
 	"github.com/sumacdev/sumac/compiler/tune"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
@@ -90,8 +91,8 @@ Example:
 			if err != nil {
 				return err
 			}
-			if s.Conv == nil {
-				return fmt.Errorf("sumac tune handles conv2d specs, not %s", s.Op())
+			if s.Conv == nil && !compiler.IsContraction(s) {
+				return fmt.Errorf("sumac tune handles conv2d, gemm and einsum specs, not %s", s.Op())
 			}
 			ws = []tune.Workload{{Name: "spec", Spec: s}}
 		default:
@@ -203,6 +204,22 @@ Example:
 }
 
 func printTune(env *cmdEnv, rs []tune.Result) {
+	var convs, cons []tune.Result
+	for _, r := range rs {
+		if r.GEMM != nil {
+			cons = append(cons, r)
+		} else {
+			convs = append(convs, r)
+		}
+	}
+	if len(cons) > 0 {
+		printTuneContractions(env, cons)
+	}
+	if len(convs) == 0 {
+		printTuneNotes(env, rs)
+		return
+	}
+	rs = convs
 	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "workload\tdtype\tblock\tO\tW\tI\tvec\tSW\tux\tuy\tuk\torder\tfuse\tcycles\tMACs/cyc\tpct_peak\troofline\tverified\tpaper: vec ux uy uk order")
 	for _, r := range rs {
@@ -216,6 +233,30 @@ func printTune(env *cmdEnv, rs []tune.Result) {
 			r.Cycles, r.MACsPerCycle, r.PctPeak, r.Roofline, r.Verified, paper)
 	}
 	tw.Flush()
+	printTuneNotes(env, rs)
+}
+
+// printTuneContractions prints the gemm and einsum results: the chosen block and its cycles,
+// and the reasons candidates were refused.
+func printTuneContractions(env *cmdEnv, rs []tune.Result) {
+	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "workload\tdtype\tschedule\tcycles\tMACs/cyc\tpct_peak\troofline\tspills\tlegal/candidates\tverified")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.2f\t%.1f\t%.2f\t%d\t%d/%d\t%v\n", r.Name, r.DType, r.Schedule, r.Cycles, r.MACsPerCycle, r.PctPeak, r.Roofline, r.Spills, r.Legal, r.Candidates, r.Verified)
+	}
+	tw.Flush()
+	for _, r := range rs {
+		for i, f := range r.Refused {
+			if i == 3 {
+				fmt.Fprintf(env.stdout, "refused (%s): %d more reasons\n", r.Name, len(r.Refused)-3)
+				break
+			}
+			fmt.Fprintf(env.stdout, "refused (%s): %d candidates: %s\n", r.Name, f.Candidates, f.Reason)
+		}
+	}
+}
+
+func printTuneNotes(env *cmdEnv, rs []tune.Result) {
 	for _, r := range rs {
 		if r.CallNote != "" {
 			fmt.Fprintf(env.stdout, "note: %s: %s\n", r.Name, r.CallNote)

@@ -103,6 +103,11 @@ type Result struct {
 	Bytes       int    `json:"bytes,omitempty"`
 	DupBytes    int    `json:"dup_bytes,omitempty"`
 	BlocksTried int    `json:"blocks_tried,omitempty"`
+	// GEMM is the chosen schedule of a contraction (gemm, einsum); Refused counts the
+	// candidates its target refused, by reason (tune/gemm.go).
+	GEMM    *sched.GEMM `json:"-"`
+	Refused []Refusal   `json:"refused,omitempty"`
+	call    *op.Spec    // a contraction split into calls: one call's spec
 }
 
 // Workload is one thing to tune.
@@ -179,6 +184,9 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		return nil, fmt.Errorf("tune: shard %d of %d", opt.Shard, opt.Shards)
 	}
 	loadBW, storeBW := t.Bandwidth()
+	if hasContraction(ws) {
+		return runMixed(ws, opt)
+	}
 	results := make([]Result, len(ws))
 	subs := make([]*op.Spec, len(ws))
 	blks := make([][]block, len(ws))
@@ -426,6 +434,17 @@ func subSpec(s *op.Spec, calls int) *op.Spec {
 
 // Generate regenerates the kernel of one call of a tuned workload.
 func Generate(t compiler.Target, w Workload, r Result) (compiler.Program, error) {
+	if r.GEMM != nil {
+		ct, ok := t.(compiler.Contractions)
+		if !ok {
+			return nil, fmt.Errorf("target %s compiles no contractions", t.Name())
+		}
+		spec := w.Spec
+		if r.call != nil {
+			spec = r.call
+		}
+		return ct.GenerateGEMM(spec, *r.GEMM)
+	}
 	sub := w.Spec
 	switch {
 	case r.BlockSpec != nil:

@@ -126,6 +126,13 @@ type lowerer struct {
 	indOf map[*kernel.Instr]*indGroup
 	// counterUsed: the current loop's counter is read by code that remains.
 	counterUsed bool
+	// order is how loop bodies are ordered before allocation (orderCluster, orderProgram,
+	// orderGroup); reordered records that clusterMACs changed some body (Compile then also
+	// tries program order), grouped that groupAccs did.
+	order              string
+	reordered, grouped bool
+	unroll             int // the innermost loops are unrolled this many times (groupAccs' rounds)
+	groupUnits         int // accumulator units per group (groupAccs)
 	// params: per window and pointer parameter, its register.
 }
 
@@ -566,8 +573,21 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 		last := body[len(body)-1]
 		last.ops = append(last.ops, inc)
 	}
-	if len(body) == 1 && body[0].loop == nil {
-		body[0].ops = clusterMACs(body[0].ops)
+	if len(body) == 1 && body[0].loop == nil && l.order == orderGroup {
+		if ops, ok := l.groupAccs(body[0].ops, lr); ok {
+			body[0].ops = ops
+			l.grouped = true
+		}
+	}
+	if len(body) == 1 && body[0].loop == nil && l.order == orderCluster {
+		c := clusterMACs(body[0].ops)
+		for i := range c {
+			if c[i] != body[0].ops[i] {
+				l.reordered = true
+				break
+			}
+		}
+		body[0].ops = c
 	}
 	lr.body = body
 	return lr, nil

@@ -113,8 +113,8 @@ func classify(in *backend.Instr) uint8 {
 	if src == nil || in.Name == "vmov" && src.Op != kernel.OpExtV && src.Op != kernel.OpExtW && src.Op != kernel.OpExtX && src.Op != kernel.OpConcat {
 		return kRaw
 	}
-	if in.Name == "mov" {
-		return kRaw
+	if in.Name == "mov" || in.Name == "vzero" {
+		return kRaw // vzero (null_*): a move of zeros
 	}
 	if src.Op.IsMAC() {
 		return kMAC
@@ -163,7 +163,7 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 	if src == nil || in.Name == "vmov" && src.Op != kernel.OpExtV && src.Op != kernel.OpExtW && src.Op != kernel.OpExtX && src.Op != kernel.OpConcat {
 		return s.rawMove(in, seq, t)
 	}
-	if in.Name == "mov" || in.Name == "add" && src == nil {
+	if in.Name == "mov" || in.Name == "vzero" || in.Name == "add" && src == nil {
 		return s.rawMove(in, seq, t)
 	}
 	op := src.Op

@@ -160,3 +160,18 @@ func TestReferee(t *testing.T) {
 		t.Errorf("emulation %q, %d outputs and %d lanes compared", r.Emulation, r.OutputsChecked, r.AccumulatorLanesChecked)
 	}
 }
+
+// TestGroupedSpills runs the 32x4 kernel, whose eight accumulators spill: the backend groups
+// them (backend/group.go) and re-chains the window reads; the cycle simulator's final memory
+// must equal the interpreter's, the spills are counted, and the bundles say how the loop was
+// compiled.
+func TestGroupedSpills(t *testing.T) {
+	k, src := parse(t, "lei_gemm_32x4.cc", "Kc=64")
+	r, err := Run(k, src, Options{Seed: 2, SkipEmulation: "timing test", Bundles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK || r.Spills == nil || *r.Spills == 0 || r.TimingError != "" {
+		t.Fatalf("ok %v spills %v timing error %q mismatches %v", r.OK, r.Spills, r.TimingError, r.Mismatches)
+	}
+}

@@ -23,11 +23,10 @@ type Timing struct {
 // depend on the data). An error means the backend cannot compile the kernel or the simulator
 // cannot run it.
 func Time(k *kernel.Kernel, sizes map[string]int, data map[string][]byte, round num.Round, sat num.Sat) (*Timing, error) {
-	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
-	if err != nil {
+	p, r, err := cyclesim.CompileRun(k, backend.Options{Sizes: sizes}, cyclesim.Config{Data: data, Sizes: sizes, Round: round, Sat: sat})
+	if p == nil {
 		return nil, err
 	}
-	r, err := cyclesim.Run(p, cyclesim.Config{Data: data, Sizes: sizes, Round: round, Sat: sat})
 	if err != nil {
 		return &Timing{Program: p}, err
 	}
