@@ -11,8 +11,8 @@
 //   B     : 4 column blocks of 8, each by rows: B[jq*8*K + k*8 + c] = B(k, 8jq + c);
 //   C_IN  : (ACC=1) the partial sums entering, laid out as C_OUT;
 //   C_OUT : 4 row blocks, each by columns: C[rb*256 + j*8 + r] = C(8rb + r, j).
-// ACC=1 starts the accumulators from C_IN (a partial sum of a K split passed on by a neighbour);
-// ACC=0 starts them with fpmul.
+// ACC=1 starts the accumulators from C_IN (a partial sum of a K split passed on by a neighbour:
+// the first fpmac adds to it); ACC=0 starts them with fpmul.
 
 #ifndef K
 #define K 32
@@ -22,22 +22,27 @@
 #endif
 
 #if ACC
-#define START(acc, z) acc = window_readincr_v8(C_IN);
-#define FIRST 0
+#define START(z0) \
+    xa = upd_w(xa, 0, window_readincr_v8(A)); \
+    zb = window_readincr_v8(B); \
+    acc0 = fpmac(window_readincr_v8(C_IN), xa, 0, xoffs, zb, z0+0, zoffs); \
+    acc1 = fpmac(window_readincr_v8(C_IN), xa, 0, xoffs, zb, z0+1, zoffs); \
+    acc2 = fpmac(window_readincr_v8(C_IN), xa, 0, xoffs, zb, z0+2, zoffs); \
+    acc3 = fpmac(window_readincr_v8(C_IN), xa, 0, xoffs, zb, z0+3, zoffs);
 #else
-#define START(acc, z) acc = fpmul(xa, 0, xoffs, zb, z, zoffs);
-#define FIRST 1
+#define START(z0) \
+    xa = upd_w(xa, 0, window_readincr_v8(A)); \
+    zb = window_readincr_v8(B); \
+    acc0 = fpmul(xa, 0, xoffs, zb, z0+0, zoffs); \
+    acc1 = fpmul(xa, 0, xoffs, zb, z0+1, zoffs); \
+    acc2 = fpmul(xa, 0, xoffs, zb, z0+2, zoffs); \
+    acc3 = fpmul(xa, 0, xoffs, zb, z0+3, zoffs);
 #endif
 
 // one pass: 8 rows x 4 columns (zstart z0 .. z0+3 of the 8-column block) over k
 #define PASS(z0) \
-    xa = upd_w(xa, 0, window_readincr_v8(A)); \
-    zb = window_readincr_v8(B); \
-    START(acc0, z0+0) \
-    START(acc1, z0+1) \
-    START(acc2, z0+2) \
-    START(acc3, z0+3) \
-    for (unsigned int k=FIRST; k<K; k+=1) \
+    START(z0) \
+    for (unsigned int k=1; k<K; k+=1) \
         chess_prepare_for_pipelining \
         chess_loop_range(K-1, ) { \
         xa = upd_w(xa, 0, window_readincr_v8(A)); \
@@ -66,9 +71,6 @@ void gemm_f32(input_window_float * __restrict A,
 
     for (unsigned int rb=0; rb<4; rb+=1) {
         for (unsigned int jq=0; jq<4; jq+=1) {
-#if ACC
-            window_incr(A, 0);
-#endif
             PASS(0)
             window_incr(A, -8*K);
             window_incr(B, -8*K);
