@@ -93,60 +93,60 @@ type Util struct {
 
 // ArrayResult is a design's performance on one GEMM.
 type ArrayResult struct {
-	Design        *ArrayDesign `json:"design"`
-	Spec          string       `json:"spec"`
-	Scope         string       `json:"scope"`
-	Tiles         int          `json:"tiles"`
-	ComputeTiles  int          `json:"compute_tiles"`
-	Iterations    int64        `json:"iterations"`
-	Simulated     int          `json:"iterations_simulated"`
-	Cycles        int64        `json:"cycles"`
-	PeriodCycles  float64      `json:"period_cycles"` // steady state, per iteration
-	BoundCycles   float64      `json:"bound_cycles"`  // the busiest resource's cycles per iteration
-	MACs          int64        `json:"macs"`
-	ExecutedMACs  int64        `json:"executed_macs"` // padding included
-	ClockGHz      float64      `json:"clock_ghz"`
-	TOPS          float64      `json:"tops"`
-	PctPeak       float64      `json:"pct_peak"` // of the whole array's peak at this clock
-	MACsPerCycle  float64      `json:"macs_per_cycle_per_tile"`
-	Limit         string       `json:"limit"`
-	Utilization   []Util       `json:"utilization"`
-	PLIOIn        int          `json:"plio_in"`
-	PLIOOut       int          `json:"plio_out"`
-	KernelCycles  map[string]int64
-	AdderCycles   int64   `json:"adder_cycles,omitempty"`
-	SharedPct     float64 `json:"adder_inputs_in_place_pct,omitempty"`
-	TileBytes     int     `json:"tile_memory_bytes"` // the fullest tile
-	PLBytes       int64   `json:"pl_buffer_bytes,omitempty"`
-	DDRBytes      int64   `json:"ddr_bytes,omitempty"`
-	Verified      bool    `json:"verified"`
-	VerifiedOn    string  `json:"verified_shape,omitempty"`
-	VerifyInputs  string  `json:"verified_inputs,omitempty"`
-	VerifyError   string  `json:"verify_error,omitempty"`
-	Notes         []string `json:"notes,omitempty"`
-	ddrPeriodLB   float64
-	placement     *Placement
-	kernel        *TileKernel
-	adder         *Kernel
+	Design       *ArrayDesign `json:"design"`
+	Spec         string       `json:"spec"`
+	Scope        string       `json:"scope"`
+	Tiles        int          `json:"tiles"`
+	ComputeTiles int          `json:"compute_tiles"`
+	Iterations   int64        `json:"iterations"`
+	Simulated    int          `json:"iterations_simulated"`
+	Cycles       int64        `json:"cycles"`
+	PeriodCycles float64      `json:"period_cycles"` // steady state, per iteration
+	BoundCycles  float64      `json:"bound_cycles"`  // the busiest resource's cycles per iteration
+	MACs         int64        `json:"macs"`
+	ExecutedMACs int64        `json:"executed_macs"` // padding included
+	ClockGHz     float64      `json:"clock_ghz"`
+	TOPS         float64      `json:"tops"`
+	PctPeak      float64      `json:"pct_peak"` // of the whole array's peak at this clock
+	MACsPerCycle float64      `json:"macs_per_cycle_per_tile"`
+	Limit        string       `json:"limit"`
+	Utilization  []Util       `json:"utilization"`
+	PLIOIn       int          `json:"plio_in"`
+	PLIOOut      int          `json:"plio_out"`
+	KernelCycles map[string]int64
+	AdderCycles  int64    `json:"adder_cycles,omitempty"`
+	SharedPct    float64  `json:"adder_inputs_in_place_pct,omitempty"`
+	TileBytes    int      `json:"tile_memory_bytes"` // the fullest tile
+	PLBytes      int64    `json:"pl_buffer_bytes,omitempty"`
+	DDRBytes     int64    `json:"ddr_bytes,omitempty"`
+	Verified     bool     `json:"verified"`
+	VerifiedOn   string   `json:"verified_shape,omitempty"`
+	VerifyInputs string   `json:"verified_inputs,omitempty"`
+	VerifyError  string   `json:"verify_error,omitempty"`
+	Notes        []string `json:"notes,omitempty"`
+	ddrPeriodLB  float64
+	placement    *Placement
+	kernel       *TileKernel
+	adder        *Kernel
 }
 
 // arrayPlan is a design resolved for one GEMM: kernels, placement, blocks, streams.
 type arrayPlan struct {
-	a       *Array
-	d       *ArrayDesign
-	g       *op.GEMM
-	t       op.Types
-	k       *TileKernel
-	adder   *Kernel
-	place   *Placement
-	mB, nB, kB int // iteration blocks along M, N, K
+	a             *Array
+	d             *ArrayDesign
+	g             *op.GEMM
+	t             op.Types
+	k             *TileKernel
+	adder         *Kernel
+	place         *Placement
+	mB, nB, kB    int // iteration blocks along M, N, K
 	plM, plN, plK int
-	aStreams []logicalStream
-	bStreams []logicalStream
-	inPLIO   [][]int // physical input PLIO -> logical streams (index into all = a then b)
-	outPLIO  [][]int // physical output PLIO -> groups
-	tileBytes int
-	plBytes   int64
+	aStreams      []logicalStream
+	bStreams      []logicalStream
+	inPLIO        [][]int // physical input PLIO -> logical streams (index into all = a then b)
+	outPLIO       [][]int // physical output PLIO -> groups
+	tileBytes     int
+	plBytes       int64
 }
 
 // logicalStream is one window per iteration broadcast to a set of tiles.

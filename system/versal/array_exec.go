@@ -168,10 +168,10 @@ func (p *arrayPlan) execute(a, b []int64, af, bf []float64) ([]int64, []float64,
 	m, n, kk := g.M, g.N, g.K
 	c := make([]int64, m*n)
 	cf := make([]float64, m*n)
-	pl := make([]int64, m*n)       // PL sums of partial sums (integers)
-	plf := make([]float32, m*n)    // (fp32)
-	plUsed := make([]bool, m*n)    // C(r, c) came from partial sums the PL narrows
-	resident := map[int][]byte{}   // output-stationary partial sums per tile
+	pl := make([]int64, m*n)     // PL sums of partial sums (integers)
+	plf := make([]float32, m*n)  // (fp32)
+	plUsed := make([]bool, m*n)  // C(r, c) came from partial sums the PL narrows
+	resident := map[int][]byte{} // output-stationary partial sums per tile
 	var err error
 	p.walk(0, func(_ int, it iteration) bool {
 		for i := 0; i < d.X; i++ {
