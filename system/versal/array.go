@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/device"
@@ -216,6 +217,26 @@ func (a *Array) PlaceSingles(n int) (*Placement, error) {
 // tiles that share a module with the adder, then the most compact; members that share no
 // module move their outputs by tile DMA. It fails if fewer than n groups fit.
 func (a *Array) PlaceAdderGroups(n, y int) (*Placement, error) {
+	key := fmt.Sprintf("%s|adder|%d|%d", a.Dev.Device(), n, y)
+	if v, ok := placeCache.Load(key); ok {
+		pe := v.(placeEntry)
+		return pe.p, pe.err
+	}
+	p, err := a.placeAdder(n, y)
+	placeCache.Store(key, placeEntry{p, err})
+	return p, err
+}
+
+// placeCache keeps adder placements (the greedy search is quadratic in the tiles; a design
+// search asks for the same ones many times). Placements are not modified after they are made.
+var placeCache sync.Map
+
+type placeEntry struct {
+	p   *Placement
+	err error
+}
+
+func (a *Array) placeAdder(n, y int) (*Placement, error) {
 	g, gerr := a.placeAdderGreedy(n, y)
 	b, berr := a.placeAdderBlocks(n, y)
 	switch {

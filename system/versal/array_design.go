@@ -55,6 +55,9 @@ type ArrayDesign struct {
 	PLM   int    `json:"pl_m,omitempty"`
 	PLN   int    `json:"pl_n,omitempty"`
 	PLK   int    `json:"pl_k,omitempty"`
+	// PLCBuffers: output blocks the PL holds (2: the next block fills while the last goes back
+	// to DDR; 1: a bigger block, its write-back stalls the next one's outputs). 0 = 2.
+	PLCBuffers int `json:"pl_c_buffers,omitempty"`
 }
 
 // ComputeTiles is X*Y*Z; Tiles adds the adder tiles.
@@ -160,6 +163,7 @@ type logicalStream struct {
 func (d *ArrayDesign) tile(i, k, j int) int { return (i*d.Z+j)*d.Y + k }
 
 func (d *ArrayDesign) validate() error {
+	d.Kernel = d.Kernel.Normalized()
 	if d.X < 1 || d.Y < 1 || d.Z < 1 {
 		return fmt.Errorf("design %s: X, Y, Z must be >= 1", d.Name)
 	}
@@ -225,6 +229,9 @@ func newArrayPlan(a *Array, d *ArrayDesign, spec *op.Spec) (*arrayPlan, error) {
 	}
 	if d.Stationary && k.Variants[Mid] == nil {
 		return nil, fmt.Errorf("design %s: output stationary needs a kernel with partial-sum variants", d.Name)
+	}
+	if k.NarrowsPartials && (d.Y > 1 || p.kB > 1 && !d.Stationary) {
+		return nil, fmt.Errorf("design %s: kernel %s narrows its partial sums to %s; it keeps K in one tile (Y = 1, output stationary across K iterations)", d.Name, ks, ks.DType)
 	}
 	if d.Reduce == ReduceAdder {
 		dt := "int32"
@@ -315,9 +322,6 @@ func newArrayPlan(a *Array, d *ArrayDesign, spec *op.Spec) (*arrayPlan, error) {
 	if d.Stationary {
 		mem += k.PartBytes
 	}
-	for n := range k.Extra {
-		mem += k.Variants[Solo].Sizes[n]
-	}
 	p.tileBytes = mem
 	if d.Reduce == ReduceAdder {
 		// the adder keeps the intermediate sums and its output ping-pong
@@ -345,7 +349,11 @@ func newArrayPlan(a *Array, d *ArrayDesign, spec *op.Spec) (*arrayPlan, error) {
 			accB = 2
 		}
 		am, ak, an := int64(p.plM*d.X*ks.TM), int64(p.plK*d.Y*ks.TK), int64(p.plN*d.Z*ks.TN)
-		p.plBytes = 2*(am*ak+ak*an)*eb + 2*am*an*accB
+		cb := int64(d.PLCBuffers)
+		if cb == 0 {
+			cb = 2
+		}
+		p.plBytes = 2*(am*ak+ak*an)*eb + cb*am*an*accB
 		if p.plBytes > a.M.PLRAMBytes {
 			return nil, fmt.Errorf("design %s: PL buffers need %d bytes (A and B blocks and the output block, double-buffered); the PL has %d", d.Name, p.plBytes, a.M.PLRAMBytes)
 		}
@@ -397,6 +405,7 @@ type iteration struct {
 	final       bool // the outputs are final (narrowed), not partial sums
 	firstK      bool // the first K iteration of a stationary run
 	lastInBlock bool
+	cFirst      bool // the first iteration of a new output block in the PL
 }
 
 // walk lists the iterations: PL blocks (mB, nB, kB) outermost, then (mb, nb, kb) inside.
@@ -411,7 +420,7 @@ func (p *arrayPlan) walk(limit int, visit func(n int, it iteration) bool) {
 				for mb := m0; mb < m0+ms; mb++ {
 					for nb := n0; nb < n0+ns; nb++ {
 						for kb := k0; kb < k0+kn; kb++ {
-							it := iteration{mb: mb, nb: nb, kb: kb, plBlock: block, plFirst: first}
+							it := iteration{mb: mb, nb: nb, kb: kb, plBlock: block, plFirst: first, cFirst: first && k0 == 0}
 							first = false
 							it.aNew = !p.d.AStationary || nb == n0
 							lastK := kb == k0+kn-1

@@ -34,6 +34,20 @@ type KernelSpec struct {
 	TN int `json:"tn"`
 }
 
+// Normalized fills the per-call shape the family fixes (mm8: 8*NT x 8*NQ; f32: 32 x 32;
+// i16: 16*NT x 4).
+func (s KernelSpec) Normalized() KernelSpec {
+	switch s.Family {
+	case "mm8":
+		s.TM, s.TN = 8*s.NT, 8*s.NQ
+	case "f32":
+		s.TM, s.TN = 32, 32
+	case "i16":
+		s.TM, s.TN = 16*s.NT, 4
+	}
+	return s
+}
+
 func (s KernelSpec) String() string {
 	return fmt.Sprintf("%s %s %dx%dx%d", s.Family, s.DType, s.TM, s.TK, s.TN)
 }
@@ -51,7 +65,8 @@ type TileKernel struct {
 	Variants  [numVariants]*Kernel // nil: the family has no such variant
 	// AName, BName, PName, OName: the kernel's window parameters
 	AName, BName, PName, OName string
-	Extra                      map[string]bool // windows resident in tile memory, not streamed (i16's C_IN)
+	// NarrowsPartials: the partial sums are the output type (i16), not int32
+	NarrowsPartials bool
 }
 
 // Cycles of a variant's call.
@@ -74,6 +89,7 @@ var (
 func LoadTileKernel(s KernelSpec) (*TileKernel, error) {
 	tileKernelMu.Lock()
 	defer tileKernelMu.Unlock()
+	s = s.Normalized()
 	key := s
 	if k := tileKernelCache[key]; k != nil {
 		return k, nil
@@ -150,11 +166,14 @@ func LoadTileKernel(s KernelSpec) (*TileKernel, error) {
 		if err := load(Solo, "kernels/gemm_16x4_block.cc", fmt.Sprintf("Kc=%d", s.TK), fmt.Sprintf("NT=%d", s.NT)); err != nil {
 			return nil, err
 		}
+		// the kernel adds C_IN and narrows to int16 once per call: a partial sum kept in the
+		// tile across K iterations (output stationary) is narrowed per call, exact only while no
+		// partial sum saturates (seed 001's C_r between kc blocks); the first call adds zeros
+		k.Variants[First], k.Variants[Mid], k.Variants[Last] = k.Variants[Solo], k.Variants[Solo], k.Variants[Solo]
 		k.ABytes, k.BBytes = 2*s.TM*s.TK, 2*s.TK*s.TN
-		k.OutBytes, k.Peak = 2*s.TM*s.TN, 32
-		k.AName, k.BName, k.OName = "A", "Br", "C_OUT"
-		// C_IN is a buffer of zeros kept in tile memory (C = A*B, nothing to add)
-		k.Extra = map[string]bool{"C_IN": true}
+		k.OutBytes, k.PartBytes, k.Peak = 2*s.TM*s.TN, 2*s.TM*s.TN, 32
+		k.AName, k.BName, k.PName, k.OName = "A", "Br", "C_IN", "C_OUT"
+		k.NarrowsPartials = true
 	default:
 		return nil, fmt.Errorf("kernel family %q (want mm8, f32, i8mmul or i16)", s.Family)
 	}

@@ -92,6 +92,7 @@ func (p *arrayPlan) simulate(w int) *simStats {
 	plSlotFree := [2]float64{}
 	var blockInEnd []float64
 	aEpoch := -1
+	cWriteEnd := 0.0
 	var prevEnd float64
 	p.walk(w, func(n int, it iteration) bool {
 		if it.aNew {
@@ -213,7 +214,11 @@ func (p *arrayPlan) simulate(w int) *simStats {
 				iterEnd = math.Max(iterEnd, ad.end)
 			}
 		}
-		// outputs
+		// outputs (a single PL output buffer takes a new block once the last went back to DDR)
+		outReady := 0.0
+		if d.Scope == ScopeSystem && d.PLCBuffers == 1 && it.cFirst {
+			outReady = cWriteEnd
+		}
 		if it.out {
 			bytes := float64(p.outBytes(it))
 			for oi, ph := range p.outPLIO {
@@ -225,7 +230,7 @@ func (p *arrayPlan) simulate(w int) *simStats {
 					} else {
 						pend = st.tiles[g*d.Y+d.Y-1].end
 					}
-					end := r.run(math.Max(r.free, pend), lock+hdrOut+bytes/outRate)
+					end := r.run(math.Max(math.Max(r.free, pend), outReady), lock+hdrOut+bytes/outRate)
 					if d.Reduce == ReduceAdder {
 						st.adders[g].outFree[sb] = end
 					} else {
@@ -241,7 +246,8 @@ func (p *arrayPlan) simulate(w int) *simStats {
 		// system scope: the output block goes back to DDR after its last K block
 		if d.Scope == ScopeSystem && it.lastInBlock && it.kb == p.kB-1 {
 			st.ddrBytes += blockC
-			iterEnd = math.Max(iterEnd, st.ddr.run(math.Max(st.ddr.free, iterEnd), float64(blockC)/ddrRate))
+			cWriteEnd = st.ddr.run(math.Max(st.ddr.free, iterEnd), float64(blockC)/ddrRate)
+			iterEnd = math.Max(iterEnd, cWriteEnd)
 		}
 		iterEnd = math.Max(iterEnd, prevEnd)
 		prevEnd = iterEnd
