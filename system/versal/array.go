@@ -31,40 +31,39 @@ import (
 //     one 32-bit word per cycle, paying a lock acquire and release (LockCycles).
 //   - DDR through the NoC to PL buffers (PLRAMBytes), at DDRGBps aggregate.
 type Array struct {
-	M   *Machine
-	Dev device.Model
+	M     *Machine
+	Dev   device.Model
+	cores []device.Coord
+	rows  int
 }
 
 // NewArray is the VC1902 array with the machine's parameters.
-func NewArray(m *Machine) *Array { return &Array{M: m, Dev: aie1.VC1902{}} }
-
-// Cores lists the compute tiles, column-major from the interface row up (the order the
-// placements below fill).
-func (a *Array) Cores() []device.Coord {
-	var out []device.Coord
+func NewArray(m *Machine) *Array {
+	a := &Array{M: m, Dev: aie1.VC1902{}}
 	for c := 0; c < a.Dev.Columns(); c++ {
 		for r := 0; r < a.Dev.Rows(); r++ {
 			if a.Dev.Kind(device.Coord{Col: c, Row: r}) == device.Core {
-				out = append(out, device.Coord{Col: c, Row: r})
+				a.cores = append(a.cores, device.Coord{Col: c, Row: r})
 			}
 		}
 	}
-	return out
-}
-
-// NumCores is the number of compute tiles (400 on the VC1902).
-func (a *Array) NumCores() int { return len(a.Cores()) }
-
-// CoreRows is the number of rows of compute tiles.
-func (a *Array) CoreRows() int {
-	n := 0
 	for r := 0; r < a.Dev.Rows(); r++ {
 		if a.Dev.Kind(device.Coord{Col: 0, Row: r}) == device.Core {
-			n++
+			a.rows++
 		}
 	}
-	return n
+	return a
 }
+
+// Cores lists the compute tiles, column-major from the interface row up (the order the
+// placements below fill). The slice is shared: do not modify it.
+func (a *Array) Cores() []device.Coord { return a.cores }
+
+// NumCores is the number of compute tiles (400 on the VC1902).
+func (a *Array) NumCores() int { return len(a.cores) }
+
+// CoreRows is the number of rows of compute tiles.
+func (a *Array) CoreRows() int { return a.rows }
 
 // Reach lists the memory modules the core at c reads and writes directly: its own and its
 // neighbours' (device.Model.Neighbours).

@@ -146,6 +146,7 @@ type arrayPlan struct {
 	plM, plN, plK int
 	aStreams      []logicalStream
 	bStreams      []logicalStream
+	nIn, nOut     int
 	inPLIO        [][]int // physical input PLIO -> logical streams (index into all = a then b)
 	outPLIO       [][]int // physical output PLIO -> groups
 	tileBytes     int
@@ -198,6 +199,16 @@ func (d *ArrayDesign) validate() error {
 }
 
 func newArrayPlan(a *Array, d *ArrayDesign, spec *op.Spec) (*arrayPlan, error) {
+	p, err := shapePlan(a, d, spec)
+	if err != nil {
+		return nil, err
+	}
+	return p.build()
+}
+
+// shapePlan checks a design against the GEMM and the device by counting (kernels, capacities,
+// memories); build then places it and lists its streams.
+func shapePlan(a *Array, d *ArrayDesign, spec *op.Spec) (*arrayPlan, error) {
 	if err := d.validate(); err != nil {
 		return nil, err
 	}
@@ -242,6 +253,80 @@ func newArrayPlan(a *Array, d *ArrayDesign, spec *op.Spec) (*arrayPlan, error) {
 			return nil, err
 		}
 	}
+	// interface capacity (counted; the streams are built by build)
+	nA := d.X * d.Y * (d.Z / d.ACast)
+	nB := d.Z * d.Y * (d.X / d.BCast)
+	p.nIn = ceilDiv(nA, d.PackIn) + ceilDiv(nB, d.PackIn)
+	p.nOut = ceilDiv(d.X*d.Z, d.PackOut)
+	inCap, _ := a.PLIOCapacity(d.In)
+	_, outCap := a.PLIOCapacity(d.Out)
+	if p.nIn > inCap {
+		return nil, fmt.Errorf("design %s: %d input PLIOs of %d bits; the interface has %d", d.Name, p.nIn, d.In.Bits, inCap)
+	}
+	if p.nOut > outCap {
+		return nil, fmt.Errorf("design %s: %d output PLIOs of %d bits; the interface has %d", d.Name, p.nOut, d.Out.Bits, outCap)
+	}
+	if d.Tiles() > a.NumCores() {
+		return nil, fmt.Errorf("design %s: %d tiles; the array has %d", d.Name, d.Tiles(), a.NumCores())
+	}
+	if d.Reduce == ReduceCascade {
+		if per := a.Dev.Columns() / d.Y; d.X*d.Z > a.CoreRows()*per {
+			return nil, fmt.Errorf("design %s: %d cascade chains of %d tiles: the array has room for %d", d.Name, d.X*d.Z, d.Y, a.CoreRows()*per)
+		}
+	}
+	// tile memory: A and B windows ping-pong, the output (or partial) ping-pong, a stationary
+	// partial sum, resident extras; cascade partials travel in the cascade, not in memory
+	outB := k.OutBytes
+	if k.PartBytes > 0 && (p.kB > 1 || d.Reduce != ReduceNone) {
+		outB = max(outB, k.PartBytes)
+	}
+	mem := 2*k.ABytes + 2*k.BBytes + 2*outB
+	if d.Stationary {
+		mem += k.PartBytes
+	}
+	p.tileBytes = mem
+	if d.Reduce == ReduceAdder {
+		// the adder keeps the intermediate sums and its output ping-pong
+		p.tileBytes = max(p.tileBytes, 2*(d.Y-1)*k.PartBytes)
+	}
+	if mem > a.UsableBytes() {
+		return nil, fmt.Errorf("design %s: a tile needs %d bytes (A, B, output ping-pong) of the %d available", d.Name, mem, a.UsableBytes())
+	}
+	// PL blocks
+	p.plM, p.plN, p.plK = d.PLM, d.PLN, d.PLK
+	if d.Scope == ScopeArray || p.plM == 0 {
+		p.plM = p.mB
+	}
+	if d.Scope == ScopeArray || p.plN == 0 {
+		p.plN = p.nB
+	}
+	if d.Scope == ScopeArray || p.plK == 0 {
+		p.plK = p.kB
+	}
+	p.plM, p.plN, p.plK = min(p.plM, p.mB), min(p.plN, p.nB), min(p.plK, p.kB)
+	if d.Scope == ScopeSystem {
+		eb := elemBytes(ks.DType)
+		accB := int64(4)
+		if ks.DType == "int16" && p.kB == 1 {
+			accB = 2
+		}
+		am, ak, an := int64(p.plM*d.X*ks.TM), int64(p.plK*d.Y*ks.TK), int64(p.plN*d.Z*ks.TN)
+		cb := int64(d.PLCBuffers)
+		if cb == 0 {
+			cb = 2
+		}
+		p.plBytes = 2*(am*ak+ak*an)*eb + cb*am*an*accB
+		if p.plBytes > a.M.PLRAMBytes {
+			return nil, fmt.Errorf("design %s: PL buffers need %d bytes (A and B blocks and the output block, double-buffered); the PL has %d", d.Name, p.plBytes, a.M.PLRAMBytes)
+		}
+	}
+	return p, nil
+}
+
+// build places the design and lists its streams.
+func (p *arrayPlan) build() (*arrayPlan, error) {
+	a, d, k := p.a, p.d, p.k
+	var err error
 	// placement
 	groups := d.X * d.Z
 	switch d.Reduce {
@@ -299,64 +384,6 @@ func newArrayPlan(a *Array, d *ArrayDesign, spec *op.Spec) (*arrayPlan, error) {
 			ph = append(ph, t)
 		}
 		p.outPLIO = append(p.outPLIO, ph)
-	}
-	// interface capacity
-	inCap, _ := a.PLIOCapacity(d.In)
-	_, outCap := a.PLIOCapacity(d.Out)
-	if len(p.inPLIO) > inCap {
-		return nil, fmt.Errorf("design %s: %d input PLIOs of %d bits; the interface has %d", d.Name, len(p.inPLIO), d.In.Bits, inCap)
-	}
-	if len(p.outPLIO) > outCap {
-		return nil, fmt.Errorf("design %s: %d output PLIOs of %d bits; the interface has %d", d.Name, len(p.outPLIO), d.Out.Bits, outCap)
-	}
-	if d.Tiles() > a.NumCores() {
-		return nil, fmt.Errorf("design %s: %d tiles; the array has %d", d.Name, d.Tiles(), a.NumCores())
-	}
-	// tile memory: A and B windows ping-pong, the output (or partial) ping-pong, a stationary
-	// partial sum, resident extras; cascade partials travel in the cascade, not in memory
-	outB := k.OutBytes
-	if k.PartBytes > 0 && (p.kB > 1 || d.Reduce != ReduceNone) {
-		outB = max(outB, k.PartBytes)
-	}
-	mem := 2*k.ABytes + 2*k.BBytes + 2*outB
-	if d.Stationary {
-		mem += k.PartBytes
-	}
-	p.tileBytes = mem
-	if d.Reduce == ReduceAdder {
-		// the adder keeps the intermediate sums and its output ping-pong
-		p.tileBytes = max(p.tileBytes, 2*(d.Y-1)*k.PartBytes)
-	}
-	if mem > a.UsableBytes() {
-		return nil, fmt.Errorf("design %s: a tile needs %d bytes (A, B, output ping-pong) of the %d available", d.Name, mem, a.UsableBytes())
-	}
-	// PL blocks
-	p.plM, p.plN, p.plK = d.PLM, d.PLN, d.PLK
-	if d.Scope == ScopeArray || p.plM == 0 {
-		p.plM = p.mB
-	}
-	if d.Scope == ScopeArray || p.plN == 0 {
-		p.plN = p.nB
-	}
-	if d.Scope == ScopeArray || p.plK == 0 {
-		p.plK = p.kB
-	}
-	p.plM, p.plN, p.plK = min(p.plM, p.mB), min(p.plN, p.nB), min(p.plK, p.kB)
-	if d.Scope == ScopeSystem {
-		eb := elemBytes(ks.DType)
-		accB := int64(4)
-		if ks.DType == "int16" && p.kB == 1 {
-			accB = 2
-		}
-		am, ak, an := int64(p.plM*d.X*ks.TM), int64(p.plK*d.Y*ks.TK), int64(p.plN*d.Z*ks.TN)
-		cb := int64(d.PLCBuffers)
-		if cb == 0 {
-			cb = 2
-		}
-		p.plBytes = 2*(am*ak+ak*an)*eb + cb*am*an*accB
-		if p.plBytes > a.M.PLRAMBytes {
-			return nil, fmt.Errorf("design %s: PL buffers need %d bytes (A and B blocks and the output block, double-buffered); the PL has %d", d.Name, p.plBytes, a.M.PLRAMBytes)
-		}
 	}
 	return p, nil
 }

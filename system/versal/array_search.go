@@ -124,18 +124,22 @@ func (p *arrayPlan) estimate() (period float64, limit string) {
 }
 
 func (p *arrayPlan) variantsUsed() []Variant {
+	var its []iteration
+	if p.d.Stationary && p.kB > 1 {
+		its = []iteration{{firstK: true}, {}, {final: true}}
+	} else {
+		its = []iteration{{firstK: true, final: p.kB == 1 || p.d.Stationary}}
+	}
 	seen := map[Variant]bool{}
 	var out []Variant
-	p.walk(3*p.kB+3, func(_ int, it iteration) bool {
+	for _, it := range its {
 		for pos := 0; pos < p.d.Y; pos++ {
-			v := p.variant(pos, it)
-			if !seen[v] {
+			if v := p.variant(pos, it); !seen[v] {
 				seen[v] = true
 				out = append(out, v)
 			}
 		}
-		return true
-	})
+	}
 	return out
 }
 
@@ -268,7 +272,7 @@ func SearchGEMM(m *Machine, spec *op.Spec, o SearchOptions) (*ArrayResult, error
 				if o.Scope == ScopeSystem {
 					plBlocking(a, d, spec)
 				}
-				p, err := newArrayPlan(a, d, spec)
+				p, err := shapePlan(a, d, spec)
 				if err != nil {
 					if firstErr == nil {
 						firstErr = err
@@ -293,17 +297,22 @@ func SearchGEMM(m *Machine, spec *op.Spec, o SearchOptions) (*ArrayResult, error
 		return cands[i].d.Tiles() < cands[j].d.Tiles()
 	})
 	var best *ArrayResult
-	for i := 0; i < min(o.Top, len(cands)); i++ {
+	simulated := 0
+	for i := 0; i < len(cands) && simulated < o.Top; i++ {
 		r, err := EvaluateDesign(m, cands[i].d, spec, ArrayOptions{NoVerify: true})
 		if err != nil {
-			return nil, err
+			continue // the placement failed: the next candidate
 		}
+		simulated++
 		if best == nil || r.Cycles < best.Cycles {
 			best = r
 		}
 	}
+	if best == nil {
+		return nil, fmt.Errorf("no design of the %d that fit %d tiles could be placed", len(cands), o.Tiles)
+	}
 	best.Design.Name = fmt.Sprintf("sumac %d-tile", best.Tiles)
-	best.Notes = append(best.Notes, fmt.Sprintf("searched %d designs; the best %d simulated", len(cands), min(o.Top, len(cands))))
+	best.Notes = append(best.Notes, fmt.Sprintf("searched %d designs; the best %d simulated", len(cands), simulated))
 	if !o.NoVerify {
 		seed := o.Seed
 		if seed == 0 {
@@ -322,4 +331,43 @@ func SearchGEMM(m *Machine, spec *op.Spec, o SearchOptions) (*ArrayResult, error
 		}
 	}
 	return best, nil
+}
+
+// TilePoint is the best design found for one tile budget.
+type TilePoint struct {
+	Tiles       int                `json:"tiles"`
+	Used        int                `json:"tiles_used"`
+	TOPS        float64            `json:"tops"`
+	Limit       string             `json:"limit"`
+	Design      string             `json:"design"`
+	Utilization map[string]float64 `json:"utilization"`
+	Error       string             `json:"error,omitempty"`
+}
+
+// SweepTiles runs the search for each tile budget in ns (without verifying each point: the
+// kernels and reductions the points use are verified by the single-budget runs and the tests).
+func SweepTiles(m *Machine, spec *op.Spec, o SearchOptions, ns []int) ([]TilePoint, error) {
+	o.NoVerify = true
+	if o.Top == 0 {
+		o.Top = 2
+	}
+	var out []TilePoint
+	for _, n := range ns {
+		oo := o
+		oo.Tiles = n
+		pt := TilePoint{Tiles: n, Utilization: map[string]float64{}}
+		r, err := SearchGEMM(m, spec, oo)
+		if err != nil {
+			pt.Error = err.Error()
+			out = append(out, pt)
+			continue
+		}
+		pt.Used, pt.TOPS, pt.Limit = r.Tiles, r.TOPS, r.Limit
+		pt.Design = r.Design.String()
+		for _, u := range r.Utilization {
+			pt.Utilization[u.Resource] = u.Utilization
+		}
+		out = append(out, pt)
+	}
+	return out, nil
 }
