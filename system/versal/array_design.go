@@ -110,23 +110,26 @@ type ArrayResult struct {
 	ExecutedMACs int64        `json:"executed_macs"` // padding included
 	ClockGHz     float64      `json:"clock_ghz"`
 	TOPS         float64      `json:"tops"`
-	PctPeak      float64      `json:"pct_peak"` // of the whole array's peak at this clock
-	MACsPerCycle float64      `json:"macs_per_cycle_per_tile"`
-	Limit        string       `json:"limit"`
-	Utilization  []Util       `json:"utilization"`
-	PLIOIn       int          `json:"plio_in"`
-	PLIOOut      int          `json:"plio_out"`
-	KernelCycles map[string]int64
-	AdderCycles  int64    `json:"adder_cycles,omitempty"`
-	SharedPct    float64  `json:"adder_inputs_in_place_pct,omitempty"`
-	TileBytes    int      `json:"tile_memory_bytes"` // the fullest tile
-	PLBytes      int64    `json:"pl_buffer_bytes,omitempty"`
-	DDRBytes     int64    `json:"ddr_bytes,omitempty"`
-	Verified     bool     `json:"verified"`
-	VerifiedOn   string   `json:"verified_shape,omitempty"`
-	VerifyInputs string   `json:"verified_inputs,omitempty"`
-	VerifyError  string   `json:"verify_error,omitempty"`
-	Notes        []string `json:"notes,omitempty"`
+	// SteadyTOPS: the steady state, every call's MACs counted (2 x tiles x MACs per call /
+	// period), as MaxEVA's performance_calc.py measures from the output TLAST times
+	SteadyTOPS   float64          `json:"steady_tops"`
+	PctPeak      float64          `json:"pct_peak"` // of the whole array's peak at this clock
+	MACsPerCycle float64          `json:"macs_per_cycle_per_tile"`
+	Limit        string           `json:"limit"`
+	Utilization  []Util           `json:"utilization"`
+	PLIOIn       int              `json:"plio_in"`
+	PLIOOut      int              `json:"plio_out"`
+	KernelCycles map[string]int64 `json:"kernel_cycles"`
+	AdderCycles  int64            `json:"adder_cycles,omitempty"`
+	SharedPct    float64          `json:"adder_inputs_in_place_pct,omitempty"`
+	TileBytes    int              `json:"tile_memory_bytes"` // the fullest tile
+	PLBytes      int64            `json:"pl_buffer_bytes,omitempty"`
+	DDRBytes     int64            `json:"ddr_bytes,omitempty"`
+	Verified     bool             `json:"verified"`
+	VerifiedOn   string           `json:"verified_shape,omitempty"`
+	VerifyInputs string           `json:"verified_inputs,omitempty"`
+	VerifyError  string           `json:"verify_error,omitempty"`
+	Notes        []string         `json:"notes,omitempty"`
 	ddrPeriodLB  float64
 	placement    *Placement
 	kernel       *TileKernel
@@ -147,6 +150,9 @@ type arrayPlan struct {
 	aStreams      []logicalStream
 	bStreams      []logicalStream
 	nIn, nOut     int
+	int32Out      bool    // the 8-bit kernels' int32 partial sums are the output (out=int32)
+	kScale        float64 // sensitivity: the compute kernels' cycles x kScale (0: 1)
+	aScale        float64 // and the adds' x aScale
 	inPLIO        [][]int // physical input PLIO -> logical streams (index into all = a then b)
 	outPLIO       [][]int // physical output PLIO -> groups
 	tileBytes     int
@@ -227,6 +233,7 @@ func shapePlan(a *Array, d *ArrayDesign, spec *op.Spec) (*arrayPlan, error) {
 		return nil, err
 	}
 	p := &arrayPlan{a: a, d: d, g: g, t: spec.Types, k: k}
+	p.int32Out = ks0(k) == "mm8" && spec.Types.Out == op.Int32
 	ks := k.Spec
 	p.mB, p.nB, p.kB = ceilDiv(g.M, d.X*ks.TM), ceilDiv(g.N, d.Z*ks.TN), ceilDiv(g.K, d.Y*ks.TK)
 	if d.AStationary && p.kB != 1 {
@@ -473,8 +480,24 @@ func (p *arrayPlan) walk(limit int, visit func(n int, it iteration) bool) {
 	}
 }
 
-// variant is the call a tile makes in an iteration.
+func ks0(k *TileKernel) string { return k.Spec.Family }
+
+// variant is the call a tile makes in an iteration; with int32 outputs (8-bit kernels, out=int32)
+// the narrowing variants give way to the ones that leave int32 partial sums.
 func (p *arrayPlan) variant(pos int, it iteration) Variant {
+	v := p.variant1(pos, it)
+	if p.int32Out {
+		switch v {
+		case Solo:
+			v = First
+		case Last:
+			v = Mid
+		}
+	}
+	return v
+}
+
+func (p *arrayPlan) variant1(pos int, it iteration) Variant {
 	d := p.d
 	switch d.Reduce {
 	case ReduceNone:
@@ -509,7 +532,7 @@ func (p *arrayPlan) variant(pos int, it iteration) Variant {
 
 // outBytes is the bytes one group's output carries.
 func (p *arrayPlan) outBytes(it iteration) int {
-	if p.d.Reduce == ReduceAdder || !it.final {
+	if p.d.Reduce == ReduceAdder || !it.final || p.int32Out {
 		return p.k.PartBytes
 	}
 	return p.k.OutBytes
@@ -522,6 +545,9 @@ type ArrayOptions struct {
 	Window   int
 	NoVerify bool
 	Seed     uint64
+	// KernelScale, AdderScale multiply the cycle simulator's cycles of the compute and adder
+	// calls (0: 1): what-if settings for sensitivity studies, not calibration.
+	KernelScale, AdderScale float64
 }
 
 // pattern is the number of iterations after which the walk repeats its kinds of iterations.
@@ -550,6 +576,7 @@ func EvaluateDesign(m *Machine, d *ArrayDesign, spec *op.Spec, o ArrayOptions) (
 	if err != nil {
 		return nil, err
 	}
+	p.kScale, p.aScale = o.KernelScale, o.AdderScale
 	r := p.evaluate(o.Window)
 	r.Spec = spec.String()
 	if !o.NoVerify {
@@ -600,6 +627,9 @@ func (p *arrayPlan) evaluate(window int) *ArrayResult {
 		r.TOPS = math.Round(2*float64(r.MACs)/cycles*a.M.AIEClockGHz/1e3*1000) / 1000
 		r.MACsPerCycle = math.Round(float64(r.MACs)/cycles/float64(a.NumCores())*100) / 100
 		r.PctPeak = pct(float64(r.MACs) / cycles / float64(a.NumCores()*k.Peak))
+	}
+	if period > 0 {
+		r.SteadyTOPS = math.Round(2*float64(d.ComputeTiles())*float64(k.MACs)/period*a.M.AIEClockGHz/1e3*1000) / 1000
 	}
 	r.KernelCycles = map[string]int64{}
 	for v := Variant(0); v < numVariants; v++ {

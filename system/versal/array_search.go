@@ -94,7 +94,7 @@ func (p *arrayPlan) estimate() (period float64, limit string) {
 	// core: the slowest call of a tile
 	var core float64
 	for _, v := range p.variantsUsed() {
-		core = math.Max(core, float64(k.Cycles(v)))
+		core = math.Max(core, p.callCycles(v))
 	}
 	set("core", core)
 	aB := float64(k.ABytes)
@@ -110,7 +110,7 @@ func (p *arrayPlan) estimate() (period float64, limit string) {
 	ob := float64(p.outBytes(iteration{final: p.kB == 1 || d.Stationary}))
 	set("plio out", float64(d.PackOut)*outFrac*(lock+hdr(d.PackOut, outRate)+ob/outRate))
 	if p.adder != nil {
-		set("adder core", float64(d.Y-1)*float64(p.adder.Cycles))
+		set("adder core", float64(d.Y-1)*p.addCycles())
 	}
 	if d.Scope == ScopeSystem {
 		eb := elemBytes(k.Spec.DType)

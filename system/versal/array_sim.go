@@ -167,8 +167,8 @@ func (p *arrayPlan) simulate(w int) *simStats {
 				if external {
 					start = math.Max(start, tl.outFree[sb])
 				}
-				end := tl.core.run(start, float64(k.Cycles(v)))
-				st.computeBusy += float64(k.Cycles(v))
+				end := tl.core.run(start, p.callCycles(v))
+				st.computeBusy += p.callCycles(v)
 				tl.end, prev = end, end
 				tl.bFree[sb] = end
 				tl.aFree[sa] = end // the last call on this A epoch releases it (later calls overwrite)
@@ -202,7 +202,7 @@ func (p *arrayPlan) simulate(w int) *simStats {
 					if len(q) == 0 {
 						start = math.Max(start, ad.outFree[sb])
 					}
-					end := ad.core.run(start, float64(p.adder.Cycles))
+					end := ad.core.run(start, p.addCycles())
 					for _, nd := range []node{x, y} {
 						if nd.tile >= 0 {
 							st.tiles[nd.tile].outFree[sb] = end
@@ -260,6 +260,25 @@ func (p *arrayPlan) simulate(w int) *simStats {
 		st.dma = math.Max(st.dma, v)
 	}
 	return st
+}
+
+// callCycles is a compute tile's call of variant v: the cycle simulator's cycles, scaled for a
+// sensitivity study (ArrayOptions.KernelScale).
+func (p *arrayPlan) callCycles(v Variant) float64 {
+	c := float64(p.k.Cycles(v))
+	if p.kScale > 0 {
+		c *= p.kScale
+	}
+	return c
+}
+
+// addCycles is one add of the adder tree (ArrayOptions.AdderScale scales it).
+func (p *arrayPlan) addCycles() float64 {
+	c := float64(p.adder.Cycles)
+	if p.aScale > 0 {
+		c *= p.aScale
+	}
+	return c
 }
 
 // accBits is the width of one accumulator lane in the cascade (acc48 for the integer
