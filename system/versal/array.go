@@ -110,15 +110,29 @@ func (a *Array) UsableBytes() int {
 	return a.TileBytes() - a.M.StackBytes - a.M.HeapBytes - a.M.SyncBytes
 }
 
-// PLIO is one PL<->AIE stream of a design: width and clock on the PL side.
+// PLIO is one stream between the outside and the array: a PLIO (width and clock on the PL
+// side), or with GMIO set a GMIO channel (a shim DMA channel of a NoC interface tile, fed from DDR
+// through the NoC; no PL buffer in between).
 type PLIO struct {
 	Bits int     `json:"bits"`
 	MHz  float64 `json:"mhz"`
+	GMIO bool    `json:"gmio,omitempty"`
+}
+
+func (p PLIO) String() string {
+	if p.GMIO {
+		return "GMIO"
+	}
+	return fmt.Sprintf("PLIO %d-bit at %g MHz", p.Bits, p.MHz)
 }
 
 // Rate is bytes per AIE cycle: the PL side (width x clock, the clock capped at PLIOMaxMHz) or
-// the array's 32-bit stream at the AIE clock, whichever is slower.
+// the array's 32-bit stream at the AIE clock, whichever is slower; a GMIO channel moves at the
+// Machine's GMIORate (shim DMA channel, NoC port, stream).
 func (a *Array) Rate(p PLIO) float64 {
+	if p.GMIO {
+		return a.M.GMIORate()
+	}
 	mhz := math.Min(p.MHz, a.M.PLIOMaxMHz)
 	pl := float64(p.Bits) / 8 * mhz / (a.M.AIEClockGHz * 1000)
 	return math.Min(pl, a.M.StreamRate())
@@ -132,6 +146,19 @@ func (p PLIO) Channels() int { return max(1, ceilDiv(p.Bits, 64)) }
 // PL tiles' 64-bit channels, and the columns' up and down streams (one 32-bit stream each).
 func (a *Array) PLIOCapacity(p PLIO) (in, out int) {
 	m := a.M
+	if p.GMIO {
+		// one shim DMA channel per GMIO: the NoC interface tiles' MM2S (in) and S2MM (out)
+		// channels (device DMA; AM009, XD100 "AI Engine GMIO Performance Profile": 16 NMUs,
+		// at most 32 GMIO in and 32 out)
+		noc := 0
+		for c := 0; c < a.Dev.Columns(); c++ {
+			if a.Dev.Kind(device.Coord{Col: c, Row: 0}) == device.ShimNoC {
+				noc++
+			}
+		}
+		d := a.Dev.DMA(device.ShimNoC)
+		return noc * d.MM2S, noc * d.S2MM
+	}
 	in = min(m.PLIOColumns*m.PLInChannels/p.Channels(), m.PLIOColumns*m.ColumnUpStreams)
 	out = min(m.PLIOColumns*m.PLOutChannels/p.Channels(), m.PLIOColumns*m.ColumnDownStreams)
 	return in, out

@@ -71,8 +71,8 @@ func (d *ArrayDesign) Tiles() int {
 }
 
 func (d *ArrayDesign) String() string {
-	s := fmt.Sprintf("%s: %d x %d x %d tiles of %s, reduce %s, A to %d tiles, B to %d, %d windows per input PLIO, %d outputs per output PLIO, PLIO %d-bit at %g MHz",
-		d.Name, d.X, d.Y, d.Z, d.Kernel, d.Reduce, d.ACast, d.BCast, d.PackIn, d.PackOut, d.In.Bits, d.In.MHz)
+	s := fmt.Sprintf("%s: %d x %d x %d tiles of %s, reduce %s, A to %d tiles, B to %d, %d windows per input stream, %d outputs per output stream, in by %s, out by %s",
+		d.Name, d.X, d.Y, d.Z, d.Kernel, d.Reduce, d.ACast, d.BCast, d.PackIn, d.PackOut, d.In, d.Out)
 	if d.AStationary {
 		s += ", A stationary"
 	}
@@ -192,7 +192,7 @@ func (d *ArrayDesign) validate() error {
 	if d.PackIn < 1 || d.PackOut < 1 {
 		return fmt.Errorf("design %s: pack factors must be >= 1", d.Name)
 	}
-	if d.In.Bits <= 0 || d.In.MHz <= 0 || d.Out.Bits <= 0 || d.Out.MHz <= 0 {
+	if !d.In.GMIO && (d.In.Bits <= 0 || d.In.MHz <= 0) || !d.Out.GMIO && (d.Out.Bits <= 0 || d.Out.MHz <= 0) {
 		return fmt.Errorf("design %s: PLIO widths and clocks must be positive", d.Name)
 	}
 	if d.Stationary && d.Y != 1 {
@@ -673,8 +673,8 @@ func (p *arrayPlan) evaluate(window int) *ArrayResult {
 	for _, x := range st.out {
 		outMax = math.Max(outMax, x.busy)
 	}
-	rate("plio in", len(st.in), inMax, fmt.Sprintf("%d-bit at %g MHz: %.2f bytes per cycle", d.In.Bits, d.In.MHz, a.Rate(d.In)))
-	rate("plio out", len(st.out), outMax, fmt.Sprintf("%d-bit at %g MHz: %.2f bytes per cycle", d.Out.Bits, d.Out.MHz, a.Rate(d.Out)))
+	rate("plio in", len(st.in), inMax, fmt.Sprintf("%s: %.2f bytes per cycle", d.In, a.Rate(d.In)))
+	rate("plio out", len(st.out), outMax, fmt.Sprintf("%s: %.2f bytes per cycle", d.Out, a.Rate(d.Out)))
 	rate("tile dma s2mm", d.ComputeTiles(), s2mmMax, "per channel (A and B on one channel each)")
 	if st.cascade > 0 {
 		rate("cascade", d.X*d.Z*(d.Y-1), st.cascade*fw, fmt.Sprintf("%d bits per cycle", a.Dev.CascadeBits()))
@@ -682,7 +682,7 @@ func (p *arrayPlan) evaluate(window int) *ArrayResult {
 	if st.dma > 0 {
 		rate("tile dma (adder inputs)", d.X*d.Z, st.dma, "partial sums to an adder that shares no module")
 	}
-	if d.Scope == ScopeSystem {
+	if d.Scope == ScopeSystem || d.In.GMIO || d.Out.GMIO {
 		rate("ddr", 1, st.ddr.busy, fmt.Sprintf("%.1f GB/s", a.M.DDRGBps))
 	}
 	capacity := func(name string, count, avail int, note string) {

@@ -109,6 +109,19 @@ func (p *arrayPlan) estimate() (period float64, limit string) {
 	}
 	ob := float64(p.outBytes(iteration{final: p.kB == 1 || d.Stationary}))
 	set("plio out", float64(d.PackOut)*outFrac*(lock+hdr(d.PackOut, outRate)+ob/outRate))
+	if d.In.GMIO || d.Out.GMIO {
+		// every GMIO byte crosses DDR: the streams' bytes per iteration at the aggregate rate
+		var bytes float64
+		if d.In.GMIO {
+			na := float64(d.X * d.Y * (d.Z / d.ACast))
+			nb := float64(d.Z * d.Y * (d.X / d.BCast))
+			bytes += na*aB + nb*float64(k.BBytes)
+		}
+		if d.Out.GMIO {
+			bytes += float64(d.X*d.Z) * outFrac * ob
+		}
+		set("ddr", bytes/a.M.DDRRate())
+	}
 	if p.adder != nil {
 		set("adder core", float64(d.Y-1)*p.addCycles())
 	}
@@ -211,8 +224,6 @@ func SearchGEMM(m *Machine, spec *op.Spec, o SearchOptions) (*ArrayResult, error
 	}
 	var cands []candidate
 	var firstErr error
-	inCap, _ := a.PLIOCapacity(o.PLIO)
-	_, outCap := a.PLIOCapacity(o.PLIO)
 	for _, ks := range menu {
 		k, err := LoadTileKernel(ks)
 		if err != nil {
@@ -254,33 +265,37 @@ func SearchGEMM(m *Machine, spec *op.Spec, o SearchOptions) (*ArrayResult, error
 				if z < 1 {
 					break
 				}
-				d := &ArrayDesign{Name: "searched", Kernel: ks, X: x, Y: sh.y, Z: z, Reduce: sh.reduce,
-					ACast: z, BCast: x, Stationary: sh.stationary, In: o.PLIO, Out: o.PLIO, Scope: o.Scope}
-				// A stationary where the whole K fits one iteration and the kernel has no partials
-				if k.NarrowsPartials && ceilDiv(spec.GEMM.K, sh.y*k.Spec.TK) == 1 {
-					d.AStationary, d.Stationary = true, false
-				}
-				nA, nB := x*sh.y, sh.y*z
-				d.PackIn = 1
-				for d.PackIn < 8 && ceilDiv(nA, d.PackIn)+ceilDiv(nB, d.PackIn) > inCap {
-					d.PackIn *= 2
-				}
-				d.PackOut = 1
-				for d.PackOut < 16 && ceilDiv(x*z, d.PackOut) > outCap {
-					d.PackOut *= 2
-				}
-				if o.Scope == ScopeSystem {
-					plBlocking(a, d, spec)
-				}
-				p, err := shapePlan(a, d, spec)
-				if err != nil {
-					if firstErr == nil {
-						firstErr = err
+				for _, via := range []PLIO{o.PLIO, {GMIO: true}} {
+					d := &ArrayDesign{Name: "searched", Kernel: ks, X: x, Y: sh.y, Z: z, Reduce: sh.reduce,
+						ACast: z, BCast: x, Stationary: sh.stationary, In: via, Out: via, Scope: o.Scope}
+					inCap, _ := a.PLIOCapacity(via)
+					_, outCap := a.PLIOCapacity(via)
+					// A stationary where the whole K fits one iteration and the kernel has no partials
+					if k.NarrowsPartials && ceilDiv(spec.GEMM.K, sh.y*k.Spec.TK) == 1 {
+						d.AStationary, d.Stationary = true, false
 					}
-					continue
+					nA, nB := x*sh.y, sh.y*z
+					d.PackIn = 1
+					for d.PackIn < 8 && ceilDiv(nA, d.PackIn)+ceilDiv(nB, d.PackIn) > inCap {
+						d.PackIn *= 2
+					}
+					d.PackOut = 1
+					for d.PackOut < 16 && ceilDiv(x*z, d.PackOut) > outCap {
+						d.PackOut *= 2
+					}
+					if o.Scope == ScopeSystem {
+						plBlocking(a, d, spec)
+					}
+					p, err := shapePlan(a, d, spec)
+					if err != nil {
+						if firstErr == nil {
+							firstErr = err
+						}
+						continue
+					}
+					period, limit := p.estimate()
+					cands = append(cands, candidate{d: d, est: period * float64(p.iterations()), period: period, limit: limit})
 				}
-				period, limit := p.estimate()
-				cands = append(cands, candidate{d: d, est: period * float64(p.iterations()), period: period, limit: limit})
 			}
 		}
 	}

@@ -67,6 +67,17 @@ func (p *arrayPlan) simulate(w int) *simStats {
 	}
 	inRate, outRate := a.Rate(d.In), a.Rate(d.Out)
 	lock := float64(a.M.LockCycles)
+	// a GMIO transfer: the PS writes the shim buffer descriptor and the queue register over the
+	// AXI4-MM path, DDR's first data follows after its latency, and DDR is held for the bytes at
+	// the aggregate rate (as the one-tile model's GMIOIn)
+	gmioSetup := float64(a.M.ShimBDWords+1)*a.M.AXIMMWordCycles() + a.M.nsCycles(a.M.DDRLatencyNs)
+	setupIn, setupOut := lock, lock
+	if d.In.GMIO {
+		setupIn += gmioSetup
+	}
+	if d.Out.GMIO {
+		setupOut += gmioSetup
+	}
 	hdrIn, hdrOut := 0.0, 0.0
 	if d.PackIn > 1 {
 		hdrIn = float64(4*a.M.PacketHeaderWords) / inRate
@@ -133,7 +144,11 @@ func (p *arrayPlan) simulate(w int) *simStats {
 						start = math.Max(start, st.tiles[t].bFree[slot])
 					}
 				}
-				dur := lock + hdrIn + float64(s.bytes)/inRate
+				dur := setupIn + hdrIn + float64(s.bytes)/inRate
+				if d.In.GMIO {
+					start = math.Max(start, st.ddr.free)
+					st.ddr.run(start, float64(s.bytes)/ddrRate)
+				}
 				end := r.run(start, dur)
 				for _, t := range s.dests {
 					if s.isA {
@@ -230,7 +245,12 @@ func (p *arrayPlan) simulate(w int) *simStats {
 					} else {
 						pend = st.tiles[g*d.Y+d.Y-1].end
 					}
-					end := r.run(math.Max(math.Max(r.free, pend), outReady), lock+hdrOut+bytes/outRate)
+					start := math.Max(math.Max(r.free, pend), outReady)
+					if d.Out.GMIO {
+						start = math.Max(start, st.ddr.free)
+						st.ddr.run(start, bytes/ddrRate)
+					}
+					end := r.run(start, setupOut+hdrOut+bytes/outRate)
 					if d.Reduce == ReduceAdder {
 						st.adders[g].outFree[sb] = end
 					} else {

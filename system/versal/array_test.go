@@ -23,11 +23,11 @@ func TestPLIORatesAndCapacity(t *testing.T) {
 		ghz  float64
 		want float64
 	}{
-		{PLIO{128, 312.5}, 1.25, 4}, // 5 GB/s: the 32-bit stream's rate
-		{PLIO{64, 500}, 1.25, 3.2},  // 4 GB/s (UG1079)
-		{PLIO{128, 230}, 1.0, 3.68}, // CHARM's PLIOs
-		{PLIO{128, 1000}, 1.25, 4},  // the clock is capped at 625 MHz, then the stream binds
-		{PLIO{32, 625}, 1.25, 2},    // a 32-bit PLIO at the fastest interface clock
+		{PLIO{Bits: 128, MHz: 312.5}, 1.25, 4}, // 5 GB/s: the 32-bit stream's rate
+		{PLIO{Bits: 64, MHz: 500}, 1.25, 3.2},  // 4 GB/s (UG1079)
+		{PLIO{Bits: 128, MHz: 230}, 1.0, 3.68}, // CHARM's PLIOs
+		{PLIO{Bits: 128, MHz: 1000}, 1.25, 4},  // the clock is capped at 625 MHz, then the stream binds
+		{PLIO{Bits: 32, MHz: 625}, 1.25, 2},    // a 32-bit PLIO at the fastest interface clock
 	} {
 		mm := *m
 		mm.AIEClockGHz = c.ghz
@@ -35,11 +35,11 @@ func TestPLIORatesAndCapacity(t *testing.T) {
 			t.Errorf("rate %+v at %g GHz = %g bytes/cycle, want %g", c.p, c.ghz, got, c.want)
 		}
 	}
-	in, out := a.PLIOCapacity(PLIO{128, 500})
+	in, out := a.PLIOCapacity(PLIO{Bits: 128, MHz: 500})
 	if in != 156 || out != 117 {
 		t.Errorf("128-bit PLIOs: %d in, %d out; want 156 (39 x 8 / 2), 117 (39 x 6 / 2)", in, out)
 	}
-	in, out = a.PLIOCapacity(PLIO{64, 500})
+	in, out = a.PLIOCapacity(PLIO{Bits: 64, MHz: 500})
 	if in != 234 || out != 156 {
 		t.Errorf("64-bit PLIOs: %d in, %d out; want 234 (39 x 6 up streams), 156 (39 x 4 down)", in, out)
 	}
@@ -88,7 +88,7 @@ func TestPlacement(t *testing.T) {
 func i8Design(x, y, z int, reduce string) *ArrayDesign {
 	return &ArrayDesign{Name: "t", Kernel: KernelSpec{Family: "mm8", DType: "int8", NT: 2, NQ: 2, TK: 64},
 		X: x, Y: y, Z: z, Reduce: reduce, ACast: z, BCast: x, PackIn: 1, PackOut: 1,
-		In: PLIO{128, 312.5}, Out: PLIO{128, 312.5}, Scope: ScopeArray}
+		In: PLIO{Bits: 128, MHz: 312.5}, Out: PLIO{Bits: 128, MHz: 312.5}, Scope: ScopeArray}
 }
 
 // One stream's cost per iteration is a lock plus its bytes at the PLIO rate; a broadcast costs
@@ -144,7 +144,7 @@ func TestStreamBoundPeriod(t *testing.T) {
 	m := DefaultMachine()
 	d := &ArrayDesign{Name: "t", Kernel: KernelSpec{Family: "mm8", DType: "int8", NT: 2, NQ: 4, TK: 256},
 		X: 2, Y: 1, Z: 2, Reduce: ReduceNone, ACast: 2, BCast: 2, PackIn: 1, PackOut: 1,
-		In: PLIO{128, 312.5}, Out: PLIO{128, 312.5}, Scope: ScopeArray}
+		In: PLIO{Bits: 128, MHz: 312.5}, Out: PLIO{Bits: 128, MHz: 312.5}, Scope: ScopeArray}
 	r, err := EvaluateDesign(m, d, op.MustParse("gemm m=512 n=512 k=256 dtype=int8"), ArrayOptions{NoVerify: true})
 	if err != nil {
 		t.Fatal(err)
@@ -165,10 +165,10 @@ func TestReductionsExact(t *testing.T) {
 	m := DefaultMachine()
 	f32 := &ArrayDesign{Name: "f32 cascade", Kernel: KernelSpec{Family: "f32", DType: "fp32", TK: 32},
 		X: 1, Y: 3, Z: 2, Reduce: ReduceCascade, ACast: 2, BCast: 1, PackIn: 1, PackOut: 1,
-		In: PLIO{128, 312.5}, Out: PLIO{128, 312.5}, Scope: ScopeArray}
+		In: PLIO{Bits: 128, MHz: 312.5}, Out: PLIO{Bits: 128, MHz: 312.5}, Scope: ScopeArray}
 	mx := &ArrayDesign{Name: "maxeva int8", Kernel: KernelSpec{Family: "i8mmul", DType: "int8", TM: 32, TK: 128, TN: 32},
 		X: 2, Y: 3, Z: 1, Reduce: ReduceAdder, ACast: 1, BCast: 2, PackIn: 1, PackOut: 1,
-		In: PLIO{128, 312.5}, Out: PLIO{128, 312.5}, Scope: ScopeArray}
+		In: PLIO{Bits: 128, MHz: 312.5}, Out: PLIO{Bits: 128, MHz: 312.5}, Scope: ScopeArray}
 	st := i8Design(2, 1, 2, ReduceNone)
 	st.Stationary = true
 	for _, c := range []struct {
@@ -216,7 +216,7 @@ func TestDesignCapacities(t *testing.T) {
 	}{
 		{func() *ArrayDesign { d := i8Design(20, 1, 20, ReduceNone); d.ACast, d.BCast = 1, 1; return d }(), "input PLIOs"},
 		{&ArrayDesign{Name: "big", Kernel: KernelSpec{Family: "mm8", DType: "int8", NT: 4, NQ: 4, TK: 256}, X: 1, Y: 1, Z: 1, Reduce: ReduceNone,
-			ACast: 1, BCast: 1, PackIn: 1, PackOut: 1, In: PLIO{128, 500}, Out: PLIO{128, 500}, Scope: ScopeArray}, "bytes"},
+			ACast: 1, BCast: 1, PackIn: 1, PackOut: 1, In: PLIO{Bits: 128, MHz: 500}, Out: PLIO{Bits: 128, MHz: 500}, Scope: ScopeArray}, "bytes"},
 		{i8Design(10, 4, 10, ReduceAdder), "tiles"},
 		{i8Design(1, 1, 1, "tree"), "reduce"},
 	} {
@@ -281,5 +281,30 @@ func TestSearchBeatsReproduced(t *testing.T) {
 				t.Errorf("%s: sumac %.3f TOPS (%s), the reproduced design %.3f", pd.Name, ours.TOPS, ours.Design, theirs)
 			}
 		}
+	}
+}
+
+// GMIO: a shim DMA channel per stream, 32 each way on the VC1902's 16 NoC tiles, at the GMIO
+// channel rate; every byte crosses DDR, whose aggregate rate then binds.
+func TestGMIO(t *testing.T) {
+	m := DefaultMachine()
+	a := NewArray(m)
+	g := PLIO{GMIO: true}
+	if in, out := a.PLIOCapacity(g); in != 32 || out != 32 {
+		t.Errorf("GMIO channels %d in, %d out; want 32, 32", in, out)
+	}
+	if !nearly(a.Rate(g), m.GMIORate()) {
+		t.Errorf("GMIO rate %g, want %g", a.Rate(g), m.GMIORate())
+	}
+	d := i8Design(4, 1, 4, ReduceNone)
+	d.In, d.Out = g, g
+	r, err := EvaluateDesign(m, d, op.MustParse("gemm m=1024 n=1024 k=64 dtype=int8"), ArrayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// per iteration 4 A + 4 B windows of 1 KB and 16 outputs of 256 B cross DDR
+	ddr := (8*1024 + 16*256) / m.DDRRate()
+	if r.Limit != "ddr" || math.Abs(r.BoundCycles-ddr) > 1 || !r.Verified {
+		t.Errorf("GMIO design: limit %s, %g cycles per iteration (want ddr, %g), verified %v %s", r.Limit, r.BoundCycles, ddr, r.Verified, r.VerifyError)
 	}
 }
