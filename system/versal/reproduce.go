@@ -393,7 +393,7 @@ func reduction(d *ArrayDesign) string {
 	case d.Reduce == ReduceCascade:
 		return "cascade chains"
 	case d.Y == 1:
-		return "no K split"
+		return "each tile reduces its K block in one call; the PL adds the blocks' partial sums"
 	}
 	return d.Reduce
 }
