@@ -178,6 +178,7 @@ func TestReductionsExact(t *testing.T) {
 		{i8Design(2, 3, 1, ReduceCascade), "gemm m=40 n=20 k=300 dtype=int8"},
 		{i8Design(1, 2, 2, ReduceAdder), "gemm m=20 n=40 k=200 dtype=int8"},
 		{st, "gemm m=40 n=40 k=200 dtype=int8"},
+		{st, "gemm m=40 n=40 k=200 atype=int8 btype=int8 out=int32"}, // full-range partial sums
 		{i8Design(2, 2, 1, ReduceCascade), "gemm m=40 n=20 k=200 atype=uint8 btype=uint8 out=int32"},
 		{f32, "gemm m=40 n=80 k=150 dtype=fp32"},
 		{mx, "gemm m=70 n=40 k=600 atype=int8 btype=int8 out=int32"},
