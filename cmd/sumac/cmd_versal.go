@@ -14,6 +14,9 @@ const versalUsage = `Usage: sumac versal gemm 'SPEC' [--sweep kc|mc] [--placemen
                           [--kc N] [--mc N] [--trace FILE] [--machine FILE] [--set KEY=VALUE ...] [--json]
        sumac versal conv --suite resnet50 [--dtype uint8|int8] [--placement seed|best] [--rates real|seed] [--json]
        sumac versal conv 'SPEC' [--placement ...] [--rates ...] [--cib N] [--trace FILE] [--json]
+       sumac versal gemm 'SPEC' --tiles N [--scope array|system] [--sweep tiles] [--json]
+       sumac versal conv --suite resnet50 --tiles N [--dtype uint8|int8] [--json]
+       sumac versal reproduce charm|maxeva [--json]
 
 Models one Versal VC1902 AI Engine tile with the memory around it (DDR through the NoC, PL RAM,
 the tile's and its neighbours' memory; PLIO and GMIO streams, tile DMA with locks, the ARM's
@@ -36,6 +39,15 @@ is checked bit for bit against op/ref on a scaled-down shape running the same co
   --trace FILE      the timeline in the Chrome trace-event format (open in Perfetto)
   --json            one JSON document: cycles, macs, macs_per_cycle, pct_peak, clock_ghz, limit,
                     breakdown (cycles per mechanism), verified, verified_shape, ...
+
+  --tiles N         the whole array (docs/versal-array.md): the fastest design on at most N
+                    tiles (kernel, grid, cascade or adder reduction, broadcast, packet switching),
+                    its throughput (tops), binding resource (limit) and per-resource utilization
+  --scope array     the array and its PLIOs, fed by the PL at PLIO rate (default); system adds
+                    the PL buffers refilled from DDR
+  --sweep tiles     the best design for every budget 1..N
+  reproduce         CHARM's and MaxEVA's designs from their published parameters: published
+                    against predicted throughput, a +-20% sensitivity table, sumac's design
 
 Exit status: 0 ok, 1 a result failed its check against op/ref, 2 bad input.
 
@@ -67,9 +79,18 @@ func runVersal(env *cmdEnv, c *command, args []string) error {
 	traceFile := fs.String("trace", "", "FILE")
 	machineFile := fs.String("machine", "", "FILE")
 	asJSON := fs.Bool("json", false, "JSON output")
+	tiles := fs.Int("tiles", 0, "N")
+	scope := fs.String("scope", "", "array or system")
 	pos, err := parseFlags(env, c, fs, args)
 	if err != nil {
 		return err
+	}
+	if len(pos) > 0 && pos[0] == "reproduce" || *tiles != 0 || *sweep == "tiles" {
+		m, err := versal.MachineFrom(*machineFile, sets)
+		if err != nil {
+			return err
+		}
+		return runVersalArray(env, pos, arrayFlags{tiles: *tiles, scope: *scope, sweep: *sweep, suite: *suiteName, dtype: *dtype, json: *asJSON}, m)
 	}
 	if len(pos) == 0 || pos[0] != "gemm" && pos[0] != "conv" {
 		return usageErr("want 'sumac versal gemm SPEC' or 'sumac versal conv ...' (see 'sumac versal -h')")

@@ -100,6 +100,32 @@ type Machine struct {
 	// DDRBytes: the VCK190 has 8 GB DDR4 + 8 GB LPDDR4 (UG1702 "Platform info for
 	// xilinx_vck190_base"); seeds 001 and 004 say "2 GB DDR4".
 	DDRBytes int64 `json:"ddr_bytes"`
+
+	// The array above the tiles (array.go). Tile facts (rows, columns, locks, DMA channels,
+	// neighbours, cascade width) come from the device model (target/aie1 VC1902), not from here.
+
+	// PLIOColumns: interface tiles with a PL connection that a design can use, 39 of the 50
+	// (AM009 "AI Engine to Programmable Logic Interface").
+	PLIOColumns int `json:"plio_columns"`
+	// PLInChannels, PLOutChannels: 64-bit PL->AIE and AIE->PL streams of one PL interface tile,
+	// 8 and 6; a 128-bit PLIO takes two of them, a 32- or 64-bit PLIO one (AM009, same page).
+	PLInChannels  int `json:"pl_in_channels"`
+	PLOutChannels int `json:"pl_out_channels"`
+	// ColumnUpStreams, ColumnDownStreams: 32-bit streams the stream switches of one column carry
+	// north (into the array) and south (out of it), 6 and 4 (XD100 "Why Packet Switching?": at
+	// most 6 streams up and 4 down per column; AM009 "AXI4-Stream Interconnect").
+	ColumnUpStreams   int `json:"column_up_streams"`
+	ColumnDownStreams int `json:"column_down_streams"`
+	// PLIOMaxMHz: the fastest AIE-PL interface clock with the array at 1.25 GHz, 625 MHz (DS957
+	// "AI Engine Switching Characteristics": 650/625/575/525/500 MHz by speed grade).
+	PLIOMaxMHz float64 `json:"plio_max_mhz"`
+	// PacketHeaderWords: a packet-switched stream sends one 32-bit header word before each
+	// packet (AM009 "AXI4-Stream Interconnect", packet switching); circuit-switched and broadcast
+	// streams send none.
+	PacketHeaderWords int `json:"packet_header_words"`
+	// SwitchHopCycles: latency of one stream switch (AM009 "AXI4-Stream Interconnect": 2 cycles
+	// through a port's FIFO); it adds latency to a route, not occupancy.
+	SwitchHopCycles int `json:"switch_hop_cycles"`
 }
 
 // DefaultMachine is the VCK190 as the sources above describe it.
@@ -132,6 +158,15 @@ func DefaultMachine() *Machine {
 		WindowBuffers:    2,
 		PLRAMBytes:       4_300_000 + 16_300_000,
 		DDRBytes:         8 << 30,
+
+		PLIOColumns:       39,
+		PLInChannels:      8,
+		PLOutChannels:     6,
+		ColumnUpStreams:   6,
+		ColumnDownStreams: 4,
+		PLIOMaxMHz:        625,
+		PacketHeaderWords: 1,
+		SwitchHopCycles:   2,
 	}
 }
 
@@ -207,6 +242,9 @@ func (m *Machine) validateFields() error {
 		"ddr_gbps": m.DDRGBps, "axi_mm_gbps": m.AXIMMGBps, "axi_mm_bits": float64(m.AXIMMBits),
 		"tile_mem_bytes": float64(m.TileMemBytes), "window_buffers": float64(m.WindowBuffers),
 		"pl_ram_bytes": float64(m.PLRAMBytes), "ddr_bytes": float64(m.DDRBytes),
+		"plio_columns": float64(m.PLIOColumns), "pl_in_channels": float64(m.PLInChannels),
+		"pl_out_channels": float64(m.PLOutChannels), "column_up_streams": float64(m.ColumnUpStreams),
+		"column_down_streams": float64(m.ColumnDownStreams), "plio_max_mhz": m.PLIOMaxMHz,
 	}
 	for k, x := range pos {
 		if !(x > 0) || math.IsInf(x, 0) {
@@ -217,6 +255,7 @@ func (m *Machine) validateFields() error {
 		"lock_cycles": float64(m.LockCycles), "shim_bd_words": float64(m.ShimBDWords), "ddr_latency_ns": m.DDRLatencyNs,
 		"arm_store_ns": m.ARMStoreNs, "neighbour_modules": float64(m.NeighbourModules), "stack_bytes": float64(m.StackBytes),
 		"heap_bytes": float64(m.HeapBytes), "sync_bytes": float64(m.SyncBytes),
+		"packet_header_words": float64(m.PacketHeaderWords), "switch_hop_cycles": float64(m.SwitchHopCycles),
 	}
 	for k, x := range nonneg {
 		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
