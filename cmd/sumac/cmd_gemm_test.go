@@ -63,7 +63,11 @@ func TestCompileContractionStages(t *testing.T) {
 			}
 		}
 	}
-	code, _, errOut := run(t, "compile", "gemm m=8 n=8 k=32 dtype=int16", "--schedule", "mr=5")
+	code, out, errOut := run(t, "compile", "gemm m=16 n=4 k=64 dtype=int16", "--explain")
+	if code != 0 || !strings.Contains(out, "legal") || !strings.Contains(out, "Z registers live at once") {
+		t.Errorf("--explain: exit %d, %s", code, errOut)
+	}
+	code, _, errOut = run(t, "compile", "gemm m=8 n=8 k=32 dtype=int16", "--schedule", "mr=5")
 	if code != 2 || !strings.Contains(errOut, "mr") {
 		t.Errorf("mr=5: exit %d, %q", code, errOut)
 	}

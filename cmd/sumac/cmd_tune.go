@@ -14,7 +14,7 @@ import (
 func init() {
 	c := &command{
 		name:    "tune",
-		summary: "auto-tune conv2d schedules for the AI Engine (Vyasa) on the cycle model",
+		summary: "auto-tune conv2d (Vyasa), gemm and einsum schedules for the AI Engine on the cycle model",
 		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--only NAMES] [--workers N] [--no-cache] [--out DIR] [--json]
 
 Enumerates and prunes the schedule space of every workload (vectorized loop, loop order,
@@ -25,6 +25,10 @@ and IV, with the paper's choice), cycles, MACs/cycle, % of peak and the roofline
 the geometric mean per precision. Evaluations are kept in a store under the user cache
 directory (keyed by spec, schedule and model version); --no-cache tunes from scratch.
 
+A gemm or einsum spec is tuned over register blocks (docs/aie-gemm.md): the operand in the X
+register, lanes, block, k step, register orders and layouts; the JSON names the refused
+candidates by rule ("refused"), and every result carries pct_peak.
+
   --suite NAME   a workload suite (see 'sumac suite list'), e.g. vyasa36
   --only NAMES   comma-separated workload names of the suite
   --workers N    parallel evaluations (default: all cores)
@@ -32,8 +36,9 @@ directory (keyed by spec, schedule and model version); --no-cache tunes from scr
   --out DIR      write each chosen kernel (one call) as DIR/NAME.cc, and DIR/NAME.txt with the
                  sumac sim command that runs it
 
-Example:
+Examples:
   sumac tune --target aie1 --suite vyasa36 --json
+  sumac tune --target aie1 'gemm m=16 n=4 k=256 beta=1 dtype=int16' --json --out DIR
 `,
 	}
 	c.run = func(env *cmdEnv, args []string) error {
