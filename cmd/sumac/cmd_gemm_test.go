@@ -41,14 +41,15 @@ func TestTuneGEMMOut(t *testing.T) {
 		t.Fatalf("sim: exit %d: %s", code, errOut)
 	}
 	var s struct {
-		Cycles int64 `json:"cycles"`
-		OK     bool  `json:"ok"`
+		Cycles    int64  `json:"cycles"`
+		OK        bool   `json:"ok"`
+		Reference string `json:"reference"`
 	}
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		t.Fatal(err)
 	}
-	if !s.OK || s.Cycles != r.Cycles {
-		t.Errorf("sim: ok %v, %d cycles; tune reported %d", s.OK, s.Cycles, r.Cycles)
+	if !s.OK || s.Cycles != r.Cycles || !strings.HasPrefix(s.Reference, "checked against op/ref") {
+		t.Errorf("sim: ok %v, %d cycles, reference %q; tune reported %d", s.OK, s.Cycles, s.Reference, r.Cycles)
 	}
 }
 
