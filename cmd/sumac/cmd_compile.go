@@ -11,7 +11,7 @@ import (
 func init() {
 	c := &command{
 		name:    "compile",
-		summary: "compile a conv2d for the AI Engine (Vyasa): triplets, reuse graphs, fused ops, kernel IR, C++",
+		summary: "compile a conv2d (Vyasa), gemm or einsum for the AI Engine: triplets, fused ops, kernel IR, C++",
 		usage: `Usage: sumac compile --target aie1 'SPEC' [--schedule 'KEY=VALUE ...'] [--emit STAGE] [--explain] [--out DIR] [--json]
        sumac compile --explain
        sumac compile --target aie2p|aieml 'EINSUM SPEC' [--emit asm] [--json]   (see --target aie2p -h)
@@ -19,6 +19,8 @@ func init() {
 Compiles a CONV2D spec into an AIE1 kernel with seed 000's approach (Triplet IR, reuse graphs,
 2D fusion under the shuffle-network rules) and checks the fused program against the exact
 reference (outputs and accumulators, seeded inputs that saturate fewer than 1% of outputs).
+A gemm or einsum spec becomes a register-blocked micro-kernel (docs/aie-gemm.md); --schedule
+then takes its fields, e.g. 'x=A lx=16 mr=16 nr=4 kb=4 xk=2 zk=4'.
 
   --emit STAGE      print the IR of one stage of the pipeline (default cpp):
 ` + stageHelp() + `  --schedule S      a schedule as 'sumac tune' prints it, e.g. 'vec=x order=kyx u=1,2,1 fuse=taps';

@@ -41,14 +41,15 @@ func TestTuneGEMMOut(t *testing.T) {
 		t.Fatalf("sim: exit %d: %s", code, errOut)
 	}
 	var s struct {
-		Cycles int64 `json:"cycles"`
-		OK     bool  `json:"ok"`
+		Cycles    int64  `json:"cycles"`
+		OK        bool   `json:"ok"`
+		Reference string `json:"reference"`
 	}
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		t.Fatal(err)
 	}
-	if !s.OK || s.Cycles != r.Cycles {
-		t.Errorf("sim: ok %v, %d cycles; tune reported %d", s.OK, s.Cycles, r.Cycles)
+	if !s.OK || s.Cycles != r.Cycles || !strings.HasPrefix(s.Reference, "checked against op/ref") {
+		t.Errorf("sim: ok %v, %d cycles, reference %q; tune reported %d", s.OK, s.Cycles, s.Reference, r.Cycles)
 	}
 }
 
@@ -63,7 +64,11 @@ func TestCompileContractionStages(t *testing.T) {
 			}
 		}
 	}
-	code, _, errOut := run(t, "compile", "gemm m=8 n=8 k=32 dtype=int16", "--schedule", "mr=5")
+	code, out, errOut := run(t, "compile", "gemm m=16 n=4 k=64 dtype=int16", "--explain")
+	if code != 0 || !strings.Contains(out, "legal") || !strings.Contains(out, "Z registers live at once") {
+		t.Errorf("--explain: exit %d, %s", code, errOut)
+	}
+	code, _, errOut = run(t, "compile", "gemm m=8 n=8 k=32 dtype=int16", "--schedule", "mr=5")
 	if code != 2 || !strings.Contains(errOut, "mr") {
 		t.Errorf("mr=5: exit %d, %q", code, errOut)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/sumacdev/sumac/target/aie1/cemit"
 	"github.com/sumacdev/sumac/target/aie1/cfront"
 	"github.com/sumacdev/sumac/target/aie1/emul"
+	"github.com/sumacdev/sumac/target/aie1/gemm"
 	"github.com/sumacdev/sumac/target/aie1/harness"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
 	"github.com/sumacdev/sumac/target/aie1/vyasa"
@@ -75,6 +76,15 @@ func init() {
 }
 
 // splitD turns -DNAME=VALUE into -D NAME=VALUE for the flag package.
+// checkSource is the exact-reference check of kernels sumac wrote: convolutions (Vyasa) and
+// contractions (gemm, einsum).
+func checkSource(src []byte, seed uint64) harness.Reference {
+	if r := vyasa.CheckSource(src, seed); r != (harness.Reference{}) {
+		return r
+	}
+	return gemm.CheckSource(src, seed)
+}
+
 func splitD(args []string) []string {
 	var out []string
 	for _, a := range args {
@@ -112,7 +122,7 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 	default:
 		return usageErr("--emit %q: want bundles, cpp or ir", *emit)
 	}
-	opt := harness.Options{Seed: *seed, Bundles: *emit == "bundles", Reference: vyasa.CheckSource}
+	opt := harness.Options{Seed: *seed, Bundles: *emit == "bundles", Reference: checkSource}
 	if opt.Round, err = num.ParseRound(*roundName); err != nil {
 		return err
 	}

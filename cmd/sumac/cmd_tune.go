@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/sumacdev/sumac/compiler"
 	"github.com/sumacdev/sumac/compiler/tune"
@@ -16,7 +15,7 @@ import (
 func init() {
 	c := &command{
 		name:    "tune",
-		summary: "auto-tune conv2d schedules for the AI Engine (Vyasa) on the cycle model",
+		summary: "auto-tune conv2d (Vyasa), gemm and einsum schedules for the AI Engine on the cycle model",
 		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--only NAMES] [--workers N] [--store LOC | --no-cache]
        [--shard I/N] [--out DIR] [--json]
 
@@ -35,6 +34,10 @@ channels (each call reading the whole input) when that fits, else blocks of outp
 rows and channels with their input window; the tuner compares up to 3 blocks and prints the
 one it chose (block), the bytes its buffers take and those that duplicate input data.
 
+A gemm or einsum spec is tuned over register blocks (docs/aie-gemm.md): the operand in the X
+register, lanes, block, k step, register orders and layouts; the JSON names the refused
+candidates by rule ("refused"), and every result carries pct_peak.
+
   --suite NAME   a workload suite (see 'sumac suite list'), e.g. vyasa36
   --dtype T      give every workload operand type T (int8, uint8, int16, int32, fp32) with
                  its default accumulator and output, e.g. --suite resnet50 --dtype uint8
@@ -49,9 +52,10 @@ one it chose (block), the bytes its buffers take and those that duplicate input 
   --out DIR      write each chosen kernel (one call) as DIR/NAME.cc, and DIR/NAME.txt with the
                  sumac sim command that runs it
 
-Example:
+Examples:
   sumac tune --target aie1 --suite vyasa36 --json
   sumac tune --target aie1 --suite resnet50 --dtype uint8
+  sumac tune --target aie1 'gemm m=16 n=4 k=256 beta=1 dtype=int16' --json --out DIR
 `,
 	}
 	c.run = func(env *cmdEnv, args []string) error {
@@ -169,7 +173,7 @@ Example:
 			if *asJSON {
 				return writeJSON(env.stdout, rs)
 			}
-			return printShard(env, rs, opt.Store.Location())
+			return tune.WriteShardText(env.stdout, rs, opt.Store.Location())
 		}
 		if *outDir != "" {
 			for i, r := range rs {
@@ -193,7 +197,7 @@ Example:
 				return err
 			}
 		} else {
-			printTune(env, rs)
+			tune.WriteText(env.stdout, rs)
 		}
 		if failed > 0 {
 			return fmt.Errorf("%w: %d workloads not verified", errCheckFailed, failed)
@@ -201,91 +205,4 @@ Example:
 		return nil
 	}
 	register(c)
-}
-
-func printTune(env *cmdEnv, rs []tune.Result) {
-	var convs, cons []tune.Result
-	for _, r := range rs {
-		if r.GEMM != nil {
-			cons = append(cons, r)
-		} else {
-			convs = append(convs, r)
-		}
-	}
-	if len(cons) > 0 {
-		printTuneContractions(env, cons)
-	}
-	if len(convs) == 0 {
-		printTuneNotes(env, rs)
-		return
-	}
-	rs = convs
-	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "workload\tdtype\tblock\tO\tW\tI\tvec\tSW\tux\tuy\tuk\torder\tfuse\tcycles\tMACs/cyc\tpct_peak\troofline\tverified\tpaper: vec ux uy uk order")
-	for _, r := range rs {
-		s := r.Sched
-		paper := "-"
-		if p := r.Paper; p != nil {
-			paper = fmt.Sprintf("%s %d %d %d %s", p.VectorLoop, p.UnrollX, p.UnrollY, p.UnrollK, p.LoopOrder)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%.2f\t%.1f\t%.2f\t%v\t%s\n",
-			r.Name, r.DType, strings.ReplaceAll(r.Block, " ", ","), s.Out, s.W, s.In, s.Vec, r.SWLoop, s.UX, s.UY, s.UK, s.Order, s.Fusion,
-			r.Cycles, r.MACsPerCycle, r.PctPeak, r.Roofline, r.Verified, paper)
-	}
-	tw.Flush()
-	printTuneNotes(env, rs)
-}
-
-// printTuneContractions prints the gemm and einsum results: the chosen block and its cycles,
-// and the reasons candidates were refused.
-func printTuneContractions(env *cmdEnv, rs []tune.Result) {
-	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "workload\tdtype\tschedule\tcycles\tMACs/cyc\tpct_peak\troofline\tspills\tlegal/candidates\tverified")
-	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.2f\t%.1f\t%.2f\t%d\t%d/%d\t%v\n", r.Name, r.DType, r.Schedule, r.Cycles, r.MACsPerCycle, r.PctPeak, r.Roofline, r.Spills, r.Legal, r.Candidates, r.Verified)
-	}
-	tw.Flush()
-	for _, r := range rs {
-		for i, f := range r.Refused {
-			if i == 3 {
-				fmt.Fprintf(env.stdout, "refused (%s): %d more reasons\n", r.Name, len(r.Refused)-3)
-				break
-			}
-			fmt.Fprintf(env.stdout, "refused (%s): %d candidates: %s\n", r.Name, f.Candidates, f.Reason)
-		}
-	}
-}
-
-func printTuneNotes(env *cmdEnv, rs []tune.Result) {
-	for _, r := range rs {
-		if r.CallNote != "" {
-			fmt.Fprintf(env.stdout, "note: %s: %s\n", r.Name, r.CallNote)
-		}
-		if r.DupBytes > 0 {
-			fmt.Fprintf(env.stdout, "note: %s: %d of the kernel's %d bytes duplicate the input (schedule dup=%d)\n", r.Name, r.DupBytes, r.Bytes, r.Sched.Dup)
-		}
-		if !r.Verified {
-			fmt.Fprintf(env.stdout, "NOT VERIFIED: %s: %s\n", r.Name, r.VerifyNote)
-		}
-	}
-	dts, g := tune.Geomean(rs)
-	for _, d := range dts {
-		fmt.Fprintf(env.stdout, "geomean %s: %.2f MACs/cycle\n", d, g[d])
-	}
-	evaluated, stored := 0, 0
-	for _, r := range rs {
-		evaluated, stored = evaluated+r.Evaluated, stored+r.Stored
-	}
-	fmt.Fprintf(env.stdout, "candidates: %d evaluated in this run, %d taken from the store\n", evaluated, stored)
-}
-
-func printShard(env *cmdEnv, rs []tune.Result, loc string) error {
-	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "workload\tshard\tcandidates\tevaluated\tstored")
-	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", r.Name, r.Shard, r.Candidates, r.Evaluated, r.Stored)
-	}
-	tw.Flush()
-	_, err := fmt.Fprintf(env.stdout, "records in %s; 'sumac tune' without --shard chooses the winners from them\n", loc)
-	return err
 }

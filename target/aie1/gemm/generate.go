@@ -166,7 +166,6 @@ func (p *Program) layouts() error {
 				}
 				what := fmt.Sprintf("%s load %d of %s register %d", name, q, map[bool]string{true: "X", false: "Z"}[x], ri)
 				a := &out[ri][q]
-				a.elems = len(elems)
 				if err := checkAccess(a, fn, p.Prob.C, tiles, eb, what); err != nil {
 					return nil, err
 				}

@@ -126,8 +126,8 @@ type access struct {
 	contiguousChecked bool
 }
 
-// offsets is the offset of every element of an access at one point of the iteration space,
-// -1 for padding.
+// pointFn gives the offset of every element of an access at one point of the iteration
+// space, -1 for padding.
 type pointFn func(b, tm, tn, it int) []int
 
 // checkAccess verifies that an access reads consecutive, aligned elements at every point and
