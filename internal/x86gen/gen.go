@@ -188,7 +188,7 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 
 	var other bytes.Buffer
 	other.WriteString(header)
-	fmt.Fprintf(&other, "//go:build !amd64 || noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
+	fmt.Fprintf(&other, "//go:build (!amd64 && !arm64) || noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
 	for _, k := range ks {
 		fmt.Fprintf(&other, "func %s(%s) {\n", k.Dispatcher(), k.goSignature())
 		fmt.Fprintf(&other, "\t%s(%d, %d, %s)\n}\n\n", k.fallback(), k.MR, k.NR, k.goArgNames())
@@ -201,8 +201,13 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		return nil, err
 	}
 
-	files := Files{"zkernels_amd64.s": s.buf.Bytes()}
-	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_other.go": other.Bytes(), "zwrappers.go": wrap} {
+	armAsm, armGo, err := generateARM64(pkg, ks)
+	if err != nil {
+		return nil, err
+	}
+
+	files := Files{"zkernels_amd64.s": s.buf.Bytes(), "zkernels_arm64.s": armAsm}
+	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_arm64.go": armGo, "zkernels_other.go": other.Bytes(), "zwrappers.go": wrap} {
 		out, err := format.Source(src)
 		if err != nil {
 			return nil, fmt.Errorf("x86gen: formatting %s: %v", name, err)
