@@ -1,10 +1,12 @@
 // Package x86gen generates the AVX2/FMA (and, for the float GEMMs, AVX-512) micro-kernels
-// of cpu/kernels as Go assembly.
+// of cpu/kernels as Go assembly, and from the same catalog their arm64 NEON versions
+// (arm64.go; docs/cpu-arm64.md).
 //
 // A kernel is a parameter set (Kernel: element types, register block MR x NR, k unrolling,
-// packed or strided A, prefetch distance); Generate turns a list of them into three files:
-// the assembly, the Go declarations with a dispatcher per kernel for amd64, and the
-// dispatchers for other architectures and -tags noasm, which call the pure-Go fallbacks.
+// packed or strided A, prefetch distance); Generate turns a list of them into the assembly
+// and Go declarations (a dispatcher per kernel) for amd64 and for arm64, the dispatchers for
+// other architectures and -tags noasm, which call the pure-Go fallbacks, and the exported
+// wrappers.
 // The register block follows the BLIS micro-kernel design (seed 001, Fig. 2; Van Zee and
 // van de Geijn, "BLIS: A Framework for Rapidly Instantiating BLAS Functionality", TOMS 2015):
 // the MR x NR tile of C lives in registers for the whole k loop, A is broadcast one element
