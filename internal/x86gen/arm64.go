@@ -112,7 +112,7 @@ func (k neon) packedChunk() int {
 	return cs
 }
 
-// validateNEON checks that k fits the arm64 register plan.
+// validate checks that k fits the arm64 register plan (and the catalog's own checks).
 func (k neon) validate() error {
 	if err := k.Kernel.Validate(); err != nil {
 		return err
@@ -167,7 +167,7 @@ func vlist(first, n int, arr string) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// emitNEON writes the kernel's TEXT block.
+// emit writes the kernel's arm64 TEXT block.
 func (k neon) emit(a *asm) {
 	e := elems[k.Elem]
 	_, frame := k.args()
@@ -596,7 +596,7 @@ func (k neon) group(a *asm, s int, loads bool) {
 	}
 }
 
-// rows emits body(i, acc) for every row of the tile, walking R21 down C.
+// rows emits body(i) for every row of the tile, walking R21 down C.
 func (k neon) rows(a *asm, body func(i int)) {
 	a.ins("MOVD", "R3", "R21")
 	for i := 0; i < k.MR; i++ {
@@ -729,7 +729,9 @@ func (k neon) emitPeak(a *asm) {
 }
 
 // neonKernels lists the arm64 kernels for a catalog: every kernel but the AVX-512 ones,
-// and for the int8 types a dot-product version besides the widening one.
+// and for the int8 types a dot-product version besides the widening one. (A catalog kernel
+// that only makes sense on amd64, like the AVX-512 ones, must be skipped here; its
+// dispatcher then calls the Go fallback on arm64.)
 func neonKernels(ks []Kernel) []neon {
 	var out []neon
 	for _, k := range ks {
