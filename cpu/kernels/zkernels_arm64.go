@@ -912,28 +912,122 @@ var peaksDot = map[string]struct {
 	"s8u8": {peakS8U8DP, 768},
 }
 
-func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
+// packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6].
+func packA6F32(k8 int, src *float32, lda int, dst *float32) {
+	if useAsm {
+		asmPackA6F32(k8, src, lda, dst)
+		return
+	}
+	goPackA6F32(k8, src, lda, dst)
+}
 
-func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, src, lda, dst) }
+//go:noescape
+func asmPackA6F32(k8 int, src *float32, lda int, dst *float32)
 
+// packA6F64 packs k4 blocks of 4 k of six float64 rows into dst[k][6].
+func packA6F64(k4 int, src *float64, lda int, dst *float64) {
+	if useAsm {
+		asmPackA6F64(k4, src, lda, dst)
+		return
+	}
+	goPackA6F64(k4, src, lda, dst)
+}
+
+//go:noescape
+func asmPackA6F64(k4 int, src *float64, lda int, dst *float64)
+
+// packBRows copies w-byte panel rows, w 64 or 128 (strides in bytes).
 func packBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackBRows(w, k, np, src, ldb, dst, panel)
+	switch {
+	case useAsm && w == 64:
+		asmPackB64(k, np, src, ldb, dst, panel)
+	case useAsm && w == 128:
+		asmPackB128(k, np, src, ldb, dst, panel)
+	default:
+		goPackBRows(w, k, np, src, ldb, dst, panel)
+	}
 }
 
+//go:noescape
+func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackB128(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels.
 func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackBGroups(g, kg, np, src, ldb, dst, panel)
+	switch {
+	case useAsm && g == 2:
+		asmPackBPairs16(kg, np, src, ldb, dst, panel)
+	case useAsm:
+		asmPackBQuads8(kg, np, src, ldb, dst, panel)
+	default:
+		goPackBGroups(g, kg, np, src, ldb, dst, panel)
+	}
 }
 
+//go:noescape
+func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+// packBPairsWiden packs pairs of byte rows of B widened to int16 panels.
 func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+	switch {
+	case useAsm && signed:
+		asmPackBPairsS8(kg, np, src, ldb, dst, panel)
+	case useAsm:
+		asmPackBPairsU8(kg, np, src, ldb, dst, panel)
+	default:
+		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+	}
 }
 
+//go:noescape
+func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+//go:noescape
+func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+
+// packA6Widen packs six byte rows widened to int16 k pairs, 16 k per block.
 func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
-	goPackA6Widen(signed, k16, src, lda, dst)
+	switch {
+	case useAsm && signed:
+		asmPackA6S8(k16, src, lda, dst)
+	case useAsm:
+		asmPackA6U8(k16, src, lda, dst)
+	default:
+		goPackA6Widen(signed, k16, src, lda, dst)
+	}
 }
 
-func packA6TransF32(k int, src *float32, lda int, dst *float32) { goPackA6TransF32(k, src, lda, dst) }
+//go:noescape
+func asmPackA6S8(k16 int, src unsafe.Pointer, lda int, dst *int16)
 
+//go:noescape
+func asmPackA6U8(k16 int, src unsafe.Pointer, lda int, dst *int16)
+
+// packA6TransF32 copies six contiguous float32 per k into dst[k][6].
+func packA6TransF32(k int, src *float32, lda int, dst *float32) {
+	if useAsm {
+		asmPackA6TransF32(k, src, lda, dst)
+		return
+	}
+	goPackA6TransF32(k, src, lda, dst)
+}
+
+//go:noescape
+func asmPackA6TransF32(k int, src *float32, lda int, dst *float32)
+
+// packB16TransF32 transposes 16 stored rows per panel into packed B, 8 k at a time.
 func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int) {
+	if useAsm {
+		asmPackB16TransF32(k8, np, src, ldb, dst, panel)
+		return
+	}
 	goPackB16TransF32(k8, np, src, ldb, dst, panel)
 }
+
+//go:noescape
+func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)

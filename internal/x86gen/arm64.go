@@ -781,6 +781,7 @@ func generateARM64(pkg string, ks []Kernel) (asmSrc, goSrc []byte, err error) {
 	for _, k := range peaks {
 		k.emitPeak(&s)
 	}
+	emitPacksARM64(&s)
 
 	var g bytes.Buffer
 	g.WriteString(header)
@@ -824,6 +825,6 @@ func generateARM64(pkg string, ks []Kernel) (asmSrc, goSrc []byte, err error) {
 		}
 		fmt.Fprintf(&g, "}\n\n")
 	}
-	g.WriteString(packOther)
+	g.WriteString(packDecls) // the same routines as amd64's, arm64pack.go
 	return s.buf.Bytes(), g.Bytes(), nil
 }
