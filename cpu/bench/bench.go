@@ -135,10 +135,10 @@ func KernelISA(spec *op.Spec, dtype string) string {
 	if spec.GEMM != nil {
 		return gemm.KernelISA(strings.TrimSuffix(dtype, "-exact"))
 	}
-	if kernels.Accelerated() {
-		return "avx2"
+	if strings.HasPrefix(dtype, "u8s8") && kernels.DotProd() {
+		return kernels.ISA() + "-dotprod"
 	}
-	return "go"
+	return kernels.ISA()
 }
 
 // TypesFor lists the requested types the operation has in sumac.

@@ -186,8 +186,9 @@ func NewU8S8(c *op.Conv2D, weights []int8, o Options) (*U8S8, error) {
 	switch path {
 	case kernels.U8Auto:
 		// a plan serves many inputs, so only the weights can prove the fast path exact
+		// (unless the kernels never saturate: kernels.U8FastExact)
 		path = kernels.U8Exact
-		if kernels.WeightsFitU8Fast(weights) {
+		if kernels.U8FastExact() || kernels.WeightsFitU8Fast(weights) {
 			path = kernels.U8Fast
 		}
 	case kernels.U8Exact, kernels.U8Fast:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/sumacdev/sumac/cpu/kernels"
@@ -135,13 +136,17 @@ func FuzzParseBlocking(f *testing.F) {
 // TestKernelISA: the float GEMMs report the kernel set in use, the integer ones AVX2 (or the
 // Go fallbacks), and an unknown type is not claimed by the AVX-512 set.
 func TestKernelISA(t *testing.T) {
-	want := "avx2"
+	want := map[string]string{"amd64": "avx2", "arm64": "neon"}[runtime.GOARCH]
 	if !kernels.Accelerated() {
 		want = "go"
 	}
 	for _, dt := range []string{"int16", "u8s8", "int4"} {
-		if got := KernelISA(dt); got != want {
-			t.Errorf("KernelISA(%q) = %q, want %q", dt, got, want)
+		w := want
+		if dt == "u8s8" && kernels.DotProd() {
+			w += "-dotprod"
+		}
+		if got := KernelISA(dt); got != w {
+			t.Errorf("KernelISA(%q) = %q, want %q", dt, got, w)
 		}
 	}
 	wantF := want

@@ -235,16 +235,19 @@ func floatKernelSet(avx512 bool) floatKernels {
 }
 
 // KernelISA names the instruction set of the micro-kernel the GEMM of dtype ("float32",
-// "float64", "int16", "u8s8") runs on this machine: "avx512", "avx2", or "go" for the
-// pure-Go fallbacks (other architectures, -tags noasm, CPUs without AVX2/FMA).
+// "float64", "int16", "u8s8") runs on this machine: "avx512" or "avx2" on amd64, "neon" or
+// (u8s8 on the Arm dot-product instructions) "neon-dotprod" on arm64, or "go" for the
+// pure-Go fallbacks (other architectures, -tags noasm, amd64 CPUs without AVX2/FMA).
 func KernelISA(dtype string) string {
 	switch {
 	case !kernels.Accelerated():
 		return "go"
 	case (dtype == "float32" || dtype == "float64") && floats.avx512 && kernels.AVX512():
 		return "avx512"
+	case dtype == "u8s8" && kernels.DotProd():
+		return kernels.ISA() + "-dotprod"
 	}
-	return "avx2"
+	return kernels.ISA()
 }
 
 // floats is the set in use: AVX-512 where kernels.AVX512 reports it (the CPU has it and
@@ -352,7 +355,8 @@ func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8,
 	switch path {
 	case kernels.U8Auto:
 		path = kernels.U8Exact
-		if m > 0 && n > 0 && k > 0 && alpha != 0 && fastIsExact(o.Layout, tA, tB, m, n, k, a, lda, b, ldb) {
+		// The NEON kernels never saturate (kernels.U8FastExact): no scan needed.
+		if kernels.U8FastExact() || m > 0 && n > 0 && k > 0 && alpha != 0 && fastIsExact(o.Layout, tA, tB, m, n, k, a, lda, b, ldb) {
 			path = kernels.U8Fast
 		}
 	case kernels.U8Exact, kernels.U8Fast:

@@ -387,7 +387,9 @@ func TestGemmU8S8(t *testing.T) {
 }
 
 // TestU8FastSaturates documents the contract: with activations above 127 and large weights
-// the fast path differs from the exact product, and kernels.U8Auto does not.
+// the fast path differs from the exact product where its kernels saturate (amd64's
+// VPMADDUBSW, the Go model; not the NEON kernels: kernels.U8FastExact), and kernels.U8Auto
+// does not.
 func TestU8FastSaturates(t *testing.T) {
 	const m, n, k = 6, 16, 8
 	a := make([]uint8, m*k)
@@ -402,7 +404,7 @@ func TestU8FastSaturates(t *testing.T) {
 	for _, tc := range []struct {
 		path  kernels.U8Path
 		exact bool
-	}{{kernels.U8Fast, false}, {kernels.U8Exact, true}, {kernels.U8Auto, true}} {
+	}{{kernels.U8Fast, kernels.U8FastExact()}, {kernels.U8Exact, true}, {kernels.U8Auto, true}} {
 		c := make([]int32, m*n)
 		if err := (Options{U8Path: tc.path}).GemmU8S8(NoTrans, NoTrans, m, n, k, 1, a, k, b, n, 0, c, n); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"os"
 	"testing"
 	"time"
 )
@@ -130,5 +131,25 @@ func BenchmarkF32WindowRows(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// TestDetectedISA reports the kernels the CPU's features selected (x/sys/cpu), and checks
+// them against SUMAC_EXPECT_DOTPROD ("1" or "0") when it is set: .ci/run sets it for its
+// arm64 runs under emulation, where qemu's default CPU has the dot-product extension and
+// QEMU_CPU=cortex-a72 does not.
+func TestDetectedISA(t *testing.T) {
+	t.Logf("ISA %s, dot product %v, U8Fast exact %v", ISA(), DotProd(), U8FastExact())
+	if DotProd() && !Accelerated() {
+		t.Error("dot-product kernels without the assembly kernels")
+	}
+	switch want := os.Getenv("SUMAC_EXPECT_DOTPROD"); want {
+	case "":
+	case "0", "1":
+		if DotProd() != (want == "1") {
+			t.Errorf("DotProd() = %v, SUMAC_EXPECT_DOTPROD=%s", DotProd(), want)
+		}
+	default:
+		t.Fatalf("SUMAC_EXPECT_DOTPROD=%q: want 0 or 1", want)
 	}
 }

@@ -1,4 +1,4 @@
-//go:build !amd64 || noasm
+//go:build (!amd64 && !arm64) || noasm
 
 package kernels
 
@@ -15,10 +15,21 @@ func AVX512() bool { return false }
 
 // MeasurePeak needs the assembly kernels, which this build does not have.
 func MeasurePeak(dtype string, d time.Duration) (float64, error) {
-	return 0, errors.New("kernels: built without assembly kernels (non-amd64 or -tags noasm); no peak")
+	return 0, errors.New("kernels: built without assembly kernels (no amd64 or arm64 kernels, or -tags noasm); no peak")
 }
 
 // PeakLoop needs the assembly kernels, which this build does not have.
 func PeakLoop(dtype string) (loop func(n int), macsPerIter int, err error) {
-	return nil, 0, errors.New("kernels: built without assembly kernels (non-amd64 or -tags noasm); no peak")
+	return nil, 0, errors.New("kernels: built without assembly kernels (no amd64 or arm64 kernels, or -tags noasm); no peak")
 }
+
+// DotProd reports whether the int8 kernels use the Arm dot-product instructions: never in
+// this build.
+func DotProd() bool { return false }
+
+// ISA names the instruction set of the kernels in use: "go", the fallbacks.
+func ISA() string { return "go" }
+
+// U8FastExact reports whether the uint8 x int8 kernels are exact for every input: the Go
+// fallbacks model VPMADDUBSW's saturation, so no.
+func U8FastExact() bool { return false }

@@ -17,3 +17,7 @@ func use(impl string) (restore func()) {
 	useAVX512 = useAsm && old512
 	return func() { useAsm, useAVX512 = old, old512 }
 }
+
+// saturates reports whether impl's uint8 x int8 kernels saturate pair sums to int16 as
+// VPMADDUBSW does: both the AVX2 kernels and their Go model.
+func saturates(string) bool { return true }

@@ -1,10 +1,12 @@
 // Package x86gen generates the AVX2/FMA (and, for the float GEMMs, AVX-512) micro-kernels
-// of cpu/kernels as Go assembly.
+// of cpu/kernels as Go assembly, and from the same catalog their arm64 NEON versions
+// (arm64.go; docs/cpu-arm64.md).
 //
 // A kernel is a parameter set (Kernel: element types, register block MR x NR, k unrolling,
-// packed or strided A, prefetch distance); Generate turns a list of them into three files:
-// the assembly, the Go declarations with a dispatcher per kernel for amd64, and the
-// dispatchers for other architectures and -tags noasm, which call the pure-Go fallbacks.
+// packed or strided A, prefetch distance); Generate turns a list of them into the assembly
+// and Go declarations (a dispatcher per kernel) for amd64 and for arm64, the dispatchers for
+// other architectures and -tags noasm, which call the pure-Go fallbacks, and the exported
+// wrappers.
 // The register block follows the BLIS micro-kernel design (seed 001, Fig. 2; Van Zee and
 // van de Geijn, "BLIS: A Framework for Rapidly Instantiating BLAS Functionality", TOMS 2015):
 // the MR x NR tile of C lives in registers for the whole k loop, A is broadcast one element
@@ -188,7 +190,7 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 
 	var other bytes.Buffer
 	other.WriteString(header)
-	fmt.Fprintf(&other, "//go:build !amd64 || noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
+	fmt.Fprintf(&other, "//go:build (!amd64 && !arm64) || noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
 	for _, k := range ks {
 		fmt.Fprintf(&other, "func %s(%s) {\n", k.Dispatcher(), k.goSignature())
 		fmt.Fprintf(&other, "\t%s(%d, %d, %s)\n}\n\n", k.fallback(), k.MR, k.NR, k.goArgNames())
@@ -201,8 +203,13 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		return nil, err
 	}
 
-	files := Files{"zkernels_amd64.s": s.buf.Bytes()}
-	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_other.go": other.Bytes(), "zwrappers.go": wrap} {
+	armAsm, armGo, err := generateARM64(pkg, ks)
+	if err != nil {
+		return nil, err
+	}
+
+	files := Files{"zkernels_amd64.s": s.buf.Bytes(), "zkernels_arm64.s": armAsm}
+	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_arm64.go": armGo, "zkernels_other.go": other.Bytes(), "zwrappers.go": wrap} {
 		out, err := format.Source(src)
 		if err != nil {
 			return nil, fmt.Errorf("x86gen: formatting %s: %v", name, err)
