@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 )
 
@@ -37,7 +38,8 @@ type config struct {
 	check   bool
 	match   string
 	clock   string
-	// onednnISA is "avx2" (default: the instruction set of sumac's kernels) or "all".
+	// onednnISA caps oneDNN's instruction set: "all" (the default: everything the CPU has),
+	// "avx2", ... (onednnISAs).
 	onednnISA string
 }
 
@@ -60,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&dtypes, "dtype", "", "comma-separated element types (float32,float64,int16,u8s8); default: all the op supports")
 	fs.StringVar(&peers, "peers", "openblas,blis,onednn", "comma-separated peers to run")
 	fs.StringVar(&c.clock, "clock", "wall", "wall: elapsed time; cpu: process CPU time, which leaves out time other processes hold the core (1 thread only)")
-	fs.StringVar(&c.onednnISA, "onednn-isa", "avx2", "oneDNN's instruction set: avx2 (sumac's, the default) or all (AVX-512/AMX where the CPU has them)")
+	fs.StringVar(&c.onednnISA, "onednn-isa", "all", "oneDNN's instruction set cap: all (the default: AVX-512, VNNI, AMX where the CPU has them), avx2, avx2_vnni, avx512_core, avx512_core_vnni, avx512_core_bf16 or avx512_core_amx")
 	fs.StringVar(&c.match, "match", "", "only workloads whose name contains this")
 	fs.BoolVar(&c.json, "json", false, "write one JSON array to stdout")
 	fs.BoolVar(&c.check, "check", false, "self-test: compare each peer's result with sumac's on small shapes, no timing")
@@ -135,8 +137,13 @@ func (c *config) validate() error {
 	default:
 		return fmt.Errorf("unknown --clock %q (want wall or cpu)", c.clock)
 	}
-	if c.onednnISA != "avx2" && c.onednnISA != "all" {
-		return fmt.Errorf("unknown --onednn-isa %q (want avx2 or all)", c.onednnISA)
+	if _, ok := onednnISAs[c.onednnISA]; !ok {
+		var names []string
+		for n := range onednnISAs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("unknown --onednn-isa %q (want one of %s)", c.onednnISA, strings.Join(names, ", "))
 	}
 	if !c.check && c.suite == "" && len(c.specs) == 0 {
 		return errors.New("give --suite, --spec or --check")

@@ -105,6 +105,10 @@ func NewF32(c *op.Conv2D, weights []float32, o Options) (*F32, error) {
 	return p, nil
 }
 
+// ISA names the instruction set of the kernels the plan runs: "avx2", or "go" for plain Go
+// loops (narrow groups) and the Go fallbacks.
+func (p *F32) ISA() string { return engineISA(p.e != nil) }
+
 // Run computes out = conv(in) for canonical NHWC in and out.
 func (p *F32) Run(in, out []float32) error {
 	if err := checkLen("input", len(in), p.shape.InLen()); err != nil {
@@ -145,6 +149,9 @@ func NewI16(c *op.Conv2D, weights []int16, o Options) (*I16, error) {
 	}
 	return p, nil
 }
+
+// ISA names the instruction set of the kernels the plan runs (see F32.ISA).
+func (p *I16) ISA() string { return engineISA(p.e != nil) }
 
 // Run computes out = conv(in).
 func (p *I16) Run(in []int16, out []int32) error {
@@ -210,6 +217,9 @@ func NewU8S8(c *op.Conv2D, weights []int8, o Options) (*U8S8, error) {
 	return p, nil
 }
 
+// ISA names the instruction set of the kernels the plan runs (see F32.ISA).
+func (p *U8S8) ISA() string { return engineISA(p.fast != nil || p.exact != nil) }
+
 // Path reports the plan's uint8 path: kernels.U8Fast or kernels.U8Exact (U8Auto resolved).
 func (p *U8S8) Path() kernels.U8Path { return p.path }
 
@@ -238,6 +248,15 @@ func (p *U8S8) Run(in []uint8, out []int32) error {
 		plainInt(&p.shape, in, p.w, out, p.thr)
 	}
 	return nil
+}
+
+// engineISA names the kernels' instruction set of a plan that runs the micro-kernels
+// (engine) or plain loops.
+func engineISA(engine bool) string {
+	if !engine || !kernels.Accelerated() {
+		return "go"
+	}
+	return "avx2"
 }
 
 // widen converts activations to int16, split over the threads for large inputs.
