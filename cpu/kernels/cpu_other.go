@@ -13,6 +13,18 @@ func Accelerated() bool { return false }
 // AVX512 reports whether the AVX-512 kernels are in use: never in this build.
 func AVX512() bool { return false }
 
+// Runs reports whether the kernels of set s are in use: only the Go fallbacks here.
+func Runs(s ISA) bool { return s == ISAGo }
+
+// CPUHas reports whether the CPU has set s: this build has no assembly kernels.
+func CPUHas(s ISA) bool { return s == ISAGo }
+
+// ForDType is ISAGo in this build.
+func ForDType(dtype string) ISA { return ISAGo }
+
+// LimitISA does nothing in this build (only the Go fallbacks exist).
+func LimitISA(c ISA) (restore func()) { return func() {} }
+
 // MeasurePeak needs the assembly kernels, which this build does not have.
 func MeasurePeak(dtype string, d time.Duration) (float64, error) {
 	return 0, errors.New("kernels: built without assembly kernels (non-amd64 or -tags noasm); no peak")

@@ -54,9 +54,11 @@ import (
 	"unsafe"
 )
 
-// MaxISAEnv names an environment variable that caps the instruction set of the kernels:
-// "avx2" (any case) keeps an AVX-512 machine on the AVX2 kernels; other values, or none,
-// leave the choice to the CPU. It is read once, at start.
+// MaxISAEnv names an environment variable that caps the instruction set of the kernels at
+// an ISA name (ParseISA): "avx2" keeps an AVX-512 machine on the AVX2 kernels, "avx512" on
+// AVX-512 without VNNI (the integer kernels then run AVX2), "avx2-vnni" on AVX2 with
+// AVX-VNNI, "go" on the Go fallbacks; unset, or a value it cannot read, leaves the choice to
+// the CPU. It is read once, at start (LimitISA changes the cap later).
 const MaxISAEnv = "SUMAC_MAX_ISA"
 
 // maxChunk bounds the k groups of one assembly call: 2048 groups of a 6x16 tile are about
@@ -241,21 +243,48 @@ func PackA6F64(k int, src []float64, lda int, dst []float64) {
 // panel >= 16*g*kg is the distance between panels in elements. Rows past the last whole
 // group and columns past the last whole panel are the caller's.
 func PackBGroups[T int16 | int8 | uint8](kg, np int, src []T, ldb int, dst []T, panel int) {
+	PackBGroupsNR(16, kg, np, src, ldb, dst, panel)
+}
+
+// PackBGroupsNR is PackBGroups for micro-panels of nr columns, nr a multiple of 16 (the
+// AVX-512 VNNI kernels' 32): dst[jp*panel + (p*nr+j)*g + q] = src[(p*g+q)*ldb + jp*nr+j].
+func PackBGroupsNR[T int16 | int8 | uint8](nr, kg, np int, src []T, ldb int, dst []T, panel int) {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	g := 4 / size
-	if kg < 0 || np < 0 || ldb < 0 || panel < 16*g*kg {
-		panic(fmt.Sprintf("kernels: PackBGroups kg=%d np=%d ldb=%d panel=%d", kg, np, ldb, panel))
+	if nr < 16 || nr%16 != 0 || kg < 0 || np < 0 || ldb < 0 || panel < nr*g*kg {
+		panic(fmt.Sprintf("kernels: PackBGroups nr=%d kg=%d np=%d ldb=%d panel=%d", nr, kg, np, ldb, panel))
 	}
 	if kg == 0 || np == 0 {
 		return
 	}
-	check("src", len(src), (kg*g-1)*ldb+16*np)
-	check("dst", len(dst), (np-1)*panel+16*g*kg)
-	groups := max(1, maxCall/np) // bounded assembly calls
-	for p0 := 0; p0 < kg; p0 += groups {
-		n := min(groups, kg-p0)
-		packBGroups(g, n, np, unsafe.Pointer(&src[p0*g*ldb]), ldb*size, unsafe.Pointer(&dst[16*g*p0]), panel*size)
+	check("src", len(src), (kg*g-1)*ldb+nr*np)
+	check("dst", len(dst), (np-1)*panel+nr*g*kg)
+	packWide(nr, g, kg, np, panel, func(n, p0, np, col, off, gstep int) {
+		packBGroups(g, n, np, unsafe.Pointer(&src[p0*g*ldb+col]), ldb*size, unsafe.Pointer(&dst[off]), panel*size, gstep*size)
+	})
+}
+
+// packWide runs a 16-column panel packer over panels of nr columns: f(n, p0, np, col, off,
+// gstep) packs n groups from group p0 into np 16-column panels whose first source column is
+// col, starting at dst element off, groups gstep elements apart. 16-column panels go in
+// calls of many panels; wider ones as nr/16 halves (quarters, ...) of one panel per call.
+func packWide(nr, g, kg, np, panel int, f func(n, p0, np, col, off, gstep int)) {
+	if nr == 16 {
+		groups := max(1, maxCall/np) // bounded assembly calls
+		for p0 := 0; p0 < kg; p0 += groups {
+			n := min(groups, kg-p0)
+			f(n, p0, np, 0, 16*g*p0, 16*g)
+		}
+		return
+	}
+	for p0 := 0; p0 < kg; p0 += maxCall {
+		n := min(maxCall, kg-p0)
+		for jp := 0; jp < np; jp++ {
+			for h := 0; h < nr/16; h++ {
+				f(n, p0, 1, jp*nr+16*h, jp*panel+nr*g*p0+16*g*h, nr*g)
+			}
+		}
 	}
 }
 
@@ -271,19 +300,22 @@ func byteSigned[T int8 | uint8]() bool {
 // dst[jp*panel + (p*16+j)*2 + q] = int16(src[(2p+q)*ldb + jp*16+j]) (the packed-B layout of
 // I16, for the exact uint8 x int8 path). panel >= 32*kg is in elements of dst.
 func PackBPairsWiden[T int8 | uint8](kg, np int, src []T, ldb int, dst []int16, panel int) {
-	if kg < 0 || np < 0 || ldb < 0 || panel < 32*kg {
-		panic(fmt.Sprintf("kernels: PackBPairsWiden kg=%d np=%d ldb=%d panel=%d", kg, np, ldb, panel))
+	PackBPairsWidenNR(16, kg, np, src, ldb, dst, panel)
+}
+
+// PackBPairsWidenNR is PackBPairsWiden for micro-panels of nr columns, nr a multiple of 16.
+func PackBPairsWidenNR[T int8 | uint8](nr, kg, np int, src []T, ldb int, dst []int16, panel int) {
+	if nr < 16 || nr%16 != 0 || kg < 0 || np < 0 || ldb < 0 || panel < 2*nr*kg {
+		panic(fmt.Sprintf("kernels: PackBPairsWiden nr=%d kg=%d np=%d ldb=%d panel=%d", nr, kg, np, ldb, panel))
 	}
 	if kg == 0 || np == 0 {
 		return
 	}
-	check("src", len(src), (2*kg-1)*ldb+16*np)
-	check("dst", len(dst), (np-1)*panel+32*kg)
-	groups := max(1, maxCall/np)
-	for p0 := 0; p0 < kg; p0 += groups {
-		n := min(groups, kg-p0)
-		packBPairsWiden(byteSigned[T](), n, np, unsafe.Pointer(&src[2*p0*ldb]), ldb, unsafe.Pointer(&dst[32*p0]), panel*2)
-	}
+	check("src", len(src), (2*kg-1)*ldb+nr*np)
+	check("dst", len(dst), (np-1)*panel+2*nr*kg)
+	packWide(nr, 2, kg, np, panel, func(n, p0, np, col, off, gstep int) {
+		packBPairsWiden(byteSigned[T](), n, np, unsafe.Pointer(&src[2*p0*ldb+col]), ldb, unsafe.Pointer(&dst[off]), panel*2, gstep*2)
+	})
 }
 
 // PackA6Widen packs six rows of a row-major byte matrix (int8 or uint8, row i at
