@@ -74,7 +74,7 @@ func sumacGEMM(t *Task, threads int, exactPath bool) (*peerOp, error) {
 	nt := gemm.NoTrans
 	isa := gemm.KernelISA(t.DType)
 	if t.DType == "u8s8" && exactPath {
-		isa = gemm.KernelISA("int16") // the exact path widens to int16
+		isa = gemm.KernelISA("u8s8-exact") // the exact path widens to int16
 	}
 	switch t.DType {
 	case "float32":
