@@ -484,3 +484,45 @@ func goU8S8IQ(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a, alt *uint8,
 		goIntTile(mr, nr, acc, &cs[t*mr*ldc], ldc, alpha, beta)
 	}
 }
+
+// Depthwise fallbacks: out[x*ostep + c] = sum over taps of in[x*xstep + io + c] *
+// w[wo + c] for mr*nb pixels and nr*ncb channels, in the kernels' arithmetic (float32 FMA
+// order per channel: taps in table order; integers exact in int32, wrapping).
+
+func goDW[A any, W int32 | float32, C int32 | float32](mr, nr, nb, ncb int, in *A, taps *int, ntaps int, w *W, out *C, xstep, ostep int, mul func(A, W) C) {
+	ts := unsafe.Slice(taps, 2*ntaps)
+	maxIn, maxW := 0, 0
+	for t := 0; t < ntaps; t++ {
+		maxIn, maxW = max(maxIn, ts[2*t]), max(maxW, ts[2*t+1])
+	}
+	px, ch := mr*nb, nr*ncb
+	is := unsafe.Slice(in, (px-1)*xstep+maxIn+ch)
+	ws := unsafe.Slice(w, maxW+ch)
+	os := unsafe.Slice(out, (px-1)*ostep+ch)
+	for x := 0; x < px; x++ {
+		for c := 0; c < ch; c++ {
+			var s C
+			for t := 0; t < ntaps; t++ {
+				s += mul(is[x*xstep+ts[2*t]+c], ws[ts[2*t+1]+c])
+			}
+			os[x*ostep+c] = s
+		}
+	}
+}
+
+func goF32D(mr, nr, nb, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep, ostep int) {
+	goDW(mr, nr, nb, ncb, in, taps, ntaps, w, out, xstep, ostep, func(a, b float32) float32 { return a * b })
+}
+
+func goI16D(mr, nr, nb, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep, ostep int) {
+	goDW(mr, nr, nb, ncb, in, taps, ntaps, w, out, xstep, ostep, func(a int16, b int32) int32 { return int32(a) * int32(int16(b)) })
+}
+
+func goU8S8D(mr, nr, nb, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep, ostep int) {
+	goDW(mr, nr, nb, ncb, in, taps, ntaps, w, out, xstep, ostep, func(a uint8, b int32) int32 { return int32(a) * int32(int8(b)) })
+}
+
+// goU8S8DX is goU8S8D for the VNNI kernels (exact alike: one product per lane).
+func goU8S8DX(mr, nr, nb, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep, ostep int) {
+	goU8S8D(mr, nr, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}

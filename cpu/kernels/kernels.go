@@ -528,3 +528,72 @@ func checkOffsets(offs []int, lenA, lenAlt, reach int) {
 		}
 	}
 }
+
+// Depthwise kernels: a convolution channel by channel (x86gen's depthwise.go). The
+// generated *Depthwise functions check their arguments and call depthwise.
+
+// dwTable holds one type and set's depthwise kernels by vectors (1, 2) and pixels (1, 2, 4).
+type dwTable[A, W, C any] struct {
+	lanes int
+	k     [2][3]func(nb, ncb int, in *A, taps *int, ntaps int, w *W, out *C, xstep, ostep int)
+}
+
+// dwMaxWork bounds the vector multiply-adds of one depthwise kernel call (about 30 us), so
+// that the goroutine is preemptible between calls.
+const dwMaxWork = 1 << 16
+
+// depthwise runs a depthwise call: px pixels x ch channels, taps pairs (input offset,
+// weight offset) in elements. It checks every length and offset before any assembly runs
+// and panics, like an out-of-range index, when one is too short or negative.
+func depthwise[A, W, C any](t *dwTable[A, W, C], px, ch int, in []A, taps []int, w []W, out []C, xstep, ostep int) {
+	if px < 0 || ch < 0 || ch%t.lanes != 0 || xstep < 0 || ostep < 0 || len(taps)%2 != 0 {
+		panic(fmt.Sprintf("kernels: depthwise px=%d ch=%d (lanes %d) xstep=%d ostep=%d taps %d", px, ch, t.lanes, xstep, ostep, len(taps)))
+	}
+	if px == 0 || ch == 0 {
+		return
+	}
+	maxIn, maxW := 0, 0
+	for i := 0; i < len(taps); i += 2 {
+		if taps[i] < 0 || taps[i+1] < 0 {
+			panic(fmt.Sprintf("kernels: depthwise tap %d has a negative offset", i/2))
+		}
+		maxIn, maxW = max(maxIn, taps[i]), max(maxW, taps[i+1])
+	}
+	// Lengths as checks of the form have >= need, with need computed without overflow.
+	const lim = 1 << 40
+	if px > lim/max(xstep, 1) || px > lim/max(ostep, 1) || maxIn > lim || maxW > lim || ch > lim {
+		panic("kernels: depthwise call too large")
+	}
+	check("input", len(in), (px-1)*xstep+maxIn+ch)
+	check("weights", len(w), maxW+ch)
+	check("output", len(out), (px-1)*ostep+ch)
+	ntaps := len(taps) / 2
+	var tp *int
+	if ntaps > 0 {
+		tp = &taps[0]
+	}
+	c2 := ch / (2 * t.lanes) // blocks of two vectors
+	c1 := ch/t.lanes - 2*c2  // and one of one
+	perPx := max(1, ntaps) * (ch / t.lanes)
+	for x := 0; x < px; {
+		mr, mi := 4, 2
+		switch {
+		case px-x >= 4:
+		case px-x >= 2:
+			mr, mi = 2, 1
+		default:
+			mr, mi = 1, 0
+		}
+		nb := (px - x) / mr
+		nb = min(nb, max(1, dwMaxWork/(perPx*mr)))
+		pi, po := &in[x*xstep], &out[x*ostep]
+		if c2 > 0 {
+			t.k[1][mi](nb, c2, pi, tp, ntaps, &w[0], po, xstep, ostep)
+		}
+		if c1 > 0 {
+			o := 2 * c2 * t.lanes
+			t.k[0][mi](nb, 1, &in[x*xstep+o], tp, ntaps, &w[o], &out[x*ostep+o], xstep, ostep)
+		}
+		x += nb * mr
+	}
+}

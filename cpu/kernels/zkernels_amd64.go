@@ -1902,6 +1902,582 @@ func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc
 //go:noescape
 func asmU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
+// kF32D1x8 runs asmF32D1x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D1x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D2x8 runs asmF32D2x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D2x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D2x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D2x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D4x8 runs asmF32D4x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D4x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D4x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D4x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D1x16 runs asmF32D1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D1x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D1x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D1x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D2x16 runs asmF32D2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D2x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D2x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D2x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D4x16 runs asmF32D4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D4x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D4x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D4x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D1x16Z runs asmF32D1x16Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D1x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D1x16Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D1x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D2x16Z runs asmF32D2x16Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D2x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D2x16Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D2x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D4x16Z runs asmF32D4x16Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D4x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D4x16Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D4x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D1x32Z runs asmF32D1x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D1x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D1x32Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D1x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D2x32Z runs asmF32D2x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D2x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D2x32Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D2x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D4x32Z runs asmF32D4x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D4x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D4x32Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D4x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kI16D1x8 runs asmI16D1x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D1x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D1x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x8 runs asmI16D2x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D2x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D2x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x8 runs asmI16D4x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D4x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D4x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x16 runs asmI16D1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D1x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D1x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x16 runs asmI16D2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D2x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D2x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x16 runs asmI16D4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D4x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D4x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x8V runs asmI16D1x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D1x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D1x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x8V runs asmI16D2x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D2x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D2x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x8V runs asmI16D4x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D4x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D4x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x16V runs asmI16D1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D1x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D1x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x16V runs asmI16D2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D2x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D2x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x16V runs asmI16D4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D4x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D4x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x16ZV runs asmI16D1x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D1x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D1x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x16ZV runs asmI16D2x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D2x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D2x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x16ZV runs asmI16D4x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D4x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D4x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x32ZV runs asmI16D1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D1x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D1x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x32ZV runs asmI16D2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D2x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D2x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x32ZV runs asmI16D4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D4x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D4x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x8 runs asmU8S8D1x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D1x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D1x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x8 runs asmU8S8D2x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D2x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D2x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x8 runs asmU8S8D4x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D4x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D4x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x16 runs asmU8S8D1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D1x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D1x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x16 runs asmU8S8D2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D2x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D2x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x16 runs asmU8S8D4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D4x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D4x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x8V runs asmU8S8D1x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D1x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D1x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x8V runs asmU8S8D2x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D2x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D2x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x8V runs asmU8S8D4x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D4x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D4x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x16V runs asmU8S8D1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D1x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D1x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x16V runs asmU8S8D2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D2x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D2x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x16V runs asmU8S8D4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D4x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D4x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x16ZV runs asmU8S8D1x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D1x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D1x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x16ZV runs asmU8S8D2x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D2x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D2x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x16ZV runs asmU8S8D4x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D4x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D4x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x32ZV runs asmU8S8D1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D1x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D1x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x32ZV runs asmU8S8D2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D2x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D2x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x32ZV runs asmU8S8D4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D4x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D4x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
 // peakF32 runs n iterations of the F32 kernel's arithmetic (96 MACs each) on registers.
 //
 //go:noescape

@@ -45901,6 +45901,2940 @@ altrow5:
 	ADDQ alt+16(FP), DI
 	JMP rowset5
 
+// func asmF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D1x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Y1
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Y1, Y0
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Y0, (R11)
+	ADDQ $32, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D2x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D2x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Y2
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Y2, Y0
+	VFMADD231PS (R10)(R8*1), Y2, Y1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Y0, (R11)
+	VMOVUPS Y1, (R11)(R12*1)
+	ADDQ $32, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D4x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D4x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Y4
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Y4, Y0
+	VFMADD231PS (R10)(R8*1), Y4, Y1
+	VFMADD231PS (R10)(R8*2), Y4, Y2
+	VFMADD231PS (R10)(R9*1), Y4, Y3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Y0, (R11)
+	VMOVUPS Y1, (R11)(R12*1)
+	VMOVUPS Y2, (R11)(R12*2)
+	VMOVUPS Y3, (R11)(R13*1)
+	ADDQ $32, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D1x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D1x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Y2
+	VMOVUPS 32(BX)(R10*1), Y3
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Y2, Y0
+	VFMADD231PS 32(R10), Y3, Y1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Y0, (R11)
+	VMOVUPS Y1, 32(R11)
+	ADDQ $64, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D2x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D2x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Y4
+	VMOVUPS 32(BX)(R10*1), Y5
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Y4, Y0
+	VFMADD231PS 32(R10), Y5, Y1
+	VFMADD231PS (R10)(R8*1), Y4, Y2
+	VFMADD231PS 32(R10)(R8*1), Y5, Y3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Y0, (R11)
+	VMOVUPS Y1, 32(R11)
+	VMOVUPS Y2, (R11)(R12*1)
+	VMOVUPS Y3, 32(R11)(R12*1)
+	ADDQ $64, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D4x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D4x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Y8
+	VMOVUPS 32(BX)(R10*1), Y9
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Y8, Y0
+	VFMADD231PS 32(R10), Y9, Y1
+	VFMADD231PS (R10)(R8*1), Y8, Y2
+	VFMADD231PS 32(R10)(R8*1), Y9, Y3
+	VFMADD231PS (R10)(R8*2), Y8, Y4
+	VFMADD231PS 32(R10)(R8*2), Y9, Y5
+	VFMADD231PS (R10)(R9*1), Y8, Y6
+	VFMADD231PS 32(R10)(R9*1), Y9, Y7
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Y0, (R11)
+	VMOVUPS Y1, 32(R11)
+	VMOVUPS Y2, (R11)(R12*1)
+	VMOVUPS Y3, 32(R11)(R12*1)
+	VMOVUPS Y4, (R11)(R12*2)
+	VMOVUPS Y5, 32(R11)(R12*2)
+	VMOVUPS Y6, (R11)(R13*1)
+	VMOVUPS Y7, 32(R11)(R13*1)
+	ADDQ $64, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D1x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D1x16Z(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Z1
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Z1, Z0
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Z0, (R11)
+	ADDQ $64, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D2x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D2x16Z(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Z2
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Z2, Z0
+	VFMADD231PS (R10)(R8*1), Z2, Z1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Z0, (R11)
+	VMOVUPS Z1, (R11)(R12*1)
+	ADDQ $64, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D4x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D4x16Z(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Z4
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Z4, Z0
+	VFMADD231PS (R10)(R8*1), Z4, Z1
+	VFMADD231PS (R10)(R8*2), Z4, Z2
+	VFMADD231PS (R10)(R9*1), Z4, Z3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Z0, (R11)
+	VMOVUPS Z1, (R11)(R12*1)
+	VMOVUPS Z2, (R11)(R12*2)
+	VMOVUPS Z3, (R11)(R13*1)
+	ADDQ $64, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D1x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D1x32Z(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Z2
+	VMOVUPS 64(BX)(R10*1), Z3
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Z2, Z0
+	VFMADD231PS 64(R10), Z3, Z1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Z0, (R11)
+	VMOVUPS Z1, 64(R11)
+	ADDQ $128, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D2x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D2x32Z(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Z4
+	VMOVUPS 64(BX)(R10*1), Z5
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Z4, Z0
+	VFMADD231PS 64(R10), Z5, Z1
+	VFMADD231PS (R10)(R8*1), Z4, Z2
+	VFMADD231PS 64(R10)(R8*1), Z5, Z3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Z0, (R11)
+	VMOVUPS Z1, 64(R11)
+	VMOVUPS Z2, (R11)(R12*1)
+	VMOVUPS Z3, 64(R11)(R12*1)
+	ADDQ $128, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmF32D4x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+TEXT ·asmF32D4x32Z(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVUPS (BX)(R10*1), Z8
+	VMOVUPS 64(BX)(R10*1), Z9
+	MOVQ (DX), R10
+	SHLQ $2, R10
+	ADDQ SI, R10
+	VFMADD231PS (R10), Z8, Z0
+	VFMADD231PS 64(R10), Z9, Z1
+	VFMADD231PS (R10)(R8*1), Z8, Z2
+	VFMADD231PS 64(R10)(R8*1), Z9, Z3
+	VFMADD231PS (R10)(R8*2), Z8, Z4
+	VFMADD231PS 64(R10)(R8*2), Z9, Z5
+	VFMADD231PS (R10)(R9*1), Z8, Z6
+	VFMADD231PS 64(R10)(R9*1), Z9, Z7
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVUPS Z0, (R11)
+	VMOVUPS Z1, 64(R11)
+	VMOVUPS Z2, (R11)(R12*1)
+	VMOVUPS Z3, 64(R11)(R12*1)
+	VMOVUPS Z4, (R11)(R12*2)
+	VMOVUPS Z5, 64(R11)(R12*2)
+	VMOVUPS Z6, (R11)(R13*1)
+	VMOVUPS Z7, 64(R11)(R13*1)
+	ADDQ $128, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D1x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D1x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y1
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y2
+	VPMADDWD Y1, Y2, Y2
+	VPADDD Y2, Y0, Y0
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	ADDQ $16, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D2x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D2x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y2
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y3
+	VPMADDWD Y2, Y3, Y3
+	VPADDD Y3, Y0, Y0
+	VPMOVZXWD (R10)(R8*1), Y3
+	VPMADDWD Y2, Y3, Y3
+	VPADDD Y3, Y1, Y1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, (R11)(R12*1)
+	ADDQ $16, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D4x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D4x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y4
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y5
+	VPMADDWD Y4, Y5, Y5
+	VPADDD Y5, Y0, Y0
+	VPMOVZXWD (R10)(R8*1), Y5
+	VPMADDWD Y4, Y5, Y5
+	VPADDD Y5, Y1, Y1
+	VPMOVZXWD (R10)(R8*2), Y5
+	VPMADDWD Y4, Y5, Y5
+	VPADDD Y5, Y2, Y2
+	VPMOVZXWD (R10)(R9*1), Y5
+	VPMADDWD Y4, Y5, Y5
+	VPADDD Y5, Y3, Y3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, (R11)(R12*1)
+	VMOVDQU Y2, (R11)(R12*2)
+	VMOVDQU Y3, (R11)(R13*1)
+	ADDQ $16, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D1x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D1x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y2
+	VMOVDQU 32(BX)(R10*1), Y3
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y4
+	VPMADDWD Y2, Y4, Y4
+	VPADDD Y4, Y0, Y0
+	VPMOVZXWD 16(R10), Y4
+	VPMADDWD Y3, Y4, Y4
+	VPADDD Y4, Y1, Y1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D2x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D2x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y4
+	VMOVDQU 32(BX)(R10*1), Y5
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y6
+	VPMADDWD Y4, Y6, Y6
+	VPADDD Y6, Y0, Y0
+	VPMOVZXWD 16(R10), Y6
+	VPMADDWD Y5, Y6, Y6
+	VPADDD Y6, Y1, Y1
+	VPMOVZXWD (R10)(R8*1), Y6
+	VPMADDWD Y4, Y6, Y6
+	VPADDD Y6, Y2, Y2
+	VPMOVZXWD 16(R10)(R8*1), Y6
+	VPMADDWD Y5, Y6, Y6
+	VPADDD Y6, Y3, Y3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, (R11)(R12*1)
+	VMOVDQU Y3, 32(R11)(R12*1)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D4x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D4x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y8
+	VMOVDQU 32(BX)(R10*1), Y9
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y10
+	VPMADDWD Y8, Y10, Y10
+	VPADDD Y10, Y0, Y0
+	VPMOVZXWD 16(R10), Y10
+	VPMADDWD Y9, Y10, Y10
+	VPADDD Y10, Y1, Y1
+	VPMOVZXWD (R10)(R8*1), Y10
+	VPMADDWD Y8, Y10, Y10
+	VPADDD Y10, Y2, Y2
+	VPMOVZXWD 16(R10)(R8*1), Y10
+	VPMADDWD Y9, Y10, Y10
+	VPADDD Y10, Y3, Y3
+	VPMOVZXWD (R10)(R8*2), Y10
+	VPMADDWD Y8, Y10, Y10
+	VPADDD Y10, Y4, Y4
+	VPMOVZXWD 16(R10)(R8*2), Y10
+	VPMADDWD Y9, Y10, Y10
+	VPADDD Y10, Y5, Y5
+	VPMOVZXWD (R10)(R9*1), Y10
+	VPMADDWD Y8, Y10, Y10
+	VPADDD Y10, Y6, Y6
+	VPMOVZXWD 16(R10)(R9*1), Y10
+	VPMADDWD Y9, Y10, Y10
+	VPADDD Y10, Y7, Y7
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, (R11)(R12*1)
+	VMOVDQU Y3, 32(R11)(R12*1)
+	VMOVDQU Y4, (R11)(R12*2)
+	VMOVDQU Y5, 32(R11)(R12*2)
+	VMOVDQU Y6, (R11)(R13*1)
+	VMOVDQU Y7, 32(R11)(R13*1)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D1x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D1x8V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y1
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x6d
+	BYTE $0x52
+	BYTE $0xc1
+	// VPDPWSSD Y0, Y2, Y1 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	ADDQ $16, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D2x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D2x8V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y2
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x65
+	BYTE $0x52
+	BYTE $0xc2
+	// VPDPWSSD Y0, Y3, Y2 (VEX)
+	VPMOVZXWD (R10)(R8*1), Y3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x65
+	BYTE $0x52
+	BYTE $0xca
+	// VPDPWSSD Y1, Y3, Y2 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, (R11)(R12*1)
+	ADDQ $16, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D4x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D4x8V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y4
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x55
+	BYTE $0x52
+	BYTE $0xc4
+	// VPDPWSSD Y0, Y5, Y4 (VEX)
+	VPMOVZXWD (R10)(R8*1), Y5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x55
+	BYTE $0x52
+	BYTE $0xcc
+	// VPDPWSSD Y1, Y5, Y4 (VEX)
+	VPMOVZXWD (R10)(R8*2), Y5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x55
+	BYTE $0x52
+	BYTE $0xd4
+	// VPDPWSSD Y2, Y5, Y4 (VEX)
+	VPMOVZXWD (R10)(R9*1), Y5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x55
+	BYTE $0x52
+	BYTE $0xdc
+	// VPDPWSSD Y3, Y5, Y4 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, (R11)(R12*1)
+	VMOVDQU Y2, (R11)(R12*2)
+	VMOVDQU Y3, (R11)(R13*1)
+	ADDQ $16, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D1x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D1x16V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y2
+	VMOVDQU 32(BX)(R10*1), Y3
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y4
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x5d
+	BYTE $0x52
+	BYTE $0xc2
+	// VPDPWSSD Y0, Y4, Y2 (VEX)
+	VPMOVZXWD 16(R10), Y4
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x5d
+	BYTE $0x52
+	BYTE $0xcb
+	// VPDPWSSD Y1, Y4, Y3 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D2x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D2x16V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y4
+	VMOVDQU 32(BX)(R10*1), Y5
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4d
+	BYTE $0x52
+	BYTE $0xc4
+	// VPDPWSSD Y0, Y6, Y4 (VEX)
+	VPMOVZXWD 16(R10), Y6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4d
+	BYTE $0x52
+	BYTE $0xcd
+	// VPDPWSSD Y1, Y6, Y5 (VEX)
+	VPMOVZXWD (R10)(R8*1), Y6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4d
+	BYTE $0x52
+	BYTE $0xd4
+	// VPDPWSSD Y2, Y6, Y4 (VEX)
+	VPMOVZXWD 16(R10)(R8*1), Y6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4d
+	BYTE $0x52
+	BYTE $0xdd
+	// VPDPWSSD Y3, Y6, Y5 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, (R11)(R12*1)
+	VMOVDQU Y3, 32(R11)(R12*1)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D4x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D4x16V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y8
+	VMOVDQU 32(BX)(R10*1), Y9
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x52
+	BYTE $0xc0
+	// VPDPWSSD Y0, Y10, Y8 (VEX)
+	VPMOVZXWD 16(R10), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x52
+	BYTE $0xc9
+	// VPDPWSSD Y1, Y10, Y9 (VEX)
+	VPMOVZXWD (R10)(R8*1), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x52
+	BYTE $0xd0
+	// VPDPWSSD Y2, Y10, Y8 (VEX)
+	VPMOVZXWD 16(R10)(R8*1), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x52
+	BYTE $0xd9
+	// VPDPWSSD Y3, Y10, Y9 (VEX)
+	VPMOVZXWD (R10)(R8*2), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x52
+	BYTE $0xe0
+	// VPDPWSSD Y4, Y10, Y8 (VEX)
+	VPMOVZXWD 16(R10)(R8*2), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x52
+	BYTE $0xe9
+	// VPDPWSSD Y5, Y10, Y9 (VEX)
+	VPMOVZXWD (R10)(R9*1), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x52
+	BYTE $0xf0
+	// VPDPWSSD Y6, Y10, Y8 (VEX)
+	VPMOVZXWD 16(R10)(R9*1), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x52
+	BYTE $0xf9
+	// VPDPWSSD Y7, Y10, Y9 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, (R11)(R12*1)
+	VMOVDQU Y3, 32(R11)(R12*1)
+	VMOVDQU Y4, (R11)(R12*2)
+	VMOVDQU Y5, 32(R11)(R12*2)
+	VMOVDQU Y6, (R11)(R13*1)
+	VMOVDQU Y7, 32(R11)(R13*1)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D1x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D1x16ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z1
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Z2
+	VPDPWSSD Z1, Z2, Z0
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D2x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D2x16ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z2
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Z3
+	VPDPWSSD Z2, Z3, Z0
+	VPMOVZXWD (R10)(R8*1), Z3
+	VPDPWSSD Z2, Z3, Z1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, (R11)(R12*1)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D4x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D4x16ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z4
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Z5
+	VPDPWSSD Z4, Z5, Z0
+	VPMOVZXWD (R10)(R8*1), Z5
+	VPDPWSSD Z4, Z5, Z1
+	VPMOVZXWD (R10)(R8*2), Z5
+	VPDPWSSD Z4, Z5, Z2
+	VPMOVZXWD (R10)(R9*1), Z5
+	VPDPWSSD Z4, Z5, Z3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, (R11)(R12*1)
+	VMOVDQU32 Z2, (R11)(R12*2)
+	VMOVDQU32 Z3, (R11)(R13*1)
+	ADDQ $32, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D1x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D1x32ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z2
+	VMOVDQU32 64(BX)(R10*1), Z3
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Z4
+	VPDPWSSD Z2, Z4, Z0
+	VPMOVZXWD 32(R10), Z4
+	VPDPWSSD Z3, Z4, Z1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, 64(R11)
+	ADDQ $64, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D2x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D2x32ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z4
+	VMOVDQU32 64(BX)(R10*1), Z5
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Z6
+	VPDPWSSD Z4, Z6, Z0
+	VPMOVZXWD 32(R10), Z6
+	VPDPWSSD Z5, Z6, Z1
+	VPMOVZXWD (R10)(R8*1), Z6
+	VPDPWSSD Z4, Z6, Z2
+	VPMOVZXWD 32(R10)(R8*1), Z6
+	VPDPWSSD Z5, Z6, Z3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, 64(R11)
+	VMOVDQU32 Z2, (R11)(R12*1)
+	VMOVDQU32 Z3, 64(R11)(R12*1)
+	ADDQ $64, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmI16D4x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmI16D4x32ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	SHLQ $1, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z8
+	VMOVDQU32 64(BX)(R10*1), Z9
+	MOVQ (DX), R10
+	SHLQ $1, R10
+	ADDQ SI, R10
+	VPMOVZXWD (R10), Z10
+	VPDPWSSD Z8, Z10, Z0
+	VPMOVZXWD 32(R10), Z10
+	VPDPWSSD Z9, Z10, Z1
+	VPMOVZXWD (R10)(R8*1), Z10
+	VPDPWSSD Z8, Z10, Z2
+	VPMOVZXWD 32(R10)(R8*1), Z10
+	VPDPWSSD Z9, Z10, Z3
+	VPMOVZXWD (R10)(R8*2), Z10
+	VPDPWSSD Z8, Z10, Z4
+	VPMOVZXWD 32(R10)(R8*2), Z10
+	VPDPWSSD Z9, Z10, Z5
+	VPMOVZXWD (R10)(R9*1), Z10
+	VPDPWSSD Z8, Z10, Z6
+	VPMOVZXWD 32(R10)(R9*1), Z10
+	VPDPWSSD Z9, Z10, Z7
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, 64(R11)
+	VMOVDQU32 Z2, (R11)(R12*1)
+	VMOVDQU32 Z3, 64(R11)(R12*1)
+	VMOVDQU32 Z4, (R11)(R12*2)
+	VMOVDQU32 Z5, 64(R11)(R12*2)
+	VMOVDQU32 Z6, (R11)(R13*1)
+	VMOVDQU32 Z7, 64(R11)(R13*1)
+	ADDQ $64, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D1x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D1x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y1
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y2
+	VPMADDWD Y1, Y2, Y2
+	VPADDD Y2, Y0, Y0
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	ADDQ $8, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D2x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D2x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y2
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y3
+	VPMADDWD Y2, Y3, Y3
+	VPADDD Y3, Y0, Y0
+	VPMOVZXBD (R10)(R8*1), Y3
+	VPMADDWD Y2, Y3, Y3
+	VPADDD Y3, Y1, Y1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, (R11)(R12*1)
+	ADDQ $8, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D4x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D4x8(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y4
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y5
+	VPMADDWD Y4, Y5, Y5
+	VPADDD Y5, Y0, Y0
+	VPMOVZXBD (R10)(R8*1), Y5
+	VPMADDWD Y4, Y5, Y5
+	VPADDD Y5, Y1, Y1
+	VPMOVZXBD (R10)(R8*2), Y5
+	VPMADDWD Y4, Y5, Y5
+	VPADDD Y5, Y2, Y2
+	VPMOVZXBD (R10)(R9*1), Y5
+	VPMADDWD Y4, Y5, Y5
+	VPADDD Y5, Y3, Y3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, (R11)(R12*1)
+	VMOVDQU Y2, (R11)(R12*2)
+	VMOVDQU Y3, (R11)(R13*1)
+	ADDQ $8, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D1x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D1x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y2
+	VMOVDQU 32(BX)(R10*1), Y3
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y4
+	VPMADDWD Y2, Y4, Y4
+	VPADDD Y4, Y0, Y0
+	VPMOVZXBD 8(R10), Y4
+	VPMADDWD Y3, Y4, Y4
+	VPADDD Y4, Y1, Y1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D2x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D2x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y4
+	VMOVDQU 32(BX)(R10*1), Y5
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y6
+	VPMADDWD Y4, Y6, Y6
+	VPADDD Y6, Y0, Y0
+	VPMOVZXBD 8(R10), Y6
+	VPMADDWD Y5, Y6, Y6
+	VPADDD Y6, Y1, Y1
+	VPMOVZXBD (R10)(R8*1), Y6
+	VPMADDWD Y4, Y6, Y6
+	VPADDD Y6, Y2, Y2
+	VPMOVZXBD 8(R10)(R8*1), Y6
+	VPMADDWD Y5, Y6, Y6
+	VPADDD Y6, Y3, Y3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, (R11)(R12*1)
+	VMOVDQU Y3, 32(R11)(R12*1)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D4x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D4x16(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y8
+	VMOVDQU 32(BX)(R10*1), Y9
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y10
+	VPMADDWD Y8, Y10, Y10
+	VPADDD Y10, Y0, Y0
+	VPMOVZXBD 8(R10), Y10
+	VPMADDWD Y9, Y10, Y10
+	VPADDD Y10, Y1, Y1
+	VPMOVZXBD (R10)(R8*1), Y10
+	VPMADDWD Y8, Y10, Y10
+	VPADDD Y10, Y2, Y2
+	VPMOVZXBD 8(R10)(R8*1), Y10
+	VPMADDWD Y9, Y10, Y10
+	VPADDD Y10, Y3, Y3
+	VPMOVZXBD (R10)(R8*2), Y10
+	VPMADDWD Y8, Y10, Y10
+	VPADDD Y10, Y4, Y4
+	VPMOVZXBD 8(R10)(R8*2), Y10
+	VPMADDWD Y9, Y10, Y10
+	VPADDD Y10, Y5, Y5
+	VPMOVZXBD (R10)(R9*1), Y10
+	VPMADDWD Y8, Y10, Y10
+	VPADDD Y10, Y6, Y6
+	VPMOVZXBD 8(R10)(R9*1), Y10
+	VPMADDWD Y9, Y10, Y10
+	VPADDD Y10, Y7, Y7
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, (R11)(R12*1)
+	VMOVDQU Y3, 32(R11)(R12*1)
+	VMOVDQU Y4, (R11)(R12*2)
+	VMOVDQU Y5, 32(R11)(R12*2)
+	VMOVDQU Y6, (R11)(R13*1)
+	VMOVDQU Y7, 32(R11)(R13*1)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D1x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D1x8V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y1
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x6d
+	BYTE $0x50
+	BYTE $0xc1
+	// VPDPBUSD Y0, Y2, Y1 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	ADDQ $8, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D2x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D2x8V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y2
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x65
+	BYTE $0x50
+	BYTE $0xc2
+	// VPDPBUSD Y0, Y3, Y2 (VEX)
+	VPMOVZXBD (R10)(R8*1), Y3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x65
+	BYTE $0x50
+	BYTE $0xca
+	// VPDPBUSD Y1, Y3, Y2 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, (R11)(R12*1)
+	ADDQ $8, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D4x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D4x8V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y4
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x55
+	BYTE $0x50
+	BYTE $0xc4
+	// VPDPBUSD Y0, Y5, Y4 (VEX)
+	VPMOVZXBD (R10)(R8*1), Y5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x55
+	BYTE $0x50
+	BYTE $0xcc
+	// VPDPBUSD Y1, Y5, Y4 (VEX)
+	VPMOVZXBD (R10)(R8*2), Y5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x55
+	BYTE $0x50
+	BYTE $0xd4
+	// VPDPBUSD Y2, Y5, Y4 (VEX)
+	VPMOVZXBD (R10)(R9*1), Y5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x55
+	BYTE $0x50
+	BYTE $0xdc
+	// VPDPBUSD Y3, Y5, Y4 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, (R11)(R12*1)
+	VMOVDQU Y2, (R11)(R12*2)
+	VMOVDQU Y3, (R11)(R13*1)
+	ADDQ $8, SI
+	ADDQ $32, BX
+	ADDQ $32, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D1x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D1x16V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y2
+	VMOVDQU 32(BX)(R10*1), Y3
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y4
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x5d
+	BYTE $0x50
+	BYTE $0xc2
+	// VPDPBUSD Y0, Y4, Y2 (VEX)
+	VPMOVZXBD 8(R10), Y4
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x5d
+	BYTE $0x50
+	BYTE $0xcb
+	// VPDPBUSD Y1, Y4, Y3 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D2x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D2x16V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y4
+	VMOVDQU 32(BX)(R10*1), Y5
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4d
+	BYTE $0x50
+	BYTE $0xc4
+	// VPDPBUSD Y0, Y6, Y4 (VEX)
+	VPMOVZXBD 8(R10), Y6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4d
+	BYTE $0x50
+	BYTE $0xcd
+	// VPDPBUSD Y1, Y6, Y5 (VEX)
+	VPMOVZXBD (R10)(R8*1), Y6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4d
+	BYTE $0x50
+	BYTE $0xd4
+	// VPDPBUSD Y2, Y6, Y4 (VEX)
+	VPMOVZXBD 8(R10)(R8*1), Y6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4d
+	BYTE $0x50
+	BYTE $0xdd
+	// VPDPBUSD Y3, Y6, Y5 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, (R11)(R12*1)
+	VMOVDQU Y3, 32(R11)(R12*1)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D4x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D4x16V(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU (BX)(R10*1), Y8
+	VMOVDQU 32(BX)(R10*1), Y9
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x50
+	BYTE $0xc0
+	// VPDPBUSD Y0, Y10, Y8 (VEX)
+	VPMOVZXBD 8(R10), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x50
+	BYTE $0xc9
+	// VPDPBUSD Y1, Y10, Y9 (VEX)
+	VPMOVZXBD (R10)(R8*1), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x50
+	BYTE $0xd0
+	// VPDPBUSD Y2, Y10, Y8 (VEX)
+	VPMOVZXBD 8(R10)(R8*1), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x50
+	BYTE $0xd9
+	// VPDPBUSD Y3, Y10, Y9 (VEX)
+	VPMOVZXBD (R10)(R8*2), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x50
+	BYTE $0xe0
+	// VPDPBUSD Y4, Y10, Y8 (VEX)
+	VPMOVZXBD 8(R10)(R8*2), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x50
+	BYTE $0xe9
+	// VPDPBUSD Y5, Y10, Y9 (VEX)
+	VPMOVZXBD (R10)(R9*1), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x50
+	BYTE $0xf0
+	// VPDPBUSD Y6, Y10, Y8 (VEX)
+	VPMOVZXBD 8(R10)(R9*1), Y10
+	BYTE $0xc4
+	BYTE $0xc2
+	BYTE $0x2d
+	BYTE $0x50
+	BYTE $0xf9
+	// VPDPBUSD Y7, Y10, Y9 (VEX)
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU Y0, (R11)
+	VMOVDQU Y1, 32(R11)
+	VMOVDQU Y2, (R11)(R12*1)
+	VMOVDQU Y3, 32(R11)(R12*1)
+	VMOVDQU Y4, (R11)(R12*2)
+	VMOVDQU Y5, 32(R11)(R12*2)
+	VMOVDQU Y6, (R11)(R13*1)
+	VMOVDQU Y7, 32(R11)(R13*1)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D1x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D1x16ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z1
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Z2
+	VPDPBUSD Z1, Z2, Z0
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D2x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D2x16ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z2
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Z3
+	VPDPBUSD Z2, Z3, Z0
+	VPMOVZXBD (R10)(R8*1), Z3
+	VPDPBUSD Z2, Z3, Z1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, (R11)(R12*1)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D4x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D4x16ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z4
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Z5
+	VPDPBUSD Z4, Z5, Z0
+	VPMOVZXBD (R10)(R8*1), Z5
+	VPDPBUSD Z4, Z5, Z1
+	VPMOVZXBD (R10)(R8*2), Z5
+	VPDPBUSD Z4, Z5, Z2
+	VPMOVZXBD (R10)(R9*1), Z5
+	VPDPBUSD Z4, Z5, Z3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, (R11)(R12*1)
+	VMOVDQU32 Z2, (R11)(R12*2)
+	VMOVDQU32 Z3, (R11)(R13*1)
+	ADDQ $16, SI
+	ADDQ $64, BX
+	ADDQ $64, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D1x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D1x32ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z2
+	VMOVDQU32 64(BX)(R10*1), Z3
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Z4
+	VPDPBUSD Z2, Z4, Z0
+	VPMOVZXBD 16(R10), Z4
+	VPDPBUSD Z3, Z4, Z1
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, 64(R11)
+	ADDQ $32, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	ADDQ R8, AX
+	ADDQ R12, DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D2x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D2x32ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z4
+	VMOVDQU32 64(BX)(R10*1), Z5
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Z6
+	VPDPBUSD Z4, Z6, Z0
+	VPMOVZXBD 16(R10), Z6
+	VPDPBUSD Z5, Z6, Z1
+	VPMOVZXBD (R10)(R8*1), Z6
+	VPDPBUSD Z4, Z6, Z2
+	VPMOVZXBD 16(R10)(R8*1), Z6
+	VPDPBUSD Z5, Z6, Z3
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, 64(R11)
+	VMOVDQU32 Z2, (R11)(R12*1)
+	VMOVDQU32 Z3, 64(R11)(R12*1)
+	ADDQ $32, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*2), AX
+	LEAQ (DI)(R12*2), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
+// func asmU8S8D4x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+TEXT ·asmU8S8D4x32ZV(SB), NOSPLIT, $0-72
+	MOVQ in+16(FP), AX
+	MOVQ out+48(FP), DI
+	MOVQ xstep+56(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ostep+64(FP), R12
+	SHLQ $2, R12
+	LEAQ (R12)(R12*2), R13
+pixloop:
+	MOVQ ncb+8(FP), R14
+	MOVQ AX, SI
+	MOVQ w+40(FP), BX
+	MOVQ DI, R11
+cbloop:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	MOVQ taps+24(FP), DX
+	MOVQ ntaps+32(FP), CX
+	TESTQ CX, CX
+	JZ store
+taploop:
+	MOVQ 8(DX), R10
+	SHLQ $2, R10
+	VMOVDQU32 (BX)(R10*1), Z8
+	VMOVDQU32 64(BX)(R10*1), Z9
+	MOVQ (DX), R10
+	ADDQ SI, R10
+	VPMOVZXBD (R10), Z10
+	VPDPBUSD Z8, Z10, Z0
+	VPMOVZXBD 16(R10), Z10
+	VPDPBUSD Z9, Z10, Z1
+	VPMOVZXBD (R10)(R8*1), Z10
+	VPDPBUSD Z8, Z10, Z2
+	VPMOVZXBD 16(R10)(R8*1), Z10
+	VPDPBUSD Z9, Z10, Z3
+	VPMOVZXBD (R10)(R8*2), Z10
+	VPDPBUSD Z8, Z10, Z4
+	VPMOVZXBD 16(R10)(R8*2), Z10
+	VPDPBUSD Z9, Z10, Z5
+	VPMOVZXBD (R10)(R9*1), Z10
+	VPDPBUSD Z8, Z10, Z6
+	VPMOVZXBD 16(R10)(R9*1), Z10
+	VPDPBUSD Z9, Z10, Z7
+	ADDQ $16, DX
+	DECQ CX
+	JNZ taploop
+store:
+	VMOVDQU32 Z0, (R11)
+	VMOVDQU32 Z1, 64(R11)
+	VMOVDQU32 Z2, (R11)(R12*1)
+	VMOVDQU32 Z3, 64(R11)(R12*1)
+	VMOVDQU32 Z4, (R11)(R12*2)
+	VMOVDQU32 Z5, 64(R11)(R12*2)
+	VMOVDQU32 Z6, (R11)(R13*1)
+	VMOVDQU32 Z7, 64(R11)(R13*1)
+	ADDQ $32, SI
+	ADDQ $128, BX
+	ADDQ $128, R11
+	DECQ R14
+	JNZ cbloop
+	LEAQ (AX)(R8*4), AX
+	LEAQ (DI)(R12*4), DI
+	DECQ nb+0(FP)
+	JNZ pixloop
+	VZEROUPPER
+	RET
+
 // func peakF32(n int)
 TEXT ·peakF32(SB), NOSPLIT, $0-8
 	MOVQ n+0(FP), CX

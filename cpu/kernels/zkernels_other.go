@@ -638,6 +638,198 @@ func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc
 	goU8S8IX(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
 }
 
+func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D2x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D4x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D1x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D2x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D4x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D1x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D2x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D4x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D1x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D2x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D4x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
 func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
 
 func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, src, lda, dst) }

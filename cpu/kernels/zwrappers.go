@@ -668,3 +668,99 @@ func S8U8ZV(kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) 
 func S8U8ZVTiles(tiles, kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
 	packedTiles(U8ZVMR, U8ZVNR, U8KGroup, kS8U8P6x32ZV, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
+
+// F32DepthwiseLanes is the channel granularity of F32Depthwise.
+const F32DepthwiseLanes = 8
+
+var f32DepthwiseKernels = dwTable[float32, float32, float32]{8, [2][3]func(int, int, *float32, *int, int, *float32, *float32, int, int){{kF32D1x8, kF32D2x8, kF32D4x8}, {kF32D1x16, kF32D2x16, kF32D4x16}}}
+
+// F32Depthwise computes px output pixels x ch channels (ch a multiple of F32DepthwiseLanes)
+// channel by channel on the AVX2 and FMA kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func F32Depthwise(px, ch int, in []float32, taps []int, w []float32, out []float32, xstep, ostep int) {
+	depthwise(&f32DepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// F32ZDepthwiseLanes is the channel granularity of F32ZDepthwise.
+const F32ZDepthwiseLanes = 16
+
+var f32zDepthwiseKernels = dwTable[float32, float32, float32]{16, [2][3]func(int, int, *float32, *int, int, *float32, *float32, int, int){{kF32D1x16Z, kF32D2x16Z, kF32D4x16Z}, {kF32D1x32Z, kF32D2x32Z, kF32D4x32Z}}}
+
+// F32ZDepthwise computes px output pixels x ch channels (ch a multiple of F32ZDepthwiseLanes)
+// channel by channel on the AVX-512F kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func F32ZDepthwise(px, ch int, in []float32, taps []int, w []float32, out []float32, xstep, ostep int) {
+	depthwise(&f32zDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// I16DepthwiseLanes is the channel granularity of I16Depthwise.
+const I16DepthwiseLanes = 8
+
+var i16DepthwiseKernels = dwTable[int16, int32, int32]{8, [2][3]func(int, int, *int16, *int, int, *int32, *int32, int, int){{kI16D1x8, kI16D2x8, kI16D4x8}, {kI16D1x16, kI16D2x16, kI16D4x16}}}
+
+// I16Depthwise computes px output pixels x ch channels (ch a multiple of I16DepthwiseLanes)
+// channel by channel on the AVX2 and FMA kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func I16Depthwise(px, ch int, in []int16, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&i16DepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// I16VDepthwiseLanes is the channel granularity of I16VDepthwise.
+const I16VDepthwiseLanes = 8
+
+var i16vDepthwiseKernels = dwTable[int16, int32, int32]{8, [2][3]func(int, int, *int16, *int, int, *int32, *int32, int, int){{kI16D1x8V, kI16D2x8V, kI16D4x8V}, {kI16D1x16V, kI16D2x16V, kI16D4x16V}}}
+
+// I16VDepthwise computes px output pixels x ch channels (ch a multiple of I16VDepthwiseLanes)
+// channel by channel on the AVX-VNNI kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func I16VDepthwise(px, ch int, in []int16, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&i16vDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// I16ZVDepthwiseLanes is the channel granularity of I16ZVDepthwise.
+const I16ZVDepthwiseLanes = 16
+
+var i16zvDepthwiseKernels = dwTable[int16, int32, int32]{16, [2][3]func(int, int, *int16, *int, int, *int32, *int32, int, int){{kI16D1x16ZV, kI16D2x16ZV, kI16D4x16ZV}, {kI16D1x32ZV, kI16D2x32ZV, kI16D4x32ZV}}}
+
+// I16ZVDepthwise computes px output pixels x ch channels (ch a multiple of I16ZVDepthwiseLanes)
+// channel by channel on the AVX-512F and AVX512_VNNI kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func I16ZVDepthwise(px, ch int, in []int16, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&i16zvDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// U8S8DepthwiseLanes is the channel granularity of U8S8Depthwise.
+const U8S8DepthwiseLanes = 8
+
+var u8s8DepthwiseKernels = dwTable[uint8, int32, int32]{8, [2][3]func(int, int, *uint8, *int, int, *int32, *int32, int, int){{kU8S8D1x8, kU8S8D2x8, kU8S8D4x8}, {kU8S8D1x16, kU8S8D2x16, kU8S8D4x16}}}
+
+// U8S8Depthwise computes px output pixels x ch channels (ch a multiple of U8S8DepthwiseLanes)
+// channel by channel on the AVX2 and FMA kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func U8S8Depthwise(px, ch int, in []uint8, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&u8s8DepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// U8S8VDepthwiseLanes is the channel granularity of U8S8VDepthwise.
+const U8S8VDepthwiseLanes = 8
+
+var u8s8vDepthwiseKernels = dwTable[uint8, int32, int32]{8, [2][3]func(int, int, *uint8, *int, int, *int32, *int32, int, int){{kU8S8D1x8V, kU8S8D2x8V, kU8S8D4x8V}, {kU8S8D1x16V, kU8S8D2x16V, kU8S8D4x16V}}}
+
+// U8S8VDepthwise computes px output pixels x ch channels (ch a multiple of U8S8VDepthwiseLanes)
+// channel by channel on the AVX-VNNI kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func U8S8VDepthwise(px, ch int, in []uint8, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&u8s8vDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// U8S8ZVDepthwiseLanes is the channel granularity of U8S8ZVDepthwise.
+const U8S8ZVDepthwiseLanes = 16
+
+var u8s8zvDepthwiseKernels = dwTable[uint8, int32, int32]{16, [2][3]func(int, int, *uint8, *int, int, *int32, *int32, int, int){{kU8S8D1x16ZV, kU8S8D2x16ZV, kU8S8D4x16ZV}, {kU8S8D1x32ZV, kU8S8D2x32ZV, kU8S8D4x32ZV}}}
+
+// U8S8ZVDepthwise computes px output pixels x ch channels (ch a multiple of U8S8ZVDepthwiseLanes)
+// channel by channel on the AVX-512F and AVX512_VNNI kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func U8S8ZVDepthwise(px, ch int, in []uint8, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&u8s8zvDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}

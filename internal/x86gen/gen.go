@@ -117,6 +117,23 @@ func Catalog() []Kernel {
 			ks = append(ks, k)
 		}
 	}
+	// Depthwise kernels (depthwise.go): 4, 2 and 1 pixels x one or two vectors of channels,
+	// for every type and set of the convolution.
+	for _, w := range []struct {
+		e           Elem
+		avx512, vnn bool
+	}{{F32, false, false}, {F32, true, false}, {I16, false, false}, {I16, false, true}, {I16, true, true},
+		{U8S8, false, false}, {U8S8, false, true}, {U8S8, true, true}} {
+		lanes := 8
+		if w.avx512 {
+			lanes = 16
+		}
+		for _, nv := range []int{1, 2} {
+			for _, mr := range []int{1, 2, 4} {
+				ks = append(ks, Kernel{Elem: w.e, MR: mr, NR: nv * lanes, Depthwise: true, AVX512: w.avx512, VNNI: w.vnn})
+			}
+		}
+	}
 	return ks
 }
 

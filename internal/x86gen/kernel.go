@@ -86,6 +86,11 @@ type Kernel struct {
 	// registers; without, AVX-VNNI kernels on the 16 ymm registers, whose VEX encodings Go's
 	// assembler lacks and the generator writes as bytes (vexVNNI).
 	VNNI bool
+	// Depthwise kernels compute a convolution channel by channel (depth-wise and, on an
+	// expanded input, grouped convolutions): MR output pixels x NR channels, each channel's
+	// sum over a table of taps of input x per-channel weight, vectorized across the channels
+	// (depthwise.go). NR is one or two vectors.
+	Depthwise bool
 	// Tag tells apart variants of one shape (tuning experiments); it suffixes the symbol.
 	Tag string
 }
@@ -138,9 +143,12 @@ func (k Kernel) fallback() string {
 	return "go" + elems[k.Elem].tag + k.form() + x
 }
 
-// form is the symbol letter of the A access: P packed, S strided, W window, I indirect.
+// form is the symbol letter of the A access: P packed, S strided, W window, I indirect,
+// D depthwise.
 func (k Kernel) form() string {
 	switch {
+	case k.Depthwise:
+		return "D"
 	case k.Indirect:
 		return "I"
 	case k.Window:
@@ -186,6 +194,9 @@ func (k Kernel) Validate() error {
 	e, ok := elems[k.Elem]
 	if !ok {
 		return fmt.Errorf("x86gen: unknown element type %d", k.Elem)
+	}
+	if k.Depthwise {
+		return k.validateDepthwise()
 	}
 	maxMR := 8 // packed A: one broadcast address per row from AX; the register check below bounds MR*NR
 	if k.Strided {
@@ -243,6 +254,9 @@ type arg struct {
 
 func (k Kernel) args() (args []arg, frame int) {
 	e := elems[k.Elem]
+	if k.Depthwise {
+		return k.depthwiseArgs()
+	}
 	cSize := 4
 	if k.Elem == F64 {
 		cSize = 8
@@ -488,6 +502,10 @@ func (k Kernel) advance(a *asm, n int) {
 
 // emit writes the kernel's TEXT block.
 func (k Kernel) emit(a *asm) {
+	if k.Depthwise {
+		k.emitDepthwise(a)
+		return
+	}
 	e := elems[k.Elem]
 	r := k.allocate()
 	_, frame := k.args()

@@ -56,7 +56,7 @@ func families(ks []Kernel) ([]*family, error) {
 	}
 	for i := range ks {
 		k := &ks[i]
-		if k.Tag != "" || k.form() == "P" {
+		if k.Tag != "" || k.form() == "P" || k.Depthwise {
 			continue
 		}
 		f := byKey[key{k.Elem, k.Set()}]
@@ -312,5 +312,66 @@ func wrappers(pkg string, ks []Kernel) ([]byte, error) {
 			b.WriteString(rep.Replace(indirectTmpl))
 		}
 	}
+	dw, err := depthwiseWrappers(ks)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(dw)
 	return b.Bytes(), nil
+}
+
+// depthwiseWrappers writes, for each type and set with depthwise kernels, a table of them
+// and the exported function that runs it (cpu/kernels' depthwise): every set needs MR 1, 2
+// and 4 for one and two vectors.
+func depthwiseWrappers(ks []Kernel) (string, error) {
+	type key struct {
+		e   Elem
+		set string
+	}
+	tables := map[key]*[2][3]*Kernel{}
+	var order []key
+	for i := range ks {
+		k := &ks[i]
+		if !k.Depthwise || k.Tag != "" {
+			continue
+		}
+		kk := key{k.Elem, k.Set()}
+		if tables[kk] == nil {
+			tables[kk] = &[2][3]*Kernel{}
+			order = append(order, kk)
+		}
+		tables[kk][k.dwVecs()-1][map[int]int{1: 0, 2: 1, 4: 2}[k.MR]] = k
+	}
+	var b strings.Builder
+	for _, kk := range order {
+		t := tables[kk]
+		e := elems[kk.e]
+		name := e.tag + setSuffix[kk.set]
+		var rows []string
+		var k0 *Kernel
+		for v := range t {
+			var names []string
+			for m := range t[v] {
+				if t[v][m] == nil {
+					return "", fmt.Errorf("x86gen: %s depthwise kernels: MR 1, 2 and 4 of one and two vectors needed", name)
+				}
+				names = append(names, t[v][m].Dispatcher())
+				k0 = t[v][m]
+			}
+			rows = append(rows, "{"+strings.Join(names, ", ")+"}")
+		}
+		_, isa := setFlag(kk.set)
+		fmt.Fprintf(&b, "// %sDepthwiseLanes is the channel granularity of %sDepthwise.\nconst %sDepthwiseLanes = %d\n\n", name, name, name, k0.dwLanes())
+		fmt.Fprintf(&b, "var %sDepthwiseKernels = dwTable[%s, %s, %s]{%d, [2][3]func(int, int, *%s, *int, int, *%s, *%s, int, int){%s}}\n\n",
+			strings.ToLower(name), e.goA, k0.dwWeight(), e.goC, k0.dwLanes(), e.goA, k0.dwWeight(), e.goC, strings.Join(rows, ", "))
+		fmt.Fprintf(&b, `// %sDepthwise computes px output pixels x ch channels (ch a multiple of %sDepthwiseLanes)
+// channel by channel on the %s kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func %sDepthwise(px, ch int, in []%s, taps []int, w []%s, out []%s, xstep, ostep int) {
+	depthwise(&%sDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+`, name, name, isa, name, e.goA, k0.dwWeight(), e.goC, strings.ToLower(name))
+	}
+	return b.String(), nil
 }
