@@ -18,25 +18,31 @@ import (
 // groups, depth-wise, batches, channel counts that are not multiples of the panel width,
 // and pixel counts that are not multiples of the tile height.
 var fixedShapes = []string{
-	"conv2d x=13 y=5 k=40 c=24 r=1 s=1",                     // 1x1 fast path, tails in pixels and channels
-	"conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1",                // ResNet-like 3x3
-	"conv2d x=8 y=8 k=16 c=3 r=7 s=7 stride=2 pad=3",        // C1-like short rows, all tiles gathered
-	"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3",       // C1-like: window tiles in place, borders gathered
-	"conv2d x=16 y=4 k=16 c=1 r=3 s=3",                      // MNIST-like: 1 channel, rows padded to kgroup
-	"conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1",            // windows over a batch
-	"conv2d x=7 y=6 k=17 c=5 r=3 s=3 stride=2 pad=2",        // stride, wide padding, odd channels
-	"conv2d x=6 y=7 k=24 c=8 r=3 s=3 pad=2 dilation=2",      // dilation: one tap per block
-	"conv2d x=5 y=5 k=32 c=16 r=3 s=3 pad=1 groups=2",       // groups
-	"conv2d x=6 y=4 k=8 c=8 r=3 s=3 pad=1 groups=8",         // depth-wise (plain loop)
-	"conv2d x=4 y=3 k=16 c=7 r=2 s=3 n=3 pad=1",             // batch, rectangular filter
-	"conv2d x=3 y=3 k=20 c=40 r=1 s=1 stride=2 xin=6 yin=6", // strided 1x1 (not linear)
-	"conv2d x=1 y=1 k=9 c=2 r=3 s=3 pad=4 xin=1 yin=1",      // all taps but one in padding
-	"conv2d x=2 y=3 k=16 c=2 r=3 s=3 pad=4 xin=1 yin=1",     // padded window path, wider padding than the windows reach
-	"conv2d x=7 y=7 k=64 c=4500 r=1 s=1",                    // several k blocks of a few-tile layer (blockLimit)
-	"conv2d x=20 y=15 k=32 c=1100 r=1 s=1",                  // several k blocks of the kernel's kc
-	"conv2d x=12 y=2 k=20 c=5 r=1 s=1",                      // 1x1, odd channels: the last tiles' kgroup padding would read past the input
-	"conv2d x=5 y=5 k=16 c=1400 r=3 s=3 pad=1",              // fused rows split into k blocks
-	"conv2d x=20 y=15 k=16 c=100 r=3 s=3 pad=1",             // the same with the kernel's kc
+	"conv2d x=13 y=5 k=40 c=24 r=1 s=1",                                       // 1x1 fast path, tails in pixels and channels
+	"conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1",                                  // ResNet-like 3x3
+	"conv2d x=8 y=8 k=16 c=3 r=7 s=7 stride=2 pad=3",                          // C1-like short rows, all tiles gathered
+	"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3",                         // C1-like: window tiles in place, borders gathered
+	"conv2d x=16 y=4 k=16 c=1 r=3 s=3",                                        // MNIST-like: 1 channel, rows padded to kgroup
+	"conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1",                              // windows over a batch
+	"conv2d x=7 y=6 k=17 c=5 r=3 s=3 stride=2 pad=2",                          // stride, wide padding, odd channels
+	"conv2d x=6 y=7 k=24 c=8 r=3 s=3 pad=2 dilation=2",                        // dilation: one tap per block
+	"conv2d x=5 y=5 k=32 c=16 r=3 s=3 pad=1 groups=2",                         // groups
+	"conv2d x=6 y=4 k=8 c=8 r=3 s=3 pad=1 groups=8",                           // depth-wise (channel-wise kernels)
+	"conv2d x=9 y=7 k=32 c=32 r=3 s=3 pad=1 groups=32",                        // depth-wise, two vectors
+	"conv2d x=5 y=6 k=48 c=48 r=3 s=3 pad=1 stride=2 groups=48 xin=10 yin=11", // depth-wise stride 2, two and one vectors
+	"conv2d x=7 y=5 k=20 c=20 r=5 s=3 pad=2 dilation=2 groups=20",             // dilation, channels past the last vector
+	"conv2d x=6 y=6 k=24 c=12 r=3 s=3 pad=1 groups=12",                        // depth multiplier 2 (expanded input)
+	"conv2d x=5 y=4 k=24 c=48 r=3 s=3 pad=1 groups=8 n=2",                     // narrow groups, 6 in and 3 out channels
+	"conv2d x=3 y=3 k=16 c=16 r=3 s=3 pad=3 groups=16 xin=2 yin=2",            // taps wholly outside for border rows and columns
+	"conv2d x=4 y=3 k=16 c=7 r=2 s=3 n=3 pad=1",                               // batch, rectangular filter
+	"conv2d x=3 y=3 k=20 c=40 r=1 s=1 stride=2 xin=6 yin=6",                   // strided 1x1 (not linear)
+	"conv2d x=1 y=1 k=9 c=2 r=3 s=3 pad=4 xin=1 yin=1",                        // all taps but one in padding
+	"conv2d x=2 y=3 k=16 c=2 r=3 s=3 pad=4 xin=1 yin=1",                       // padded window path, wider padding than the windows reach
+	"conv2d x=7 y=7 k=64 c=4500 r=1 s=1",                                      // several k blocks of a few-tile layer (blockLimit)
+	"conv2d x=20 y=15 k=32 c=1100 r=1 s=1",                                    // several k blocks of the kernel's kc
+	"conv2d x=12 y=2 k=20 c=5 r=1 s=1",                                        // 1x1, odd channels: the last tiles' kgroup padding would read past the input
+	"conv2d x=5 y=5 k=16 c=1400 r=3 s=3 pad=1",                                // fused rows split into k blocks
+	"conv2d x=20 y=15 k=16 c=100 r=3 s=3 pad=1",                               // the same with the kernel's kc
 }
 
 func parse(t *testing.T, s string) *op.Conv2D {

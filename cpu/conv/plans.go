@@ -151,7 +151,7 @@ func kernelSet(dtype string, kg int) kernels.ISA {
 type F32 struct {
 	shape op.Conv2D
 	e     *engine[float32, float32, float32]
-	w     []float32 // canonical weights, kept only for the plain-loop path
+	dw    *dwEngine[float32, float32, float32] // narrow groups
 	thr   int
 }
 
@@ -165,7 +165,7 @@ func NewF32(c *op.Conv2D, weights []float32, o Options) (*F32, error) {
 	}
 	p := &F32{shape: *c, thr: o.threads()}
 	if c.K/c.Groups < minPanelFill {
-		p.w = append([]float32(nil), weights...)
+		p.dw = dwF32(c, weights, p.thr)
 	} else {
 		p.e = newEngine(c, f32Kernel(kernelSet("float32", c.K/c.Groups)), weights, p.thr)
 	}
@@ -174,7 +174,12 @@ func NewF32(c *op.Conv2D, weights []float32, o Options) (*F32, error) {
 
 // ISA names the instruction set of the kernels the plan runs: "avx2", or "go" for plain Go
 // loops (narrow groups) and the Go fallbacks.
-func (p *F32) ISA() string { return engineISA(p.e) }
+func (p *F32) ISA() string {
+	if p.dw != nil {
+		return dwISA(p.dw)
+	}
+	return engineISA(p.e)
+}
 
 // Run computes out = conv(in) for canonical NHWC in and out.
 func (p *F32) Run(in, out []float32) error {
@@ -184,8 +189,8 @@ func (p *F32) Run(in, out []float32) error {
 	if err := checkLen("output", len(out), p.shape.OutLen()); err != nil {
 		return err
 	}
-	if p.e == nil {
-		plainF32(&p.shape, in, p.w, out, p.thr)
+	if p.dw != nil {
+		p.dw.run(in, out)
 		return nil
 	}
 	p.e.run(in, out)
@@ -196,7 +201,7 @@ func (p *F32) Run(in, out []float32) error {
 type I16 struct {
 	shape op.Conv2D
 	e     *engine[int16, int16, int32]
-	w     []int16
+	dw    *dwEngine[int16, int32, int32]
 	thr   int
 }
 
@@ -210,7 +215,7 @@ func NewI16(c *op.Conv2D, weights []int16, o Options) (*I16, error) {
 	}
 	p := &I16{shape: *c, thr: o.threads()}
 	if c.K/c.Groups < minPanelFill {
-		p.w = append([]int16(nil), weights...)
+		p.dw = dwI16(c, weights, p.thr)
 	} else {
 		p.e = newEngine(c, i16Kernel(kernelSet("int16", c.K/c.Groups)), weights, p.thr)
 	}
@@ -218,7 +223,12 @@ func NewI16(c *op.Conv2D, weights []int16, o Options) (*I16, error) {
 }
 
 // ISA names the instruction set of the kernels the plan runs (see F32.ISA).
-func (p *I16) ISA() string { return engineISA(p.e) }
+func (p *I16) ISA() string {
+	if p.dw != nil {
+		return dwISA(p.dw)
+	}
+	return engineISA(p.e)
+}
 
 // Run computes out = conv(in).
 func (p *I16) Run(in []int16, out []int32) error {
@@ -228,8 +238,8 @@ func (p *I16) Run(in []int16, out []int32) error {
 	if err := checkLen("output", len(out), p.shape.OutLen()); err != nil {
 		return err
 	}
-	if p.e == nil {
-		plainInt(&p.shape, in, p.w, out, p.thr)
+	if p.dw != nil {
+		p.dw.run(in, out)
 		return nil
 	}
 	p.e.run(in, out)
@@ -243,7 +253,7 @@ type U8S8 struct {
 	path  kernels.U8Path // U8Fast or U8Exact (U8Auto resolved)
 	fast  *engine[uint8, int8, int32]
 	exact *engine[int16, int16, int32]
-	w     []int8
+	dw    *dwEngine[uint8, int32, int32] // narrow groups: exact for every input
 	thr   int
 	wide  sync.Pool // *[]int16: widened activations of the exact path
 }
@@ -272,7 +282,7 @@ func NewU8S8(c *op.Conv2D, weights []int8, o Options) (*U8S8, error) {
 	p := &U8S8{shape: *c, path: path, thr: o.threads()}
 	switch {
 	case c.K/c.Groups < minPanelFill:
-		p.w = append([]int8(nil), weights...)
+		p.dw = dwU8S8(c, weights, p.thr)
 	case path == kernels.U8Exact:
 		w16 := make([]int16, len(weights))
 		for i, v := range weights {
@@ -287,6 +297,9 @@ func NewU8S8(c *op.Conv2D, weights []int8, o Options) (*U8S8, error) {
 
 // ISA names the instruction set of the kernels the plan runs (see F32.ISA).
 func (p *U8S8) ISA() string {
+	if p.dw != nil {
+		return dwISA(p.dw)
+	}
 	if p.exact != nil {
 		return engineISA(p.exact)
 	}
@@ -318,7 +331,7 @@ func (p *U8S8) Run(in []uint8, out []int32) error {
 		p.exact.run(*bp, out)
 		p.wide.Put(bp)
 	default:
-		plainInt(&p.shape, in, p.w, out, p.thr)
+		p.dw.run(in, out)
 	}
 	return nil
 }
@@ -330,6 +343,14 @@ func engineISA[A, B, C elem](e *engine[A, B, C]) string {
 		return "go"
 	}
 	return e.k.isa.String()
+}
+
+// dwISA names the instruction set of a narrow-group plan's kernels.
+func dwISA[A, W, C elem](e *dwEngine[A, W, C]) string {
+	if !kernels.Runs(e.isa) {
+		return "go"
+	}
+	return e.isa.String()
 }
 
 // exactBytes reports whether the uint8 x int8 kernels of set s are exact for every input
