@@ -41,6 +41,9 @@ type config struct {
 	// onednnISA caps oneDNN's instruction set: "all" (the default: everything the CPU has),
 	// "avx2", ... (onednnISAs).
 	onednnISA string
+	// The mnist suite: epochs, training and test items, thread counts.
+	mnistEpochs, mnistTrain, mnistTest int
+	mnistThreads                       []int
 }
 
 type multiFlag []string
@@ -54,7 +57,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var c config
 	var specs multiFlag
 	var dtypes, peers string
-	fs.StringVar(&c.suite, "suite", "", "workload suite from op/suite: gemm or resnet50")
+	fs.StringVar(&c.suite, "suite", "", "workload suite: gemm or resnet50 (op/suite), or mnist (training sumac against PyTorch)")
+	fs.IntVar(&c.mnistEpochs, "epochs", 3, "mnist suite: epochs per thread count (the median epoch is reported)")
+	fs.IntVar(&c.mnistTrain, "train", 8000, "mnist suite: training images")
+	fs.IntVar(&c.mnistTest, "test", 2000, "mnist suite: test images")
 	fs.Var(&specs, "spec", "an op spec to measure instead of a suite, e.g. 'gemm m=512 n=512 k=512' (repeatable)")
 	fs.IntVar(&c.threads, "threads", 1, "threads for sumac and for every peer")
 	fs.IntVar(&c.rounds, "rounds", 5, "interleaved rounds per measurement; the median is reported")
@@ -81,6 +87,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	c.specs = specs
+	threadsSet := false
+	fs.Visit(func(f *flag.Flag) { threadsSet = threadsSet || f.Name == "threads" })
+	c.mnistThreads = []int{1, 2}
+	if threadsSet {
+		c.mnistThreads = []int{c.threads}
+	}
 	c.dtypes = splitList(dtypes)
 	c.peers = splitList(peers)
 	if err := c.validate(); err != nil {
@@ -88,9 +100,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var err error
-	if c.check {
+	switch {
+	case c.check:
 		err = runCheck(&c, stdout, stderr)
-	} else {
+	case c.suite == "mnist":
+		err = runMNIST(&c, stdout, stderr)
+	default:
 		err = runBench(&c, stdout, stderr)
 	}
 	if err != nil {
@@ -144,6 +159,9 @@ func (c *config) validate() error {
 		}
 		sort.Strings(names)
 		return fmt.Errorf("unknown --onednn-isa %q (want one of %s)", c.onednnISA, strings.Join(names, ", "))
+	}
+	if c.mnistEpochs < 1 || c.mnistEpochs > 100 || c.mnistTrain < 1 || c.mnistTest < 1 {
+		return fmt.Errorf("--epochs %d, --train %d, --test %d: want 1..100 epochs and positive counts", c.mnistEpochs, c.mnistTrain, c.mnistTest)
 	}
 	if !c.check && c.suite == "" && len(c.specs) == 0 {
 		return errors.New("give --suite, --spec or --check")
