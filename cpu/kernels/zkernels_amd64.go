@@ -2664,6 +2664,42 @@ func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 //go:noescape
 func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 
+// reluF32 runs the ReLU kernel on n8 blocks of 8 floats.
+func reluF32(n8 int, x, y *float32) {
+	if useAsm {
+		asmReLUF32(n8, x, y)
+		return
+	}
+	goReLUF32(n8, x, y)
+}
+
+//go:noescape
+func asmReLUF32(n8 int, x, y *float32)
+
+// reluGradF32 runs the ReLU gradient kernel on n8 blocks of 8 floats.
+func reluGradF32(n8 int, gy, y, gx *float32) {
+	if useAsm {
+		asmReLUGradF32(n8, gy, y, gx)
+		return
+	}
+	goReLUGradF32(n8, gy, y, gx)
+}
+
+//go:noescape
+func asmReLUGradF32(n8 int, gy, y, gx *float32)
+
+// maxPool2F32 runs the 2x2 max-pool kernel on px output pixels of 8*c8 channels.
+func maxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, base int) {
+	if useAsm {
+		asmMaxPool2F32(px, c8, x, xrow, y, arg, base)
+		return
+	}
+	goMaxPool2F32(px, c8, x, xrow, y, arg, base)
+}
+
+//go:noescape
+func asmMaxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, base int)
+
 // peaks maps a kernel set and an element type to the set's peak loop and the MACs of one
 // iteration.
 var peaks = map[ISA]map[string]peak{

@@ -855,3 +855,11 @@ func packA6TransF32(k int, src *float32, lda int, dst *float32) { goPackA6TransF
 func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int) {
 	goPackB16TransF32(k8, np, src, ldb, dst, panel)
 }
+
+func reluF32(n8 int, x, y *float32) { goReLUF32(n8, x, y) }
+
+func reluGradF32(n8 int, gy, y, gx *float32) { goReLUGradF32(n8, gy, y, gx) }
+
+func maxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, base int) {
+	goMaxPool2F32(px, c8, x, xrow, y, arg, base)
+}

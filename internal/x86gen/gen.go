@@ -240,6 +240,9 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	emitPackA6Widen(&s, "asmPackA6U8", false)
 	emitPackA6TransF32(&s)
 	emitPackB16TransF32(&s)
+	emitReLU(&s)
+	emitReLUGrad(&s)
+	emitMaxPool2(&s)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
@@ -258,6 +261,7 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		fmt.Fprintf(&decl, "//\n//go:noescape\nfunc %s(n int)\n\n", k.PeakSymbol())
 	}
 	decl.WriteString(packDecls)
+	decl.WriteString(elementDecls)
 	decl.WriteString("// peaks maps a kernel set and an element type to the set's peak loop and the MACs of one\n// iteration.\nvar peaks = map[ISA]map[string]peak{\n")
 	for _, set := range sets {
 		ps := peaks(ks, set.name)
@@ -281,6 +285,7 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	}
 
 	other.WriteString(packOther)
+	other.WriteString(elementOther)
 
 	wrap, err := wrappers(pkg, ks)
 	if err != nil {

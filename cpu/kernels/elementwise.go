@@ -1,0 +1,107 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// Element-wise kernels of the nn layers: ReLU and its gradient, 2x2 max-pooling with the
+// index of each window's first maximum. They give the plain loops' results bit for bit.
+
+// elemCallMax bounds the elements of one element-wise assembly call (a few microseconds).
+const elemCallMax = 1 << 15
+
+// ReLUF32 sets y[i] to x[i] with negative values (and -0) cleared to +0, for every i < len(x);
+// y must be at least as long as x. NaN with the sign bit clear passes, as in relu's bit trick.
+func ReLUF32(x, y []float32) {
+	check("y", len(y), len(x))
+	n8 := len(x) / 8
+	for done := 0; done < n8; {
+		n := min(n8-done, elemCallMax/8)
+		reluF32(n, &x[8*done], &y[8*done])
+		done += n
+	}
+	for i := 8 * n8; i < len(x); i++ {
+		b := math.Float32bits(x[i])
+		y[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
+	}
+}
+
+// ReLUGradF32 sets gx[i] to g[i] where y[i]'s bits are nonzero (a ReLU output: positive), else
+// to +0, for every i < len(g); y and gx must be at least as long as g.
+func ReLUGradF32(g, y, gx []float32) {
+	check("y", len(y), len(g))
+	check("gx", len(gx), len(g))
+	n8 := len(g) / 8
+	for done := 0; done < n8; {
+		n := min(n8-done, elemCallMax/8)
+		reluGradF32(n, &g[8*done], &y[8*done], &gx[8*done])
+		done += n
+	}
+	for i := 8 * n8; i < len(g); i++ {
+		if math.Float32bits(y[i]) == 0 {
+			gx[i] = 0
+		} else {
+			gx[i] = g[i]
+		}
+	}
+}
+
+// MaxPool2F32 pools px output pixels of one output row of an NHWC tensor with c channels (a
+// multiple of 8) over 2x2 windows of stride 2: output pixel j's channel ch is the maximum of
+// x[2j*c + ch], x[(2j+1)*c + ch], x[xrow + 2j*c + ch], x[xrow + (2j+1)*c + ch] (compared in
+// that order, the first maximum kept, a NaN never greater), written to y[j*c + ch], and its
+// index in x plus base to arg[j*c + ch].
+func MaxPool2F32(px, c int, x []float32, xrow int, y []float32, arg []int32, base int) {
+	if px < 0 || c < 0 || c%8 != 0 || xrow < 0 || base < 0 || base > math.MaxInt32-len(x) {
+		panic(fmt.Sprintf("kernels: MaxPool2F32 px=%d c=%d xrow=%d base=%d", px, c, xrow, base))
+	}
+	if px == 0 || c == 0 {
+		return
+	}
+	check("x", len(x), xrow+2*px*c)
+	check("y", len(y), px*c)
+	check("arg", len(arg), px*c)
+	step := max(1, elemCallMax/(4*c))
+	for j := 0; j < px; j += step {
+		n := min(step, px-j)
+		maxPool2F32(n, c/8, &x[2*j*c], xrow, &y[j*c], &arg[j*c], base+2*j*c)
+	}
+}
+
+func goReLUF32(n8 int, x, y *float32) {
+	xs, ys := unsafe.Slice(x, 8*n8), unsafe.Slice(y, 8*n8)
+	for i, v := range xs {
+		b := math.Float32bits(v)
+		ys[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
+	}
+}
+
+func goReLUGradF32(n8 int, g, y, gx *float32) {
+	gs, ys, gxs := unsafe.Slice(g, 8*n8), unsafe.Slice(y, 8*n8), unsafe.Slice(gx, 8*n8)
+	for i, v := range gs {
+		if math.Float32bits(ys[i]) == 0 {
+			gxs[i] = 0
+		} else {
+			gxs[i] = v
+		}
+	}
+}
+
+func goMaxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, base int) {
+	c := 8 * c8
+	xs := unsafe.Slice(x, xrow+2*px*c)
+	ys, as := unsafe.Slice(y, px*c), unsafe.Slice(arg, px*c)
+	for j := 0; j < px; j++ {
+		for ch := 0; ch < c; ch++ {
+			best, at := xs[2*j*c+ch], 2*j*c+ch
+			for _, o := range [3]int{c, xrow, xrow + c} {
+				if v := xs[2*j*c+o+ch]; v > best {
+					best, at = v, 2*j*c+o+ch
+				}
+			}
+			ys[j*c+ch], as[j*c+ch] = best, int32(base+at)
+		}
+	}
+}
