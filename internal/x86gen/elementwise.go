@@ -39,7 +39,7 @@ func emitReLUGrad(a *asm) {
 	a.ins("VPXOR", "Y15", "Y15", "Y15")
 	a.label("loop")
 	a.ins("VPCMPEQD", mem(0, "DX"), "Y15", "Y1") // all ones where y == 0
-	a.ins("VPANDN", mem(0, "SI"), "Y1", "Y1")   // ~(y == 0) & g
+	a.ins("VPANDN", mem(0, "SI"), "Y1", "Y1")    // ~(y == 0) & g
 	a.ins("VMOVDQU", "Y1", mem(0, "DI"))
 	a.ins("ADDQ", imm(32), "SI")
 	a.ins("ADDQ", imm(32), "DX")
