@@ -88,8 +88,10 @@ func (st *convSIMDState) forwardDirect(cfg *Config, s convShape, x, w, b, y []fl
 func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []float32) {
 	k1 := s.K - 1
 	hp, wp := s.OH+2*k1, s.OW+2*k1
-	if st.gyShape != [4]int{s.N, hp, wp, s.OC} || len(st.gyp) != s.N*hp*wp*s.OC {
-		st.gyp = make([]float32, s.N*hp*wp*s.OC) // borders stay zero from here on
+	// Slack past the last image: the wide grid's last tile reads a few pixels beyond it.
+	slack := (s.K + mr) * s.OC
+	if st.gyShape != [4]int{s.N, hp, wp, s.OC} || len(st.gyp) != s.N*hp*wp*s.OC+slack {
+		st.gyp = make([]float32, s.N*hp*wp*s.OC+slack) // borders stay zero from here on
 		st.gyShape = [4]int{s.N, hp, wp, s.OC}
 	}
 	gyp := st.gyp
@@ -98,9 +100,15 @@ func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []f
 			copy(gyp[((n*hp+oh+k1)*wp+k1)*s.OC:][:s.OW*s.OC], gy[(n*s.OH+oh)*s.OW*s.OC:][:s.OW*s.OC])
 		}
 	}
-	// F_kh'[(kw', oc), ic] = w[oc, K-1-kh', K-1-kw', ic], packed per kh' in 16-channel panels.
+	// F_kh'[(kw', oc), ic] = w[oc, K-1-kh', K-1-kw', ic], packed per kh' in panels of pw
+	// channels: 32 for the AVX-512 kernels where they run, else 16.
+	pw := nr
+	if kernels.AVX512() && s.IC%zNR == 0 {
+		pw = zNR
+	}
+	np := (s.IC + pw - 1) / pw
 	kc := s.K * s.OC
-	per := panels(s.IC) * kc * nr
+	per := np * kc * pw
 	st.bp = grow(st.bp, s.K*per)
 	for kh := 0; kh < s.K; kh++ {
 		f := st.bp[kh*per:][:per]
@@ -110,22 +118,49 @@ func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []f
 				src := w[((oc*s.K+k1-kh)*s.K+k1-kw)*s.IC:][:s.IC]
 				r := kw*s.OC + oc
 				for ic, v := range src {
-					f[((ic/nr)*kc+r)*nr+ic%nr] = v
+					f[((ic/pw)*kc+r)*pw+ic%pw] = v
 				}
 			}
 		}
 	}
-	parallelFor(cfg.threads(), s.N*s.H, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			n, ih := r/s.H, r%s.H
-			c := gx[r*s.W*s.IC:][:s.W*s.IC]
-			beta := float32(0)
+	// The wide grid: gx's pixel (ih, iw) for every iw < wp (the columns past W are
+	// discarded). For filter row kh its A row starts at gyp[((n*hp+ih+kh)*wp+iw)*OC], so an
+	// image's pixels are one strided run (lda = OC) and each (kh, panel) is one kernel call
+	// over all its tiles, the weight panel in L1 throughout, instead of a call per tile and
+	// output row with copied edge tiles.
+	m := s.H * wp
+	mt := tiles(m)
+	ldc := np * pw
+	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
+		cp := getScratch(mt * mr * ldc)
+		defer putScratch(cp)
+		c := *cp
+		for n := lo; n < hi; n++ {
 			for kh := 0; kh < s.K; kh++ {
-				if oh := ih + kh - k1; oh < 0 || oh >= s.OH {
-					continue // an all-zero padding row
+				a := gyp[((n*hp+kh)*wp)*s.OC:]
+				a = a[:(mt*mr-1)*s.OC+kc]
+				beta := float32(1)
+				if kh == 0 {
+					beta = 0
 				}
-				gemmStridedTiles(s.W, s.IC, kc, gyp[((n*hp+ih+kh)*wp)*s.OC:], s.OC, st.bp[kh*per:][:per], beta, c, s.IC, 0, tiles(s.W))
-				beta = 1
+				for p := 0; p < np; p++ {
+					b := st.bp[kh*per+p*kc*pw:][:kc*pw]
+					if pw == zNR {
+						kernels.F32ZStridedTiles(mt, kc, a, s.OC, b, c[p*pw:], ldc, 1, beta)
+					} else {
+						kernels.F32StridedTiles(mt, kc, a, s.OC, b, c[p*pw:], ldc, 1, beta)
+					}
+				}
+			}
+			for ih := 0; ih < s.H; ih++ {
+				dst := gx[((n*s.H+ih)*s.W)*s.IC:][:s.W*s.IC]
+				if ldc == s.IC {
+					copy(dst, c[ih*wp*ldc:][:s.W*ldc])
+					continue
+				}
+				for iw := 0; iw < s.W; iw++ {
+					copy(dst[iw*s.IC:][:s.IC], c[(ih*wp+iw)*ldc:][:s.IC])
+				}
 			}
 		}
 	})
