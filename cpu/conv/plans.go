@@ -372,3 +372,25 @@ func widen(dst []int16, src []uint8, threads int) {
 		widenRange(dst[lo:hi], src[lo:hi])
 	})
 }
+
+// KernelISA names the instruction set of the kernels a plan of shape c runs for dtype
+// ("float32", "int16", "u8s8"; exact: the widening uint8 path) on this machine, as the plan's
+// ISA would: "avx512-vnni", "avx512", "avx2-vnni", "avx2", or "go".
+func KernelISA(c *op.Conv2D, dtype string, exact bool) string {
+	kg := c.K / c.Groups
+	var s kernels.ISA
+	switch {
+	case kg < minPanelFill && dtype == "float32":
+		s = dwF32(&op.Conv2D{X: 1, Y: 1, K: c.K, C: c.K, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: c.K, XIn: 1, YIn: 1}, make([]float32, c.K), 1).isa
+	case kg < minPanelFill:
+		s = dwI16(&op.Conv2D{X: 1, Y: 1, K: c.K, C: c.K, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: c.K, XIn: 1, YIn: 1}, make([]int16, c.K), 1).isa
+	case dtype == "u8s8" && exact:
+		s = kernelSet("int16", kg)
+	default:
+		s = kernelSet(dtype, kg)
+	}
+	if !kernels.Runs(s) {
+		return "go"
+	}
+	return s.String()
+}
