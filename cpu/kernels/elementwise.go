@@ -105,3 +105,44 @@ func goMaxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, bas
 		}
 	}
 }
+
+// AdadeltaF32 runs one Adadelta step (Zeiler 2012 with a learning rate, as torch.optim.Adadelta)
+// on the parameters v with gradients g and the running averages sq (of g^2) and acc (of the
+// updates squared), all of one length, in float32 with each operation rounded (no fused
+// multiply-add), omr = 1 - rho:
+//
+//	sq = rho*sq + (omr*g)*g;  d = sqrt(acc+eps)/sqrt(sq+eps)*g;  acc = rho*acc + (omr*d)*d;  v -= lr*d
+func AdadeltaF32(v, g, sq, acc []float32, rho, omr, eps, lr float32) {
+	n := len(v)
+	check("g", len(g), n)
+	check("sq", len(sq), n)
+	check("acc", len(acc), n)
+	n8 := n / 8
+	for done := 0; done < n8; {
+		k := min(n8-done, elemCallMax/8)
+		adadeltaF32(k, &v[8*done], &g[8*done], &sq[8*done], &acc[8*done], rho, omr, eps, lr)
+		done += k
+	}
+	if t := 8 * n8; t < n {
+		adadeltaGo(v[t:], g[t:], sq[t:], acc[t:], rho, omr, eps, lr)
+	}
+}
+
+func goAdadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
+	n := 8 * n8
+	adadeltaGo(unsafe.Slice(v, n), unsafe.Slice(g, n), unsafe.Slice(sq, n), unsafe.Slice(acc, n), rho, omr, eps, lr)
+}
+
+// adadeltaGo is the plain loop (float32 square roots: the double root of a float32, rounded,
+// is the float32 root). The explicit conversions round every product, so that no compiler
+// fuses a multiply and an add (the Go specification allows it without them).
+func adadeltaGo(v, g, sq, acc []float32, rho, omr, eps, lr float32) {
+	for i := range v {
+		gi := g[i]
+		s := float32(rho*sq[i]) + float32(float32(omr*gi)*gi)
+		sq[i] = s
+		d := float32(float32(math.Sqrt(float64(acc[i]+eps)))/float32(math.Sqrt(float64(s+eps)))) * gi
+		acc[i] = float32(rho*acc[i]) + float32(float32(omr*d)*d)
+		v[i] -= float32(lr * d)
+	}
+}

@@ -67,3 +67,32 @@ func TestElementwise(t *testing.T) {
 		restore()
 	}
 }
+
+// TestAdadelta: the vector Adadelta step equals the plain loop bit for bit over several
+// steps, every tail length.
+func TestAdadelta(t *testing.T) {
+	r := rand.New(rand.NewPCG(53, 54))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, n := range []int{1, 8, 13, 100, elemCallMax + 3} {
+			v, g, sq, acc := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range v {
+				v[i] = float32(r.NormFloat64())
+			}
+			wv, wsq, wacc := append([]float32(nil), v...), make([]float32, n), make([]float32, n)
+			for step := 0; step < 3; step++ {
+				for i := range g {
+					g[i] = float32(r.NormFloat64() * 0.1)
+				}
+				AdadeltaF32(v, g, sq, acc, 0.9, 1-float32(0.9), 1e-6, 0.7)
+				adadeltaGo(wv, g, wsq, wacc, 0.9, 1-float32(0.9), 1e-6, 0.7)
+				for i := range v {
+					if math.Float32bits(v[i]) != math.Float32bits(wv[i]) || sq[i] != wsq[i] || acc[i] != wacc[i] {
+						t.Fatalf("%s n=%d step %d: [%d] v %v sq %v acc %v, want %v %v %v", impl, n, step, i, v[i], sq[i], acc[i], wv[i], wsq[i], wacc[i])
+					}
+				}
+			}
+		}
+		restore()
+	}
+}

@@ -2664,6 +2664,18 @@ func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 //go:noescape
 func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 
+// adadeltaF32 runs the Adadelta step on n8 blocks of 8 parameters.
+func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
+	if useAsm {
+		asmAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+		return
+	}
+	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+}
+
+//go:noescape
+func asmAdadeltaF32(n8 int, v, gr, sq, acc *float32, rho, omr, eps, lr float32)
+
 // reluF32 runs the ReLU kernel on n8 blocks of 8 floats.
 func reluF32(n8 int, x, y *float32) {
 	if useAsm {

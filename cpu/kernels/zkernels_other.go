@@ -856,6 +856,10 @@ func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 	goPackB16TransF32(k8, np, src, ldb, dst, panel)
 }
 
+func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
+	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+}
+
 func reluF32(n8 int, x, y *float32) { goReLUF32(n8, x, y) }
 
 func reluGradF32(n8 int, gy, y, gx *float32) { goReLUGradF32(n8, gy, y, gx) }

@@ -127,8 +127,70 @@ func emitMaxPool2(a *asm) {
 	a.blank()
 }
 
+// emitAdadelta writes asmAdadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr
+// float32): the Adadelta step of 8 parameters at a time in float32, each operation rounded as
+// the plain loop's (cpu/kernels' AdadeltaF32: multiply and add, never fused):
+//
+//	sq = rho*sq + (omr*g)*g;  d = sqrt(acc+eps)/sqrt(sq+eps)*g;  acc = rho*acc + (omr*d)*d;  v -= lr*d
+func emitAdadelta(a *asm) {
+	a.line("// func asmAdadeltaF32(n8 int, v, gr, sq, acc *float32, rho, omr, eps, lr float32)")
+	a.line("TEXT ·asmAdadeltaF32(SB), NOSPLIT, $0-56")
+	a.ins("MOVQ", "n8+0(FP)", "CX")
+	a.ins("MOVQ", "v+8(FP)", "DI")
+	a.ins("MOVQ", "gr+16(FP)", "SI")
+	a.ins("MOVQ", "sq+24(FP)", "DX")
+	a.ins("MOVQ", "acc+32(FP)", "BX")
+	a.ins("VBROADCASTSS", "rho+40(FP)", "Y12")
+	a.ins("VBROADCASTSS", "omr+44(FP)", "Y13")
+	a.ins("VBROADCASTSS", "eps+48(FP)", "Y14")
+	a.ins("VBROADCASTSS", "lr+52(FP)", "Y15")
+	a.label("loop")
+	a.ins("VMOVUPS", mem(0, "SI"), "Y0")       // g
+	a.ins("VMULPS", mem(0, "DX"), "Y12", "Y1") // rho*sq
+	a.ins("VMULPS", "Y0", "Y13", "Y2")         // omr*g
+	a.ins("VMULPS", "Y0", "Y2", "Y2")          // (omr*g)*g
+	a.ins("VADDPS", "Y2", "Y1", "Y1")          // sq
+	a.ins("VMOVUPS", "Y1", mem(0, "DX"))
+	a.ins("VADDPS", "Y14", "Y1", "Y1") // sq+eps
+	a.ins("VSQRTPS", "Y1", "Y1")
+	a.ins("VMOVUPS", mem(0, "BX"), "Y3") // acc
+	a.ins("VADDPS", "Y14", "Y3", "Y4")   // acc+eps
+	a.ins("VSQRTPS", "Y4", "Y4")
+	a.ins("VDIVPS", "Y1", "Y4", "Y4")  // sqrt(acc+eps)/sqrt(sq+eps)
+	a.ins("VMULPS", "Y0", "Y4", "Y4")  // d
+	a.ins("VMULPS", "Y3", "Y12", "Y3") // rho*acc
+	a.ins("VMULPS", "Y4", "Y13", "Y5") // omr*d
+	a.ins("VMULPS", "Y4", "Y5", "Y5")  // (omr*d)*d
+	a.ins("VADDPS", "Y5", "Y3", "Y3")
+	a.ins("VMOVUPS", "Y3", mem(0, "BX"))
+	a.ins("VMULPS", "Y4", "Y15", "Y4") // lr*d
+	a.ins("VMOVUPS", mem(0, "DI"), "Y6")
+	a.ins("VSUBPS", "Y4", "Y6", "Y6") // v - lr*d
+	a.ins("VMOVUPS", "Y6", mem(0, "DI"))
+	for _, r := range []string{"DI", "SI", "DX", "BX"} {
+		a.ins("ADDQ", imm(32), r)
+	}
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
+
 // elementDecls and elementOther are the Go sides of the element-wise kernels.
-const elementDecls = `// reluF32 runs the ReLU kernel on n8 blocks of 8 floats.
+const elementDecls = `// adadeltaF32 runs the Adadelta step on n8 blocks of 8 parameters.
+func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
+	if useAsm {
+		asmAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+		return
+	}
+	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+}
+
+//go:noescape
+func asmAdadeltaF32(n8 int, v, gr, sq, acc *float32, rho, omr, eps, lr float32)
+
+// reluF32 runs the ReLU kernel on n8 blocks of 8 floats.
 func reluF32(n8 int, x, y *float32) {
 	if useAsm {
 		asmReLUF32(n8, x, y)
@@ -167,6 +229,10 @@ func asmMaxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, ba
 `
 
 const elementOther = `
+func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
+	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+}
+
 func reluF32(n8 int, x, y *float32) { goReLUF32(n8, x, y) }
 
 func reluGradF32(n8 int, gy, y, gx *float32) { goReLUGradF32(n8, gy, y, gx) }

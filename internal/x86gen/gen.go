@@ -243,6 +243,7 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	emitReLU(&s)
 	emitReLUGrad(&s)
 	emitMaxPool2(&s)
+	emitAdadelta(&s)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
