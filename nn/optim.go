@@ -2,8 +2,9 @@ package nn
 
 import (
 	"fmt"
-	"github.com/sumacdev/sumac/cpu/kernels"
 	"math"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
 )
 
 // Optimizer updates parameters from their gradients.
