@@ -168,6 +168,10 @@ func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []f
 
 // weightGradDirect computes gw and gb from x repacked per channel panel and gy in tiles.
 func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, gb []float32) {
+	if kernels.AVX512() && s.IC == zNR {
+		st.weightGradOnePanel(cfg, s, x, gy, gw, gb)
+		return
+	}
 	q := panels(s.IC)
 	img := s.H * s.W * nr                  // one image of one panel
 	pad := (s.K - 1) * nr                  // the last k loop runs K-1 pixels past the end
@@ -198,30 +202,7 @@ func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, g
 	// gy in 6-channel tiles over wide rows: ap[n][t][oh*W+ow][6], zero for ow >= OW.
 	t := tiles(s.OC)
 	klen := s.OH * s.W
-	st.ap = grow(st.ap, s.N*t*klen*mr)
-	ap := st.ap
-	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
-		for n := lo; n < hi; n++ {
-			for ti := 0; ti < t; ti++ {
-				a := ap[(n*t+ti)*klen*mr:][:klen*mr]
-				h := min(mr, s.OC-ti*mr)
-				for oh := 0; oh < s.OH; oh++ {
-					for ow := 0; ow < s.W; ow++ {
-						d := a[(oh*s.W+ow)*mr:][:mr]
-						switch {
-						case ow >= s.OW:
-							clear(d)
-						case h == mr:
-							move6(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:])
-						default:
-							clear(d)
-							copy(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:][:h])
-						}
-					}
-				}
-			}
-		}
-	})
+	ap := st.gyTiles(cfg, s, gy)
 	// gwp[oc][(kh, kw)][q*16 channels] (channels padded to whole panels, so that each job owns
 	// its columns), then one more panel whose column 0 is the bias gradient.
 	icp := q * nr
@@ -381,5 +362,92 @@ func col2im(s convShape, gcol, gx []float32, lo, hi int) {
 				}
 			}
 		}
+	}
+}
+
+// gyTiles packs gy in 6-channel tiles over wide rows: ap[n][t][oh*W+ow][6], zero for ow >= OW.
+func (st *convSIMDState) gyTiles(cfg *Config, s convShape, gy []float32) []float32 {
+	t := tiles(s.OC)
+	klen := s.OH * s.W
+	st.ap = grow(st.ap, s.N*t*klen*mr)
+	ap := st.ap
+	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			for ti := 0; ti < t; ti++ {
+				a := ap[(n*t+ti)*klen*mr:][:klen*mr]
+				h := min(mr, s.OC-ti*mr)
+				for oh := 0; oh < s.OH; oh++ {
+					for ow := 0; ow < s.W; ow++ {
+						d := a[(oh*s.W+ow)*mr:][:mr]
+						switch {
+						case ow >= s.OW:
+							clear(d)
+						case h == mr:
+							move6(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:])
+						default:
+							clear(d)
+							copy(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:][:h])
+						}
+					}
+				}
+			}
+		}
+	})
+	return ap
+}
+
+// weightGradOnePanel is weightGradDirect when the input channels are exactly one panel of the
+// AVX-512 kernels (32, conv2's): x in NHWC is then already the packed B of F32ZTiles (k = the
+// pixels, 32 channels each), so it is read in place instead of repacked, and an image's gy
+// tiles (consecutive packed A micro-panels) run in one call per filter tap. The wide rows'
+// last loop reads K-1 pixels past an image, where gy's tiles hold zeros; past the last image
+// it reads a copy of that image with zero slack.
+func (st *convSIMDState) weightGradOnePanel(cfg *Config, s convShape, x, gy, gw, gb []float32) {
+	img := s.H * s.W * zNR
+	pad := (s.K - 1) * zNR
+	klen := s.OH * s.W
+	// The last image with slack, then a ones panel (column 0) for the bias gradient.
+	st.xp = grow(st.xp, img+pad+klen*zNR)
+	last := st.xp[:img+pad]
+	copy(last, x[(s.N-1)*img:][:img])
+	clear(last[img:])
+	ones := st.xp[img+pad:][:klen*zNR]
+	clear(ones)
+	for i := 0; i < klen; i++ {
+		ones[i*zNR] = 1
+	}
+	t := tiles(s.OC)
+	ap := st.gyTiles(cfg, s, gy)
+	kkp := s.K * s.K * zNR
+	ldc := kkp + zNR
+	st.gwp = grow(st.gwp, t*mr*ldc)
+	gwp := st.gwp
+	jobs := s.K*s.K + 1
+	parallelFor(cfg.threads(), jobs, func(lo, hi int) {
+		for n := 0; n < s.N; n++ {
+			beta := float32(1)
+			if n == 0 {
+				beta = 0
+			}
+			a := ap[n*t*klen*mr:][:t*klen*mr]
+			for j := lo; j < hi; j++ {
+				b, col := ones, kkp
+				if j != jobs-1 {
+					off := (j/s.K*s.W + j%s.K) * zNR // the tap's first pixel
+					if n == s.N-1 {
+						b = last[off:][:klen*zNR]
+					} else {
+						b = x[n*img+off:][:klen*zNR]
+					}
+					col = j * zNR
+				}
+				kernels.F32ZTiles(t, klen, a, b, gwp[col:], ldc, 1, beta)
+			}
+		}
+	})
+	for oc := 0; oc < s.OC; oc++ {
+		row := gwp[oc*ldc:][:ldc]
+		copy(gw[oc*s.K*s.K*s.IC:][:s.K*s.K*s.IC], row[:kkp])
+		gb[oc] = row[kkp]
 	}
 }
