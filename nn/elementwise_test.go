@@ -8,7 +8,7 @@ import (
 	"github.com/sumacdev/sumac/nn/tensor"
 )
 
-// TestElementwiseSIMDMatchesBase: the simd ReLU and max-pool (the CPU backend's vector
+// TestElementwiseSIMDMatchesBase: the simd ReLU, max-pool and dropout (the CPU backend's vector
 // kernels) give base's plain loops' outputs, gradients and pooling indices bit for bit, with
 // ties, zeros of both signs and odd sizes.
 func TestElementwiseSIMDMatchesBase(t *testing.T) {
@@ -34,7 +34,10 @@ func TestElementwiseSIMDMatchesBase(t *testing.T) {
 				pg.Data()[i] = float32(i + 1)
 			}
 			pgx, _ := p.Backward(pg)
-			for _, d := range [][]float32{y.Data(), gx.Data(), py.Data(), pgx.Data()} {
+			dr := NewDropout(cfg, "dropout", 0.3, 5)
+			dy, _ := dr.Forward(x, true)
+			dg, _ := dr.Backward(gy)
+			for _, d := range [][]float32{y.Data(), gx.Data(), py.Data(), pgx.Data(), dy.Data(), dg.Data(), dr.mask} {
 				for _, v := range d {
 					outs[a] = append(outs[a], math.Float32bits(v))
 				}

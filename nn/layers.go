@@ -206,8 +206,13 @@ func (d *Dropout) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, erro
 	threshold := uint64(math.Ceil(d.P * (1 << 24)))
 	base := rng.Mix(d.Seed^0x6a09e667f3bcc909) + d.calls*0x9e3779b97f4a7c15
 	y, xd := d.y.Data(), x.Data()
+	simd := d.cfg != nil && d.cfg.Algo == SIMD && threshold >= 1
 	parallelFor(d.cfg.threads(), chunks(len(y)), func(lo, hi int) {
 		lo, hi = chunkRange(lo, hi, len(y))
+		if simd { // the CPU backend's vector hash and mask, the same bits
+			kernels.DropoutF32(xd[lo:hi], y[lo:hi], d.mask[lo:hi], base+uint64(lo)*0xd1b54a32d192ed03, 0xd1b54a32d192ed03, threshold, scale)
+			return
+		}
 		for i := lo; i < hi; i++ {
 			var m float32
 			if rng.Mix(base+uint64(i)*0xd1b54a32d192ed03)>>40 >= threshold {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/sumacdev/sumac/internal/rng"
 )
 
 // Element-wise kernels of the nn layers: ReLU and its gradient, 2x2 max-pooling with the
@@ -144,5 +146,46 @@ func adadeltaGo(v, g, sq, acc []float32, rho, omr, eps, lr float32) {
 		d := float32(float32(math.Sqrt(float64(acc[i]+eps)))/float32(math.Sqrt(float64(s+eps)))) * gi
 		acc[i] = float32(rho*acc[i]) + float32(float32(omr*d)*d)
 		v[i] -= float32(lr * d)
+	}
+}
+
+// DropoutF32 runs inverted dropout on x (y and mask at least as long): element k keeps
+// its value, scaled, when rng.Mix(h0 + k*hstep) >> 40 >= threshold (threshold >= 1): mask[k]
+// is scale then, else 0, and y[k] = x[k]*mask[k], as the plain loop of nn's Dropout.
+func DropoutF32(x, y, mask []float32, h0, hstep, threshold uint64, scale float32) {
+	if threshold < 1 {
+		panic("kernels: DropoutF32 threshold below 1")
+	}
+	check("y", len(y), len(x))
+	check("mask", len(mask), len(x))
+	n8 := len(x) / 8
+	var h [8]uint64
+	for done := 0; done < n8; {
+		k := min(n8-done, elemCallMax/8)
+		for l := range h {
+			h[l] = h0 + uint64(8*done+l)*hstep
+		}
+		dropoutF32(k, &x[8*done], &y[8*done], &mask[8*done], &h[0], 8*hstep, threshold-1, scale)
+		done += k
+	}
+	for i := 8 * n8; i < len(x); i++ {
+		dropoutOne(x, y, mask, i, h0+uint64(i)*hstep, threshold, scale)
+	}
+}
+
+func dropoutOne(x, y, mask []float32, i int, h, threshold uint64, scale float32) {
+	var m float32
+	if rng.Mix(h)>>40 >= threshold {
+		m = scale
+	}
+	mask[i] = m
+	y[i] = x[i] * m
+}
+
+func goDropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32) {
+	n := 8 * n8
+	xs, ys, ms, hs := unsafe.Slice(x, n), unsafe.Slice(y, n), unsafe.Slice(mask, n), unsafe.Slice(h, 8)
+	for i := 0; i < n; i++ {
+		dropoutOne(xs, ys, ms, i, hs[i%8]+uint64(i/8)*hstep, thr+1, scale)
 	}
 }

@@ -96,3 +96,34 @@ func TestAdadelta(t *testing.T) {
 		restore()
 	}
 }
+
+// TestDropout: the vector dropout kernel equals the plain loop (masks and products) bit for
+// bit, for several thresholds and tails.
+func TestDropout(t *testing.T) {
+	r := rand.New(rand.NewPCG(55, 56))
+	for _, impl := range implementations() {
+		restore := use(impl)
+		for _, n := range []int{1, 8, 9, 77, elemCallMax + 13} {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = float32(r.NormFloat64())
+			}
+			x[0] = float32(math.NaN())
+			for _, thr := range []uint64{1, 1 << 22, 1<<23 + 5, 1<<24 - 1} {
+				h0, hstep := r.Uint64(), uint64(0xd1b54a32d192ed03)
+				y, m := make([]float32, n), make([]float32, n)
+				DropoutF32(x, y, m, h0, hstep, thr, 1.25)
+				wy, wm := make([]float32, n), make([]float32, n)
+				for i := range x {
+					dropoutOne(x, wy, wm, i, h0+uint64(i)*hstep, thr, 1.25)
+				}
+				for i := range x {
+					if math.Float32bits(y[i]) != math.Float32bits(wy[i]) || m[i] != wm[i] {
+						t.Fatalf("%s n=%d thr=%d: [%d] y %v mask %v, want %v %v", impl, n, thr, i, y[i], m[i], wy[i], wm[i])
+					}
+				}
+			}
+		}
+		restore()
+	}
+}

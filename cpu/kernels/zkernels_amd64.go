@@ -2664,6 +2664,18 @@ func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 //go:noescape
 func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 
+// dropoutF32 runs the dropout kernel on n8 blocks of 8 values.
+func dropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32) {
+	if useAsm {
+		asmDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+		return
+	}
+	goDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+}
+
+//go:noescape
+func asmDropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32)
+
 // adadeltaF32 runs the Adadelta step on n8 blocks of 8 parameters.
 func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
 	if useAsm {

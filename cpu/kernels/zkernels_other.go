@@ -856,6 +856,10 @@ func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 	goPackB16TransF32(k8, np, src, ldb, dst, panel)
 }
 
+func dropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32) {
+	goDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+}
+
 func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
 	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
 }

@@ -177,8 +177,98 @@ func emitAdadelta(a *asm) {
 	a.blank()
 }
 
+// emitDropout writes asmDropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64,
+// scale float32): inverted dropout of 8 values a step. Element k keeps its value (mask
+// scale, else 0) when the SplitMix64 finalizer of its hash input, shifted right by 40, is
+// greater than thr (the threshold minus one); h holds the hash inputs of the first 8 elements,
+// each step adds hstep to them (internal/rng's Mix: xor-shift 30, multiply, xor-shift 27,
+// multiply, xor-shift 31; the 64-bit multiplies from VPMULUDQ's 32-bit halves). Then y =
+// mask*x, the plain loop's product.
+func emitDropout(a *asm) {
+	a.line("// func asmDropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32)")
+	a.line("TEXT ·asmDropoutF32(SB), NOSPLIT, $0-60")
+	a.ins("MOVQ", "n8+0(FP)", "CX")
+	a.ins("MOVQ", "x+8(FP)", "SI")
+	a.ins("MOVQ", "y+16(FP)", "DI")
+	a.ins("MOVQ", "mask+24(FP)", "DX")
+	a.ins("MOVQ", "h+32(FP)", "AX")
+	a.ins("VMOVDQU", mem(0, "AX"), "Y8")
+	a.ins("VMOVDQU", mem(32, "AX"), "Y9")
+	bq := func(src, reg string) {
+		a.ins("VMOVQ", src, "X"+reg[1:])
+		a.ins("VPBROADCASTQ", "X"+reg[1:], reg)
+	}
+	a.ins("MOVQ", "hstep+40(FP)", "R8")
+	bq("R8", "Y10")
+	a.ins("MOVQ", "$0xbf58476d1ce4e5b9", "R8")
+	bq("R8", "Y11") // its low halves: the constant's low 32 bits
+	a.ins("SHRQ", imm(32), "R8")
+	bq("R8", "Y12")
+	a.ins("MOVQ", "$0x94d049bb133111eb", "R8")
+	bq("R8", "Y13")
+	a.ins("SHRQ", imm(32), "R8")
+	bq("R8", "Y14")
+	a.ins("MOVQ", "thr+48(FP)", "R8")
+	bq("R8", "Y15")
+	a.ins("VBROADCASTSS", "scale+56(FP)", "Y7")
+	// mul sets out = out * C (mod 2^64) for C's halves lo, hi, with temporaries ta, tb, tc.
+	mul := func(out, lo, hi, ta, tb, tc string) {
+		a.ins("VPMULUDQ", lo, out, ta)    // lo(z)*lo(C)
+		a.ins("VPSRLQ", imm(32), out, tb) // hi(z)
+		a.ins("VPMULUDQ", lo, tb, tb)     // hi(z)*lo(C)
+		a.ins("VPMULUDQ", hi, out, tc)    // lo(z)*hi(C)
+		a.ins("VPADDQ", tc, tb, tb)       // the cross terms
+		a.ins("VPSLLQ", imm(32), tb, tb)  // into the high half
+		a.ins("VPADDQ", tb, ta, out)
+	}
+	hash := func(z, out, ta, tb, tc string) {
+		a.ins("VPSRLQ", imm(30), z, ta)
+		a.ins("VPXOR", ta, z, out)
+		mul(out, "Y11", "Y12", ta, tb, tc)
+		a.ins("VPSRLQ", imm(27), out, ta)
+		a.ins("VPXOR", ta, out, out)
+		mul(out, "Y13", "Y14", ta, tb, tc)
+		a.ins("VPSRLQ", imm(31), out, ta)
+		a.ins("VPXOR", ta, out, out)
+		a.ins("VPSRLQ", imm(40), out, out)
+		a.ins("VPCMPGTQ", "Y15", out, out) // keep: (hash >> 40) > thr
+	}
+	a.label("loop")
+	hash("Y8", "Y0", "Y2", "Y3", "Y4")
+	hash("Y9", "Y1", "Y4", "Y5", "Y6")
+	// The two vectors' 64-bit masks to eight 32-bit ones, in element order.
+	a.ins("VSHUFPS", imm(0x88), "Y1", "Y0", "Y2")
+	a.ins("VPERMQ", imm(0xd8), "Y2", "Y2")
+	a.ins("VANDPS", "Y7", "Y2", "Y2") // scale or 0
+	a.ins("VMOVUPS", "Y2", mem(0, "DX"))
+	a.ins("VMULPS", mem(0, "SI"), "Y2", "Y3")
+	a.ins("VMOVUPS", "Y3", mem(0, "DI"))
+	a.ins("VPADDQ", "Y10", "Y8", "Y8")
+	a.ins("VPADDQ", "Y10", "Y9", "Y9")
+	for _, r := range []string{"SI", "DI", "DX"} {
+		a.ins("ADDQ", imm(32), r)
+	}
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	a.ins("VZEROUPPER")
+	a.ins("RET")
+	a.blank()
+}
+
 // elementDecls and elementOther are the Go sides of the element-wise kernels.
-const elementDecls = `// adadeltaF32 runs the Adadelta step on n8 blocks of 8 parameters.
+const elementDecls = `// dropoutF32 runs the dropout kernel on n8 blocks of 8 values.
+func dropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32) {
+	if useAsm {
+		asmDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+		return
+	}
+	goDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+}
+
+//go:noescape
+func asmDropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32)
+
+// adadeltaF32 runs the Adadelta step on n8 blocks of 8 parameters.
 func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
 	if useAsm {
 		asmAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
@@ -229,6 +319,10 @@ func asmMaxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, ba
 `
 
 const elementOther = `
+func dropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32) {
+	goDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+}
+
 func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
 	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
 }

@@ -244,6 +244,7 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	emitReLUGrad(&s)
 	emitMaxPool2(&s)
 	emitAdadelta(&s)
+	emitDropout(&s)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
