@@ -348,3 +348,12 @@ func move6(dst, src []float32) {
 	*(*[4]float32)(d[0:4]) = *(*[4]float32)(s[0:4])
 	*(*[2]float32)(d[4:6]) = *(*[2]float32)(s[4:6])
 }
+
+// KernelISA names the instruction set of the micro-kernels the simd layers run on this
+// machine ("avx2", or "go" for the pure-Go fallbacks).
+func KernelISA() string {
+	if kernels.Runs(kernels.ISAAVX2) {
+		return "avx2"
+	}
+	return "go"
+}

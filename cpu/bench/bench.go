@@ -65,7 +65,7 @@ type Row struct {
 	DType     string  `json:"dtype"`
 	Spec      string  `json:"spec"`
 	Threads   int     `json:"threads"`
-	ISA       string  `json:"isa"`     // the kernels' instruction set: avx512, avx2 or go
+	ISA       string  `json:"isa"`     // the kernels' instruction set: avx512-vnni, avx512, avx2-vnni, avx2 or go
 	GFLOP     float64 `json:"gflop"`   // work of one call
 	Seconds   float64 `json:"seconds"` // median time of one call
 	GFLOPS    float64 `json:"gflops"`
@@ -108,8 +108,8 @@ func Run(s *suite.Suite, cfg Config) ([]Row, error) {
 			// The register-only peak loop runs on one goroutine: per core, then scaled. It is
 			// measured right after each row, since a shared machine's speed drifts.
 			peakLoop := runPeakKernel[dt]
-			if r.ISA == "avx2" {
-				peakLoop += "/avx2" // the row ran AVX2 kernels even if the GEMMs' are AVX-512
+			if r.ISA != "go" {
+				peakLoop += "/" + r.ISA // the set the row ran (a convolution's may be narrower)
 			}
 			p, err := kernels.MeasurePeak(peakLoop, 30*time.Millisecond)
 			if err != nil {
@@ -135,10 +135,7 @@ func KernelISA(spec *op.Spec, dtype string) string {
 	if spec.GEMM != nil {
 		return gemm.KernelISA(strings.TrimSuffix(dtype, "-exact"))
 	}
-	if strings.HasPrefix(dtype, "u8s8") && kernels.DotProd() {
-		return kernels.ISA() + "-dotprod"
-	}
-	return kernels.ISA()
+	return conv.KernelISA(spec.Conv, strings.TrimSuffix(dtype, "-exact"), strings.HasSuffix(dtype, "-exact"))
 }
 
 // TypesFor lists the requested types the operation has in sumac.

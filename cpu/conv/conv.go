@@ -39,8 +39,20 @@
 //     int16 and uses VPMADDWD, exact for the full uint8 range; kernels.U8Auto, the zero
 //     value, is exact too: U8Fast when the weights are all in -64..64, else U8Exact.
 //
-// Depth-wise and other groups with fewer than 8 output channels per group run a plain loop
-// (correct, not fast): a 16-channel panel would be mostly padding.
+// # Kernel sets
+//
+// A plan picks its micro-kernels once, when it is built, from the sets the CPU runs
+// (cpu/kernels.ForDType; SUMAC_MAX_ISA caps them): float32 on AVX-512 (6 x 32 tiles) or
+// AVX2 (6 x 16); int16 and uint8 x int8 on AVX-512 VNNI (6 x 32, VPDPWSSD and VPDPBUSD),
+// AVX-VNNI (6 x 16, the same instructions on ymm) or AVX2 (VPMADDWD, VPMADDUBSW). Groups of
+// fewer than 32 output channels (unless a multiple of 32) take the 16-channel families. The
+// VNNI byte kernels do not saturate, so there every uint8 path is exact. ISA names the set.
+//
+// # Narrow groups
+//
+// Depth-wise convolutions and other groups with fewer than 8 output channels per group run
+// channel by channel, vectorized across the channels (cpu/kernels' *Depthwise kernels,
+// depthwise.go): a 16-channel GEMM panel would be mostly padding there.
 package conv
 
 import (

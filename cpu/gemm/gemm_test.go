@@ -274,11 +274,25 @@ func TestThreadSplits(t *testing.T) {
 // AVX2 one, so both are tested on every machine (where the CPU lacks an instruction set,
 // its kernels' Go fallbacks run the same packing and blocking).
 func withFloatKernels(avx512 bool, f func()) {
-	old := floats
-	floats = floatKernelSet(avx512)
-	defer func() { floats = old }()
+	old := forceFloats
+	k := floatKernelSet(avx512)
+	forceFloats = &k
+	defer func() { forceFloats = old }()
 	f()
 }
+
+// withIntKernels runs f with the integer GEMMs on the kernel set isa (AVX2, AVX-VNNI or
+// AVX-512 VNNI), tested on every machine the same way.
+func withIntKernels(isa kernels.ISA, f func()) {
+	old := forceInts
+	k := intKernelSet(isa)
+	forceInts = &k
+	defer func() { forceInts = old }()
+	f()
+}
+
+// intSets are the integer kernel sets the tests run in turn.
+var intSets = []kernels.ISA{kernels.ISAAVX2, kernels.ISAAVX2VNNI, kernels.ISAAVX512VNNI}
 
 func TestSgemm(t *testing.T) {
 	for _, avx512 := range []bool{false, true} {
@@ -351,11 +365,15 @@ func testInt[TA, TB int8 | uint8 | int16](t *testing.T, seed uint64, n, group in
 }
 
 func TestGemmI16(t *testing.T) {
-	testInt(t, 3, iters(100, 400), 2, op.Int16, op.Int16,
-		func(r *rand.Rand) int16 { return int16(r.Uint32()) }, func(r *rand.Rand) int16 { return int16(r.Uint32()) },
-		func(p problem, a, b []int16, c []int32) error {
-			return p.opts.GemmI16(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+	for _, isa := range intSets {
+		withIntKernels(isa, func() {
+			testInt(t, 3, iters(60, 400), 2, op.Int16, op.Int16,
+				func(r *rand.Rand) int16 { return int16(r.Uint32()) }, func(r *rand.Rand) int16 { return int16(r.Uint32()) },
+				func(p problem, a, b []int16, c []int32) error {
+					return p.opts.GemmI16(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+				})
 		})
+	}
 }
 
 func TestGemmU8S8(t *testing.T) {
@@ -375,20 +393,37 @@ func TestGemmU8S8(t *testing.T) {
 		{"fast/activations<128", kernels.U8Fast, small, s8},
 		{"fast/weights-64..64", kernels.U8Fast, full, s8small},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			testInt(t, 4, iters(60, 250), 4, op.UInt8, op.Int8, tc.genA, tc.genB,
-				func(p problem, a []uint8, b []int8, c []int32) error {
-					o := p.opts
-					o.U8Path = tc.path
-					return o.GemmU8S8(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+		for _, isa := range intSets {
+			t.Run(tc.name+"/"+isa.String(), func(t *testing.T) {
+				withIntKernels(isa, func() {
+					testInt(t, 4, iters(30, 250), 4, op.UInt8, op.Int8, tc.genA, tc.genB,
+						func(p problem, a []uint8, b []int8, c []int32) error {
+							o := p.opts
+							o.U8Path = tc.path
+							return o.GemmU8S8(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+						})
 				})
+			})
+		}
+	}
+	// VNNI: the fast path is exact for full-range activations too.
+	for _, isa := range []kernels.ISA{kernels.ISAAVX2VNNI, kernels.ISAAVX512VNNI} {
+		t.Run("fast/full-range/"+isa.String(), func(t *testing.T) {
+			withIntKernels(isa, func() {
+				testInt(t, 4, iters(30, 250), 4, op.UInt8, op.Int8, full, s8,
+					func(p problem, a []uint8, b []int8, c []int32) error {
+						o := p.opts
+						o.U8Path = kernels.U8Fast
+						return o.GemmU8S8(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+					})
+			})
 		})
 	}
 }
 
 // TestU8FastSaturates documents the contract: with activations above 127 and large weights
 // the fast path differs from the exact product where its kernels saturate (amd64's
-// VPMADDUBSW, the Go model; not the NEON kernels: kernels.U8FastExact), and kernels.U8Auto
+// VPMADDUBSW, the Go model; not the NEON kernels: kernels.ExactBytes), and kernels.U8Auto
 // does not.
 func TestU8FastSaturates(t *testing.T) {
 	const m, n, k = 6, 16, 8
@@ -401,10 +436,14 @@ func TestU8FastSaturates(t *testing.T) {
 		b[i] = -128
 	}
 	exact := int32(k * 255 * -128)
+	old := forceInts
+	avx2 := intKernelSet(kernels.ISAAVX2) // the VNNI kernels do not saturate
+	forceInts = &avx2
+	defer func() { forceInts = old }()
 	for _, tc := range []struct {
 		path  kernels.U8Path
 		exact bool
-	}{{kernels.U8Fast, kernels.U8FastExact()}, {kernels.U8Exact, true}, {kernels.U8Auto, true}} {
+	}{{kernels.U8Fast, avx2.exactBytes()}, {kernels.U8Exact, true}, {kernels.U8Auto, true}} {
 		c := make([]int32, m*n)
 		if err := (Options{U8Path: tc.path}).GemmU8S8(NoTrans, NoTrans, m, n, k, 1, a, k, b, n, 0, c, n); err != nil {
 			t.Fatal(err)

@@ -133,9 +133,9 @@ func TestTuneBlocking(t *testing.T) {
 			t.Fatalf("SUMAC_TUNE_SHAPE=%q: want m,n,k", env)
 		}
 	}
-	dtype, s := "float32", floats.f32 // the kernel set in use (SUMAC_MAX_ISA=avx2 for AVX2)
+	dtype, s := "float32", floats().f32 // the kernel set in use (SUMAC_MAX_ISA=avx2 for AVX2)
 	if os.Getenv("SUMAC_TUNE_DTYPE") == "float64" {
-		dtype, s = "float64", floats.f64
+		dtype, s = "float64", floats().f64
 	}
 	cands := []Blocking{derive(Caches(), s)}
 	if env := os.Getenv("SUMAC_TUNE_BLOCKINGS"); env != "" {

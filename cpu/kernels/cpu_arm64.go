@@ -20,10 +20,63 @@ var useAsm = cpu.ARM64.HasASIMD
 // useDot selects the dot-product (SDOT/UDOT, FEAT_DotProd: Armv8.2 and later, e.g. Neoverse
 // N1 and V1, Apple M1) versions of the int8 kernels; without it the int8 kernels widen to
 // int16 and run SMLAL. MaxISAEnv set to "neon" keeps a machine on the latter (to compare
-// them, or to test them where the CPU has the extension).
+// them, or to test them where the CPU has the extension), "go" on the fallbacks.
 var useDot = useAsm && cpuHasDot() && !strings.EqualFold(os.Getenv(MaxISAEnv), "neon")
 
+func init() {
+	if strings.EqualFold(strings.TrimSpace(os.Getenv(MaxISAEnv)), "go") {
+		useAsm, useDot = false, false
+	}
+}
+
 func cpuHasDot() bool { return cpu.ARM64.HasASIMDDP }
+
+// Runs reports whether the kernels of set s are in use.
+func Runs(s ISA) bool {
+	switch s {
+	case ISAGo:
+		return true
+	case ISANEON:
+		return useAsm
+	case ISANEONDot:
+		return useDot
+	}
+	return false
+}
+
+// CPUHas reports whether the CPU has set s.
+func CPUHas(s ISA) bool {
+	switch s {
+	case ISAGo:
+		return true
+	case ISANEON:
+		return cpu.ARM64.HasASIMD
+	case ISANEONDot:
+		return cpu.ARM64.HasASIMD && cpuHasDot()
+	}
+	return false
+}
+
+// ForDType names the set dtype's kernels run on: the int8 ones on the dot-product
+// instructions where they are used, every other type on NEON, or the Go fallbacks.
+func ForDType(dtype string) ISA {
+	switch {
+	case !useAsm:
+		return ISAGo
+	case useDot && (dtype == "u8s8" || dtype == "s8u8"):
+		return ISANEONDot
+	}
+	return ISANEON
+}
+
+// LimitISA caps the kernel sets at c (ISAGo: the fallbacks; ISANEON: no dot product) until
+// restore is called; for tests that force each path in turn.
+func LimitISA(c ISA) (restore func()) {
+	asm, dot := useAsm, useDot
+	useAsm = asm && c != ISAGo && c.allows(ISANEON)
+	useDot = dot && useAsm && c.allows(ISANEONDot)
+	return func() { useAsm, useDot = asm, dot }
+}
 
 // Accelerated reports whether the assembly kernels are in use.
 func Accelerated() bool { return useAsm }
@@ -33,19 +86,6 @@ func AVX512() bool { return false }
 
 // DotProd reports whether the int8 kernels use the Arm dot-product instructions.
 func DotProd() bool { return useDot }
-
-// ISA names the instruction set of the kernels in use: "neon", or "go" for the fallbacks.
-func ISA() string {
-	if useAsm {
-		return "neon"
-	}
-	return "go"
-}
-
-// U8FastExact reports whether the uint8 x int8 kernels (U8S8, S8U8: kernels.U8Fast) are
-// exact for every input: true for the NEON kernels, which never saturate (SDOT/UDOT or
-// widening SMLAL), so U8Auto need not widen the operands itself.
-func U8FastExact() bool { return useAsm }
 
 // PeakLoop returns the register-only loop of dtype's packed kernel ("float32", "float64",
 // "int16", "u8s8", "s8u8"; the int8 ones on the dot-product instructions where they are

@@ -558,33 +558,39 @@ func testPackBGroups[T int16 | int8 | uint8](t *testing.T, g int) {
 	r := rand.New(rand.NewPCG(17, 18))
 	for _, impl := range implementations() {
 		restore := use(impl)
-		for _, kg := range []int{1, 2, 9, 100} {
-			for _, np := range []int{1, 3, 17} {
-				ldb := 16*np + r.IntN(20)
-				panel := 16*g*kg + 16*g*r.IntN(3)
-				src := make([]T, (kg*g-1)*ldb+16*np)
-				for i := range src {
-					src[i] = T(r.Uint32())
-				}
-				dst := make([]T, (np-1)*panel+16*g*kg+5)
-				for i := range dst {
-					dst[i] = 7
-				}
-				PackBGroups(kg, np, src, ldb, dst, panel)
-				for jp := 0; jp < np; jp++ {
-					for p := 0; p < kg; p++ {
-						for j := 0; j < 16; j++ {
-							for q := 0; q < g; q++ {
-								if got, want := dst[jp*panel+(p*16+j)*g+q], src[(p*g+q)*ldb+jp*16+j]; got != want {
-									t.Fatalf("%s %T kg=%d np=%d: panel %d group %d col %d q %d = %v, want %v", impl, got, kg, np, jp, p, j, q, got, want)
+		for _, nr := range []int{16, 32} {
+			for _, kg := range []int{1, 2, 9, 100} {
+				for _, np := range []int{1, 3, 17} {
+					ldb := nr*np + r.IntN(20)
+					panel := nr*g*kg + 16*g*r.IntN(3)
+					src := make([]T, (kg*g-1)*ldb+nr*np)
+					for i := range src {
+						src[i] = T(r.Uint32())
+					}
+					dst := make([]T, (np-1)*panel+nr*g*kg+5)
+					for i := range dst {
+						dst[i] = 7
+					}
+					if nr == 16 {
+						PackBGroups(kg, np, src, ldb, dst, panel)
+					} else {
+						PackBGroupsNR(nr, kg, np, src, ldb, dst, panel)
+					}
+					for jp := 0; jp < np; jp++ {
+						for p := 0; p < kg; p++ {
+							for j := 0; j < nr; j++ {
+								for q := 0; q < g; q++ {
+									if got, want := dst[jp*panel+(p*nr+j)*g+q], src[(p*g+q)*ldb+jp*nr+j]; got != want {
+										t.Fatalf("%s %T nr=%d kg=%d np=%d: panel %d group %d col %d q %d = %v, want %v", impl, got, nr, kg, np, jp, p, j, q, got, want)
+									}
 								}
 							}
 						}
 					}
-				}
-				for _, v := range dst[(np-1)*panel+16*g*kg:] {
-					if v != 7 {
-						t.Fatalf("%s: wrote past the last panel", impl)
+					for _, v := range dst[(np-1)*panel+nr*g*kg:] {
+						if v != 7 {
+							t.Fatalf("%s: wrote past the last panel", impl)
+						}
 					}
 				}
 			}
@@ -603,21 +609,23 @@ func testPackWiden[T int8 | uint8](t *testing.T) {
 	for _, impl := range implementations() {
 		restore := use(impl)
 		for _, kg := range []int{1, 3, 8, 9, 40} {
-			for _, np := range []int{1, 4} {
-				ldb := 16*np + r.IntN(9)
-				panel := 32*kg + 32*r.IntN(2)
-				src := make([]T, (2*kg-1)*ldb+16*np)
-				for i := range src {
-					src[i] = T(r.Uint32())
-				}
-				dst := make([]int16, (np-1)*panel+32*kg)
-				PackBPairsWiden(kg, np, src, ldb, dst, panel)
-				for jp := 0; jp < np; jp++ {
-					for p := 0; p < kg; p++ {
-						for j := 0; j < 16; j++ {
-							for q := 0; q < 2; q++ {
-								if got, want := dst[jp*panel+(p*16+j)*2+q], int16(src[(2*p+q)*ldb+jp*16+j]); got != want {
-									t.Fatalf("%s %T B kg=%d: got %d want %d", impl, src[0], kg, got, want)
+			for _, nr := range []int{16, 32} {
+				for _, np := range []int{1, 4} {
+					ldb := nr*np + r.IntN(9)
+					panel := 2*nr*kg + 32*r.IntN(2)
+					src := make([]T, (2*kg-1)*ldb+nr*np)
+					for i := range src {
+						src[i] = T(r.Uint32())
+					}
+					dst := make([]int16, (np-1)*panel+2*nr*kg)
+					PackBPairsWidenNR(nr, kg, np, src, ldb, dst, panel)
+					for jp := 0; jp < np; jp++ {
+						for p := 0; p < kg; p++ {
+							for j := 0; j < nr; j++ {
+								for q := 0; q < 2; q++ {
+									if got, want := dst[jp*panel+(p*nr+j)*2+q], int16(src[(2*p+q)*ldb+jp*nr+j]); got != want {
+										t.Fatalf("%s %T B nr=%d kg=%d: got %d want %d", impl, src[0], nr, kg, got, want)
+									}
 								}
 							}
 						}

@@ -856,6 +856,726 @@ func kF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float
 	goF64P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
+// kF32S1x32Z has no arm64 form: its Go fallback.
+func kF32S1x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S2x32Z has no arm64 form: its Go fallback.
+func kF32S2x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S3x32Z has no arm64 form: its Go fallback.
+func kF32S3x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S4x32Z has no arm64 form: its Go fallback.
+func kF32S4x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S5x32Z has no arm64 form: its Go fallback.
+func kF32S5x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S6x32Z has no arm64 form: its Go fallback.
+func kF32S6x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W6x32Z has no arm64 form: its Go fallback.
+func kF32W6x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W5x32Z has no arm64 form: its Go fallback.
+func kF32W5x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W4x32Z has no arm64 form: its Go fallback.
+func kF32W4x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W3x32Z has no arm64 form: its Go fallback.
+func kF32W3x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W2x32Z has no arm64 form: its Go fallback.
+func kF32W2x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W1x32Z has no arm64 form: its Go fallback.
+func kF32W1x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I1x32Z has no arm64 form: its Go fallback.
+func kF32I1x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I2x32Z has no arm64 form: its Go fallback.
+func kF32I2x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I3x32Z has no arm64 form: its Go fallback.
+func kF32I3x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I4x32Z has no arm64 form: its Go fallback.
+func kF32I4x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I5x32Z has no arm64 form: its Go fallback.
+func kF32I5x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I6x32Z has no arm64 form: its Go fallback.
+func kF32I6x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16P6x32ZV has no arm64 form: its Go fallback.
+func kI16P6x32ZV(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16P(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S1x32ZV has no arm64 form: its Go fallback.
+func kI16S1x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S2x32ZV has no arm64 form: its Go fallback.
+func kI16S2x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S3x32ZV has no arm64 form: its Go fallback.
+func kI16S3x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S4x32ZV has no arm64 form: its Go fallback.
+func kI16S4x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S5x32ZV has no arm64 form: its Go fallback.
+func kI16S5x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S6x32ZV has no arm64 form: its Go fallback.
+func kI16S6x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W6x32ZV has no arm64 form: its Go fallback.
+func kI16W6x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W5x32ZV has no arm64 form: its Go fallback.
+func kI16W5x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W4x32ZV has no arm64 form: its Go fallback.
+func kI16W4x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W3x32ZV has no arm64 form: its Go fallback.
+func kI16W3x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W2x32ZV has no arm64 form: its Go fallback.
+func kI16W2x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W1x32ZV has no arm64 form: its Go fallback.
+func kI16W1x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I1x32ZV has no arm64 form: its Go fallback.
+func kI16I1x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I2x32ZV has no arm64 form: its Go fallback.
+func kI16I2x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I3x32ZV has no arm64 form: its Go fallback.
+func kI16I3x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I4x32ZV has no arm64 form: its Go fallback.
+func kI16I4x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I5x32ZV has no arm64 form: its Go fallback.
+func kI16I5x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I6x32ZV has no arm64 form: its Go fallback.
+func kI16I6x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8P6x32ZV has no arm64 form: its Go fallback.
+func kU8S8P6x32ZV(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8PX(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+// kS8U8P6x32ZV has no arm64 form: its Go fallback.
+func kS8U8P6x32ZV(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goS8U8PX(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S1x32ZV has no arm64 form: its Go fallback.
+func kU8S8S1x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S2x32ZV has no arm64 form: its Go fallback.
+func kU8S8S2x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S3x32ZV has no arm64 form: its Go fallback.
+func kU8S8S3x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S4x32ZV has no arm64 form: its Go fallback.
+func kU8S8S4x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S5x32ZV has no arm64 form: its Go fallback.
+func kU8S8S5x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S6x32ZV has no arm64 form: its Go fallback.
+func kU8S8S6x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W6x32ZV has no arm64 form: its Go fallback.
+func kU8S8W6x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W5x32ZV has no arm64 form: its Go fallback.
+func kU8S8W5x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W4x32ZV has no arm64 form: its Go fallback.
+func kU8S8W4x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W3x32ZV has no arm64 form: its Go fallback.
+func kU8S8W3x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W2x32ZV has no arm64 form: its Go fallback.
+func kU8S8W2x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W1x32ZV has no arm64 form: its Go fallback.
+func kU8S8W1x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I1x32ZV has no arm64 form: its Go fallback.
+func kU8S8I1x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I2x32ZV has no arm64 form: its Go fallback.
+func kU8S8I2x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I3x32ZV has no arm64 form: its Go fallback.
+func kU8S8I3x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I4x32ZV has no arm64 form: its Go fallback.
+func kU8S8I4x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I5x32ZV has no arm64 form: its Go fallback.
+func kU8S8I5x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I6x32ZV has no arm64 form: its Go fallback.
+func kU8S8I6x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16P6x16V has no arm64 form: its Go fallback.
+func kI16P6x16V(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S1x16V has no arm64 form: its Go fallback.
+func kI16S1x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S2x16V has no arm64 form: its Go fallback.
+func kI16S2x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S3x16V has no arm64 form: its Go fallback.
+func kI16S3x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S4x16V has no arm64 form: its Go fallback.
+func kI16S4x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S5x16V has no arm64 form: its Go fallback.
+func kI16S5x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16S6x16V has no arm64 form: its Go fallback.
+func kI16S6x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W6x16V has no arm64 form: its Go fallback.
+func kI16W6x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W5x16V has no arm64 form: its Go fallback.
+func kI16W5x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W4x16V has no arm64 form: its Go fallback.
+func kI16W4x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W3x16V has no arm64 form: its Go fallback.
+func kI16W3x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W2x16V has no arm64 form: its Go fallback.
+func kI16W2x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16W1x16V has no arm64 form: its Go fallback.
+func kI16W1x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I1x16V has no arm64 form: its Go fallback.
+func kI16I1x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I2x16V has no arm64 form: its Go fallback.
+func kI16I2x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I3x16V has no arm64 form: its Go fallback.
+func kI16I3x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I4x16V has no arm64 form: its Go fallback.
+func kI16I4x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I5x16V has no arm64 form: its Go fallback.
+func kI16I5x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kI16I6x16V has no arm64 form: its Go fallback.
+func kI16I6x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8P6x16V has no arm64 form: its Go fallback.
+func kU8S8P6x16V(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8PX(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+// kS8U8P6x16V has no arm64 form: its Go fallback.
+func kS8U8P6x16V(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goS8U8PX(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S1x16V has no arm64 form: its Go fallback.
+func kU8S8S1x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S2x16V has no arm64 form: its Go fallback.
+func kU8S8S2x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S3x16V has no arm64 form: its Go fallback.
+func kU8S8S3x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S4x16V has no arm64 form: its Go fallback.
+func kU8S8S4x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S5x16V has no arm64 form: its Go fallback.
+func kU8S8S5x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8S6x16V has no arm64 form: its Go fallback.
+func kU8S8S6x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W6x16V has no arm64 form: its Go fallback.
+func kU8S8W6x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W5x16V has no arm64 form: its Go fallback.
+func kU8S8W5x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W4x16V has no arm64 form: its Go fallback.
+func kU8S8W4x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W3x16V has no arm64 form: its Go fallback.
+func kU8S8W3x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W2x16V has no arm64 form: its Go fallback.
+func kU8S8W2x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8W1x16V has no arm64 form: its Go fallback.
+func kU8S8W1x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I1x16V has no arm64 form: its Go fallback.
+func kU8S8I1x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I2x16V has no arm64 form: its Go fallback.
+func kU8S8I2x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I3x16V has no arm64 form: its Go fallback.
+func kU8S8I3x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I4x16V has no arm64 form: its Go fallback.
+func kU8S8I4x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I5x16V has no arm64 form: its Go fallback.
+func kU8S8I5x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kU8S8I6x16V has no arm64 form: its Go fallback.
+func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32D1x8 has no arm64 form: its Go fallback.
+func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D2x8 has no arm64 form: its Go fallback.
+func kF32D2x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D4x8 has no arm64 form: its Go fallback.
+func kF32D4x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D1x16 has no arm64 form: its Go fallback.
+func kF32D1x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D2x16 has no arm64 form: its Go fallback.
+func kF32D2x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D4x16 has no arm64 form: its Go fallback.
+func kF32D4x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D1x16Z has no arm64 form: its Go fallback.
+func kF32D1x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D2x16Z has no arm64 form: its Go fallback.
+func kF32D2x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D4x16Z has no arm64 form: its Go fallback.
+func kF32D4x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D1x32Z has no arm64 form: its Go fallback.
+func kF32D1x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D2x32Z has no arm64 form: its Go fallback.
+func kF32D2x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kF32D4x32Z has no arm64 form: its Go fallback.
+func kF32D4x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D1x8 has no arm64 form: its Go fallback.
+func kI16D1x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D2x8 has no arm64 form: its Go fallback.
+func kI16D2x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D4x8 has no arm64 form: its Go fallback.
+func kI16D4x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D1x16 has no arm64 form: its Go fallback.
+func kI16D1x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D2x16 has no arm64 form: its Go fallback.
+func kI16D2x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D4x16 has no arm64 form: its Go fallback.
+func kI16D4x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D1x8V has no arm64 form: its Go fallback.
+func kI16D1x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D2x8V has no arm64 form: its Go fallback.
+func kI16D2x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D4x8V has no arm64 form: its Go fallback.
+func kI16D4x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D1x16V has no arm64 form: its Go fallback.
+func kI16D1x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D2x16V has no arm64 form: its Go fallback.
+func kI16D2x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D4x16V has no arm64 form: its Go fallback.
+func kI16D4x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D1x16ZV has no arm64 form: its Go fallback.
+func kI16D1x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D2x16ZV has no arm64 form: its Go fallback.
+func kI16D2x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D4x16ZV has no arm64 form: its Go fallback.
+func kI16D4x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D1x32ZV has no arm64 form: its Go fallback.
+func kI16D1x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D2x32ZV has no arm64 form: its Go fallback.
+func kI16D2x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kI16D4x32ZV has no arm64 form: its Go fallback.
+func kI16D4x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D1x8 has no arm64 form: its Go fallback.
+func kU8S8D1x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D2x8 has no arm64 form: its Go fallback.
+func kU8S8D2x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D4x8 has no arm64 form: its Go fallback.
+func kU8S8D4x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D1x16 has no arm64 form: its Go fallback.
+func kU8S8D1x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D2x16 has no arm64 form: its Go fallback.
+func kU8S8D2x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D4x16 has no arm64 form: its Go fallback.
+func kU8S8D4x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D1x8V has no arm64 form: its Go fallback.
+func kU8S8D1x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D2x8V has no arm64 form: its Go fallback.
+func kU8S8D2x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D4x8V has no arm64 form: its Go fallback.
+func kU8S8D4x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D1x16V has no arm64 form: its Go fallback.
+func kU8S8D1x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D2x16V has no arm64 form: its Go fallback.
+func kU8S8D2x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D4x16V has no arm64 form: its Go fallback.
+func kU8S8D4x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D1x16ZV has no arm64 form: its Go fallback.
+func kU8S8D1x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D2x16ZV has no arm64 form: its Go fallback.
+func kU8S8D2x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D4x16ZV has no arm64 form: its Go fallback.
+func kU8S8D4x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D1x32ZV has no arm64 form: its Go fallback.
+func kU8S8D1x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D2x32ZV has no arm64 form: its Go fallback.
+func kU8S8D2x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+// kU8S8D4x32ZV has no arm64 form: its Go fallback.
+func kU8S8D4x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
 // peakF32 runs n iterations of the asmF32P6x16 kernel's arithmetic (192 MACs each) on registers.
 //
 //go:noescape
@@ -954,41 +1674,42 @@ func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, pane
 //go:noescape
 func asmPackB128(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
-// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels.
-func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels,
+// k groups gstep bytes apart in dst.
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
 	switch {
 	case useAsm && g == 2:
-		asmPackBPairs16(kg, np, src, ldb, dst, panel)
+		asmPackBPairs16(kg, np, src, ldb, dst, panel, gstep)
 	case useAsm:
-		asmPackBQuads8(kg, np, src, ldb, dst, panel)
+		asmPackBQuads8(kg, np, src, ldb, dst, panel, gstep)
 	default:
-		goPackBGroups(g, kg, np, src, ldb, dst, panel)
+		goPackBGroups(g, kg, np, src, ldb, dst, panel, gstep)
 	}
 }
 
 //go:noescape
-func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 //go:noescape
-func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 // packBPairsWiden packs pairs of byte rows of B widened to int16 panels.
-func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
 	switch {
 	case useAsm && signed:
-		asmPackBPairsS8(kg, np, src, ldb, dst, panel)
+		asmPackBPairsS8(kg, np, src, ldb, dst, panel, gstep)
 	case useAsm:
-		asmPackBPairsU8(kg, np, src, ldb, dst, panel)
+		asmPackBPairsU8(kg, np, src, ldb, dst, panel, gstep)
 	default:
-		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel, gstep)
 	}
 }
 
 //go:noescape
-func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 //go:noescape
-func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 // packA6Widen packs six byte rows widened to int16 k pairs, 16 k per block.
 func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
@@ -1031,3 +1752,19 @@ func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 
 //go:noescape
 func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
+
+func dropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32) {
+	goDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+}
+
+func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
+	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+}
+
+func reluF32(n8 int, x, y *float32) { goReLUF32(n8, x, y) }
+
+func reluGradF32(n8 int, gy, y, gx *float32) { goReLUGradF32(n8, gy, y, gx) }
+
+func maxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, base int) {
+	goMaxPool2F32(px, c8, x, xrow, y, arg, base)
+}

@@ -23620,13 +23620,14 @@ panel:
 	BNE row
 	RET
 
-// func asmPackBPairs16(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
-TEXT ·asmPackBPairs16(SB), NOSPLIT, $0-48
+// func asmPackBPairs16(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int, gstep int)
+TEXT ·asmPackBPairs16(SB), NOSPLIT, $0-56
 	MOVD kg+0(FP), R0
 	MOVD src+16(FP), R1
 	MOVD ldb+24(FP), R3
 	MOVD dst+32(FP), R2
 	MOVD panel+40(FP), R4
+	MOVD gstep+48(FP), R13
 group:
 	MOVD np+8(FP), R5
 	MOVD R1, R8
@@ -23644,18 +23645,19 @@ panel:
 	SUBS $1, R5, R5
 	BNE panel
 	ADD R3<<1, R1, R1
-	ADD $64, R2, R2
+	ADD R13, R2, R2
 	SUBS $1, R0, R0
 	BNE group
 	RET
 
-// func asmPackBQuads8(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
-TEXT ·asmPackBQuads8(SB), NOSPLIT, $0-48
+// func asmPackBQuads8(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int, gstep int)
+TEXT ·asmPackBQuads8(SB), NOSPLIT, $0-56
 	MOVD kg+0(FP), R0
 	MOVD src+16(FP), R1
 	MOVD ldb+24(FP), R3
 	MOVD dst+32(FP), R2
 	MOVD panel+40(FP), R4
+	MOVD gstep+48(FP), R13
 group:
 	MOVD np+8(FP), R5
 	MOVD R1, R8
@@ -23674,18 +23676,19 @@ panel:
 	SUBS $1, R5, R5
 	BNE panel
 	ADD R3<<2, R1, R1
-	ADD $64, R2, R2
+	ADD R13, R2, R2
 	SUBS $1, R0, R0
 	BNE group
 	RET
 
-// func asmPackBPairsS8(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
-TEXT ·asmPackBPairsS8(SB), NOSPLIT, $0-48
+// func asmPackBPairsS8(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int, gstep int)
+TEXT ·asmPackBPairsS8(SB), NOSPLIT, $0-56
 	MOVD kg+0(FP), R0
 	MOVD src+16(FP), R1
 	MOVD ldb+24(FP), R3
 	MOVD dst+32(FP), R2
 	MOVD panel+40(FP), R4
+	MOVD gstep+48(FP), R13
 group:
 	MOVD np+8(FP), R5
 	MOVD R1, R8
@@ -23705,18 +23708,19 @@ panel:
 	SUBS $1, R5, R5
 	BNE panel
 	ADD R3<<1, R1, R1
-	ADD $64, R2, R2
+	ADD R13, R2, R2
 	SUBS $1, R0, R0
 	BNE group
 	RET
 
-// func asmPackBPairsU8(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
-TEXT ·asmPackBPairsU8(SB), NOSPLIT, $0-48
+// func asmPackBPairsU8(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int, gstep int)
+TEXT ·asmPackBPairsU8(SB), NOSPLIT, $0-56
 	MOVD kg+0(FP), R0
 	MOVD src+16(FP), R1
 	MOVD ldb+24(FP), R3
 	MOVD dst+32(FP), R2
 	MOVD panel+40(FP), R4
+	MOVD gstep+48(FP), R13
 group:
 	MOVD np+8(FP), R5
 	MOVD R1, R8
@@ -23736,7 +23740,7 @@ panel:
 	SUBS $1, R5, R5
 	BNE panel
 	ADD R3<<1, R1, R1
-	ADD $64, R2, R2
+	ADD R13, R2, R2
 	SUBS $1, R0, R0
 	BNE group
 	RET

@@ -254,6 +254,582 @@ func kF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float
 	goF64P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
+func kF32S1x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S2x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S3x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S4x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S5x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32S6x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32W6x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32W5x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32W4x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32W3x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32W2x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32W1x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I1x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I2x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I3x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I4x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I5x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32I6x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16P6x32ZV(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16P(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S1x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S2x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S3x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S4x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S5x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S6x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W6x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W5x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W4x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W3x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W2x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W1x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I1x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I2x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I3x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I4x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I5x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I6x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8P6x32ZV(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8PX(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func kS8U8P6x32ZV(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goS8U8PX(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S1x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S2x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S3x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S4x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S5x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S6x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W6x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W5x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W4x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W3x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W2x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W1x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I1x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I2x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I3x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I4x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I5x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I6x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16P6x16V(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S1x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S2x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S3x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S4x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S5x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16S6x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W6x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W5x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W4x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W3x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W2x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16W1x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16W(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I1x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I2x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I3x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I4x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I5x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kI16I6x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goI16I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8P6x16V(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8PX(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func kS8U8P6x16V(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goS8U8PX(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S1x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S2x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S3x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S4x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S5x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8S6x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8SX(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W6x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W5x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W4x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W3x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W2x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8W1x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8WX(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I1x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I2x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I3x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I4x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I5x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	goU8S8IX(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D2x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D4x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D1x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D2x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D4x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D1x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D2x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D4x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D1x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D2x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kF32D4x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	goF32D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D1x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D2x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kI16D4x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goI16D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D1x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D2x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+func kU8S8D4x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	goU8S8DX(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
 func packA6F32(k8 int, src *float32, lda int, dst *float32) { goPackA6F32(k8, src, lda, dst) }
 
 func packA6F64(k4 int, src *float64, lda int, dst *float64) { goPackA6F64(k4, src, lda, dst) }
@@ -262,12 +838,12 @@ func packBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, pa
 	goPackBRows(w, k, np, src, ldb, dst, panel)
 }
 
-func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackBGroups(g, kg, np, src, ldb, dst, panel)
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
+	goPackBGroups(g, kg, np, src, ldb, dst, panel, gstep)
 }
 
-func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
+	goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel, gstep)
 }
 
 func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
@@ -278,4 +854,20 @@ func packA6TransF32(k int, src *float32, lda int, dst *float32) { goPackA6TransF
 
 func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int) {
 	goPackB16TransF32(k8, np, src, ldb, dst, panel)
+}
+
+func dropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32) {
+	goDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+}
+
+func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
+	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+}
+
+func reluF32(n8 int, x, y *float32) { goReLUF32(n8, x, y) }
+
+func reluGradF32(n8 int, gy, y, gx *float32) { goReLUGradF32(n8, gy, y, gx) }
+
+func maxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, base int) {
+	goMaxPool2F32(px, c8, x, xrow, y, arg, base)
 }

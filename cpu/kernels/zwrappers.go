@@ -2,25 +2,27 @@
 
 package kernels
 
-// Register-block shapes of the kernels (rows x columns of the C tile) and their k groups.
+// Register-block shapes of the kernels (rows x columns of the C tile) and their k groups:
+// the AVX2 kernels' without a suffix, the AVX-VNNI ones' with V, the AVX-512 ones' with Z,
+// the AVX-512 VNNI ones' with ZV.
 const (
-	F32MR, F32NR = 6, 16
-	F64MR, F64NR = 6, 8
-	I16MR, I16NR = 6, 16
-	U8MR, U8NR   = 6, 16
-	I16KGroup    = 2
-	U8KGroup     = 4
-)
-
-// Shapes of the AVX-512 kernels: the AVX2 kernels' rows, so that A packs the same, and
-// one zmm register per 64 bytes of columns.
-const (
-	F32ZNR = 32
-	F64ZNR = 16
+	F32MR, F32NR     = 6, 16
+	F32ZMR, F32ZNR   = 6, 32
+	F64MR, F64NR     = 6, 8
+	F64ZMR, F64ZNR   = 6, 16
+	I16MR, I16NR     = 6, 16
+	I16VMR, I16VNR   = 6, 16
+	I16ZVMR, I16ZVNR = 6, 32
+	U8MR, U8NR       = 6, 16
+	U8VMR, U8VNR     = 6, 16
+	U8ZVMR, U8ZVNR   = 6, 32
+	I16KGroup        = 2
+	U8KGroup         = 4
 )
 
 // F32 updates one 6x16 float32 tile from float32 packed A (6*kg values) and float32
-// packed B (16*kg values).
+// packed B (16*kg values), on the AVX2 and FMA kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
 func F32(kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
 	F32Tiles(1, kg, a, b, c, ldc, alpha, beta)
 }
@@ -30,12 +32,6 @@ func F32(kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta flo
 // the inner loop of a blocked GEMM in one call.
 func F32Tiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
 	packedTiles(F32MR, F32NR, 1, kF32P6x16, tiles, kg, a, b, c, ldc, alpha, beta, 1)
-}
-
-// F32ZTiles is F32Tiles for 6x32 tiles (packed B micro-panels of F32ZNR columns) on the
-// AVX-512 kernel; without AVX-512 (see AVX512) its Go fallback computes the same.
-func F32ZTiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
-	packedTiles(F32MR, F32ZNR, 1, kF32P6x32Z, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // F32Strided updates one 6x16 float32 tile from A read in place (row i at a[i*lda:], k
@@ -94,8 +90,79 @@ func F32IndirectTiles(rows, tiles, k int, a, alt []float32, offs []int, b []floa
 	indirectTiles(F32MR, F32NR, 1, f32Indirect[:], rows, tiles, k, a, alt, offs, b, c, ldc, alpha, beta, 1)
 }
 
+// F32Z updates one 6x32 float32 tile from float32 packed A (6*kg values) and float32
+// packed B (32*kg values), on the AVX-512F kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
+func F32Z(kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
+	F32ZTiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// F32ZTiles updates tiles tiles stacked down C (tile t is rows t*F32ZMR.. of C) from tiles
+// consecutive packed A micro-panels (F32ZMR*kg values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func F32ZTiles(tiles, kg int, a []float32, b []float32, c []float32, ldc int, alpha, beta float32) {
+	packedTiles(F32ZMR, F32ZNR, 1, kF32P6x32Z, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
+// F32ZStrided updates one 6x32 float32 tile from A read in place (row i at a[i*lda:], k
+// values) and packed B (32*k values).
+func F32ZStrided(k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	F32ZStridedTiles(1, k, a, lda, b, c, ldc, alpha, beta)
+}
+
+// F32ZStridedTiles runs F32ZStrided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*F32ZMR*lda:] and updates C rows from c[t*F32ZMR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func F32ZStridedTiles(tiles, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	stridedTiles(F32ZMR, F32ZNR, 1, kF32S6x32Z, tiles, k, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var f32zRows = [F32ZMR]func(int, *float32, int, *float32, *float32, int, float32, float32, int){kF32S1x32Z, kF32S2x32Z, kF32S3x32Z, kF32S4x32Z, kF32S5x32Z, kF32S6x32Z}
+
+// F32ZStridedRows is F32ZStrided for a tile of rows rows (1 to F32ZMR): row i of A at
+// a[i*lda:], of C at c[i*ldc:]; nothing past row rows-1 is read or written.
+func F32ZStridedRows(rows, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	F32ZStridedRowsTiles(rows, 1, k, a, lda, b, c, ldc, alpha, beta)
+}
+
+// F32ZStridedRowsTiles runs F32ZStridedRows on tiles tiles of rows rows stacked down A and C:
+// tile t reads A rows from a[t*rows*lda:] and updates C rows from c[t*rows*ldc:] (one call
+// for the short tiles that end a convolution's pixels).
+func F32ZStridedRowsTiles(rows, tiles, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	stridedRows(F32ZMR, F32ZNR, 1, f32zRows[:], rows, tiles, k, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+// F32ZWindowTiles is F32ZStridedTiles over segs segments of k values: C = alpha*A*B +
+// beta*C where row i of tile t reads a[(t*F32ZMR+i)*lda + s*segStride:] for segment s and B
+// holds segs*k packed groups.
+func F32ZWindowTiles(tiles, k, segs, segStride int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	windowTiles(F32ZMR, F32ZNR, 1, kF32W6x32Z, F32ZStridedTiles, tiles, k, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var f32zWindowRows = [F32ZMR]func(int, *float32, int, int, int, *float32, *float32, int, float32, float32, int){kF32W1x32Z, kF32W2x32Z, kF32W3x32Z, kF32W4x32Z, kF32W5x32Z, kF32W6x32Z}
+
+// F32ZWindowRowsTiles is F32ZWindowTiles for tiles of rows rows (1 to F32ZMR), stacked down A
+// and C as in F32ZStridedRowsTiles (the end of an output row).
+func F32ZWindowRowsTiles(rows, tiles, k, segs, segStride int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	checkRows(rows, F32ZMR)
+	windowTiles(rows, F32ZNR, 1, f32zWindowRows[rows-1], func(tiles, k int, a []float32, lda int, b []float32, c []float32, ldc int, alpha, beta float32) {
+		F32ZStridedRowsTiles(rows, tiles, k, a, lda, b, c, ldc, alpha, beta)
+	}, tiles, k, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var f32zIndirect = [F32ZMR]func(int, *float32, *float32, *int, *float32, *float32, int, float32, float32, int){kF32I1x32Z, kF32I2x32Z, kF32I3x32Z, kF32I4x32Z, kF32I5x32Z, kF32I6x32Z}
+
+// F32ZIndirectTiles updates tiles tiles of rows rows (1 to F32ZMR) stacked down C (tile t from
+// c[t*rows*ldc:]) with k values of A per row, read through the offset table offs (row
+// i of tile t at a[o] for o = offs[t*rows+i] >= 0, at alt[^o] for o < 0), and packed B:
+// C = alpha*A*B + beta*C.
+func F32ZIndirectTiles(rows, tiles, k int, a, alt []float32, offs []int, b []float32, c []float32, ldc int, alpha, beta float32) {
+	indirectTiles(F32ZMR, F32ZNR, 1, f32zIndirect[:], rows, tiles, k, a, alt, offs, b, c, ldc, alpha, beta, 1)
+}
+
 // F64 updates one 6x8 float64 tile from float64 packed A (6*kg values) and float64
-// packed B (8*kg values).
+// packed B (8*kg values), on the AVX2 and FMA kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
 func F64(kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
 	F64Tiles(1, kg, a, b, c, ldc, alpha, beta)
 }
@@ -105,12 +172,6 @@ func F64(kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta flo
 // the inner loop of a blocked GEMM in one call.
 func F64Tiles(tiles, kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
 	packedTiles(F64MR, F64NR, 1, kF64P6x8, tiles, kg, a, b, c, ldc, alpha, beta, 1)
-}
-
-// F64ZTiles is F64Tiles for 6x16 tiles (packed B micro-panels of F64ZNR columns) on the
-// AVX-512 kernel; without AVX-512 (see AVX512) its Go fallback computes the same.
-func F64ZTiles(tiles, kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
-	packedTiles(F64MR, F64ZNR, 1, kF64P6x16Z, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 // F64Strided updates one 6x8 float64 tile from A read in place (row i at a[i*lda:], k
@@ -126,8 +187,23 @@ func F64StridedTiles(tiles, k int, a []float64, lda int, b []float64, c []float6
 	stridedTiles(F64MR, F64NR, 1, kF64S6x8, tiles, k, a, lda, b, c, ldc, alpha, beta, 1)
 }
 
+// F64Z updates one 6x16 float64 tile from float64 packed A (6*kg values) and float64
+// packed B (16*kg values), on the AVX-512F kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
+func F64Z(kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
+	F64ZTiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// F64ZTiles updates tiles tiles stacked down C (tile t is rows t*F64ZMR.. of C) from tiles
+// consecutive packed A micro-panels (F64ZMR*kg values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func F64ZTiles(tiles, kg int, a []float64, b []float64, c []float64, ldc int, alpha, beta float64) {
+	packedTiles(F64ZMR, F64ZNR, 1, kF64P6x16Z, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
 // I16 updates one 6x16 int32 tile from int16 packed A (6*kg*2 values) and int16
-// packed B (16*kg*2 values), kg groups of 2 consecutive k.
+// packed B (16*kg*2 values), kg groups of 2 consecutive k, on the AVX2 and FMA kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
 func I16(kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
 	I16Tiles(1, kg, a, b, c, ldc, alpha, beta)
 }
@@ -195,8 +271,149 @@ func I16IndirectTiles(rows, tiles, kg int, a, alt []int16, offs []int, b []int16
 	indirectTiles(I16MR, I16NR, I16KGroup, i16Indirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
 }
 
+// I16V updates one 6x16 int32 tile from int16 packed A (6*kg*2 values) and int16
+// packed B (16*kg*2 values), kg groups of 2 consecutive k, on the AVX-VNNI kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
+func I16V(kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
+	I16VTiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// I16VTiles updates tiles tiles stacked down C (tile t is rows t*I16VMR.. of C) from tiles
+// consecutive packed A micro-panels (I16VMR*kg*I16KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func I16VTiles(tiles, kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
+	packedTiles(I16VMR, I16VNR, I16KGroup, kI16P6x16V, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
+// I16VStrided updates one 6x16 int32 tile from A read in place (row i at a[i*lda:], kg*2
+// values) and packed B (16*kg*2 values).
+func I16VStrided(kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	I16VStridedTiles(1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// I16VStridedTiles runs I16VStrided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*I16VMR*lda:] and updates C rows from c[t*I16VMR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func I16VStridedTiles(tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	stridedTiles(I16VMR, I16VNR, I16KGroup, kI16S6x16V, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var i16vRows = [I16VMR]func(int, *int16, int, *int16, *int32, int, int32, int32, int){kI16S1x16V, kI16S2x16V, kI16S3x16V, kI16S4x16V, kI16S5x16V, kI16S6x16V}
+
+// I16VStridedRows is I16VStrided for a tile of rows rows (1 to I16VMR): row i of A at
+// a[i*lda:], of C at c[i*ldc:]; nothing past row rows-1 is read or written.
+func I16VStridedRows(rows, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	I16VStridedRowsTiles(rows, 1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// I16VStridedRowsTiles runs I16VStridedRows on tiles tiles of rows rows stacked down A and C:
+// tile t reads A rows from a[t*rows*lda:] and updates C rows from c[t*rows*ldc:] (one call
+// for the short tiles that end a convolution's pixels).
+func I16VStridedRowsTiles(rows, tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	stridedRows(I16VMR, I16VNR, I16KGroup, i16vRows[:], rows, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+// I16VWindowTiles is I16VStridedTiles over segs segments of kg*2 values: C = alpha*A*B +
+// beta*C where row i of tile t reads a[(t*I16VMR+i)*lda + s*segStride:] for segment s and B
+// holds segs*kg packed groups.
+func I16VWindowTiles(tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	windowTiles(I16VMR, I16VNR, I16KGroup, kI16W6x16V, I16VStridedTiles, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var i16vWindowRows = [I16VMR]func(int, *int16, int, int, int, *int16, *int32, int, int32, int32, int){kI16W1x16V, kI16W2x16V, kI16W3x16V, kI16W4x16V, kI16W5x16V, kI16W6x16V}
+
+// I16VWindowRowsTiles is I16VWindowTiles for tiles of rows rows (1 to I16VMR), stacked down A
+// and C as in I16VStridedRowsTiles (the end of an output row).
+func I16VWindowRowsTiles(rows, tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	checkRows(rows, I16VMR)
+	windowTiles(rows, I16VNR, I16KGroup, i16vWindowRows[rows-1], func(tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+		I16VStridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, alpha, beta)
+	}, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var i16vIndirect = [I16VMR]func(int, *int16, *int16, *int, *int16, *int32, int, int32, int32, int){kI16I1x16V, kI16I2x16V, kI16I3x16V, kI16I4x16V, kI16I5x16V, kI16I6x16V}
+
+// I16VIndirectTiles updates tiles tiles of rows rows (1 to I16VMR) stacked down C (tile t from
+// c[t*rows*ldc:]) with kg*2 values of A per row, read through the offset table offs (row
+// i of tile t at a[o] for o = offs[t*rows+i] >= 0, at alt[^o] for o < 0), and packed B:
+// C = alpha*A*B + beta*C.
+func I16VIndirectTiles(rows, tiles, kg int, a, alt []int16, offs []int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	indirectTiles(I16VMR, I16VNR, I16KGroup, i16vIndirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
+}
+
+// I16ZV updates one 6x32 int32 tile from int16 packed A (6*kg*2 values) and int16
+// packed B (32*kg*2 values), kg groups of 2 consecutive k, on the AVX-512F and AVX512_VNNI kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
+func I16ZV(kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
+	I16ZVTiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// I16ZVTiles updates tiles tiles stacked down C (tile t is rows t*I16ZVMR.. of C) from tiles
+// consecutive packed A micro-panels (I16ZVMR*kg*I16KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func I16ZVTiles(tiles, kg int, a []int16, b []int16, c []int32, ldc int, alpha, beta int32) {
+	packedTiles(I16ZVMR, I16ZVNR, I16KGroup, kI16P6x32ZV, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
+// I16ZVStrided updates one 6x32 int32 tile from A read in place (row i at a[i*lda:], kg*2
+// values) and packed B (32*kg*2 values).
+func I16ZVStrided(kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	I16ZVStridedTiles(1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// I16ZVStridedTiles runs I16ZVStrided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*I16ZVMR*lda:] and updates C rows from c[t*I16ZVMR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func I16ZVStridedTiles(tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	stridedTiles(I16ZVMR, I16ZVNR, I16KGroup, kI16S6x32ZV, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var i16zvRows = [I16ZVMR]func(int, *int16, int, *int16, *int32, int, int32, int32, int){kI16S1x32ZV, kI16S2x32ZV, kI16S3x32ZV, kI16S4x32ZV, kI16S5x32ZV, kI16S6x32ZV}
+
+// I16ZVStridedRows is I16ZVStrided for a tile of rows rows (1 to I16ZVMR): row i of A at
+// a[i*lda:], of C at c[i*ldc:]; nothing past row rows-1 is read or written.
+func I16ZVStridedRows(rows, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	I16ZVStridedRowsTiles(rows, 1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// I16ZVStridedRowsTiles runs I16ZVStridedRows on tiles tiles of rows rows stacked down A and C:
+// tile t reads A rows from a[t*rows*lda:] and updates C rows from c[t*rows*ldc:] (one call
+// for the short tiles that end a convolution's pixels).
+func I16ZVStridedRowsTiles(rows, tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	stridedRows(I16ZVMR, I16ZVNR, I16KGroup, i16zvRows[:], rows, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+// I16ZVWindowTiles is I16ZVStridedTiles over segs segments of kg*2 values: C = alpha*A*B +
+// beta*C where row i of tile t reads a[(t*I16ZVMR+i)*lda + s*segStride:] for segment s and B
+// holds segs*kg packed groups.
+func I16ZVWindowTiles(tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	windowTiles(I16ZVMR, I16ZVNR, I16KGroup, kI16W6x32ZV, I16ZVStridedTiles, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var i16zvWindowRows = [I16ZVMR]func(int, *int16, int, int, int, *int16, *int32, int, int32, int32, int){kI16W1x32ZV, kI16W2x32ZV, kI16W3x32ZV, kI16W4x32ZV, kI16W5x32ZV, kI16W6x32ZV}
+
+// I16ZVWindowRowsTiles is I16ZVWindowTiles for tiles of rows rows (1 to I16ZVMR), stacked down A
+// and C as in I16ZVStridedRowsTiles (the end of an output row).
+func I16ZVWindowRowsTiles(rows, tiles, kg, segs, segStride int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	checkRows(rows, I16ZVMR)
+	windowTiles(rows, I16ZVNR, I16KGroup, i16zvWindowRows[rows-1], func(tiles, kg int, a []int16, lda int, b []int16, c []int32, ldc int, alpha, beta int32) {
+		I16ZVStridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, alpha, beta)
+	}, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var i16zvIndirect = [I16ZVMR]func(int, *int16, *int16, *int, *int16, *int32, int, int32, int32, int){kI16I1x32ZV, kI16I2x32ZV, kI16I3x32ZV, kI16I4x32ZV, kI16I5x32ZV, kI16I6x32ZV}
+
+// I16ZVIndirectTiles updates tiles tiles of rows rows (1 to I16ZVMR) stacked down C (tile t from
+// c[t*rows*ldc:]) with kg*2 values of A per row, read through the offset table offs (row
+// i of tile t at a[o] for o = offs[t*rows+i] >= 0, at alt[^o] for o < 0), and packed B:
+// C = alpha*A*B + beta*C.
+func I16ZVIndirectTiles(rows, tiles, kg int, a, alt []int16, offs []int, b []int16, c []int32, ldc int, alpha, beta int32) {
+	indirectTiles(I16ZVMR, I16ZVNR, I16KGroup, i16zvIndirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
+}
+
 // U8S8 updates one 6x16 int32 tile from uint8 packed A (6*kg*4 values) and int8
-// packed B (16*kg*4 values), kg groups of 4 consecutive k.
+// packed B (16*kg*4 values), kg groups of 4 consecutive k, on the AVX2 and FMA kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
 // Exact only when every adjacent pair sum fits in int16 (see the package documentation).
 func U8S8(kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
 	U8S8Tiles(1, kg, a, b, c, ldc, alpha, beta)
@@ -265,8 +482,151 @@ func U8S8IndirectTiles(rows, tiles, kg int, a, alt []uint8, offs []int, b []int8
 	indirectTiles(U8MR, U8NR, U8KGroup, u8s8Indirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
 }
 
+// U8S8V updates one 6x16 int32 tile from uint8 packed A (6*kg*4 values) and int8
+// packed B (16*kg*4 values), kg groups of 4 consecutive k, on the AVX-VNNI kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
+// VPDPBUSD sums the products in int32 without saturation: exact for every input.
+func U8S8V(kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
+	U8S8VTiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// U8S8VTiles updates tiles tiles stacked down C (tile t is rows t*U8VMR.. of C) from tiles
+// consecutive packed A micro-panels (U8VMR*kg*U8KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func U8S8VTiles(tiles, kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
+	packedTiles(U8VMR, U8VNR, U8KGroup, kU8S8P6x16V, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
+// U8S8VStrided updates one 6x16 int32 tile from A read in place (row i at a[i*lda:], kg*4
+// values) and packed B (16*kg*4 values).
+func U8S8VStrided(kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	U8S8VStridedTiles(1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// U8S8VStridedTiles runs U8S8VStrided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*U8VMR*lda:] and updates C rows from c[t*U8VMR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func U8S8VStridedTiles(tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	stridedTiles(U8VMR, U8VNR, U8KGroup, kU8S8S6x16V, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var u8s8vRows = [U8VMR]func(int, *uint8, int, *int8, *int32, int, int32, int32, int){kU8S8S1x16V, kU8S8S2x16V, kU8S8S3x16V, kU8S8S4x16V, kU8S8S5x16V, kU8S8S6x16V}
+
+// U8S8VStridedRows is U8S8VStrided for a tile of rows rows (1 to U8VMR): row i of A at
+// a[i*lda:], of C at c[i*ldc:]; nothing past row rows-1 is read or written.
+func U8S8VStridedRows(rows, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	U8S8VStridedRowsTiles(rows, 1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// U8S8VStridedRowsTiles runs U8S8VStridedRows on tiles tiles of rows rows stacked down A and C:
+// tile t reads A rows from a[t*rows*lda:] and updates C rows from c[t*rows*ldc:] (one call
+// for the short tiles that end a convolution's pixels).
+func U8S8VStridedRowsTiles(rows, tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	stridedRows(U8VMR, U8VNR, U8KGroup, u8s8vRows[:], rows, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+// U8S8VWindowTiles is U8S8VStridedTiles over segs segments of kg*4 values: C = alpha*A*B +
+// beta*C where row i of tile t reads a[(t*U8VMR+i)*lda + s*segStride:] for segment s and B
+// holds segs*kg packed groups.
+func U8S8VWindowTiles(tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	windowTiles(U8VMR, U8VNR, U8KGroup, kU8S8W6x16V, U8S8VStridedTiles, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var u8s8vWindowRows = [U8VMR]func(int, *uint8, int, int, int, *int8, *int32, int, int32, int32, int){kU8S8W1x16V, kU8S8W2x16V, kU8S8W3x16V, kU8S8W4x16V, kU8S8W5x16V, kU8S8W6x16V}
+
+// U8S8VWindowRowsTiles is U8S8VWindowTiles for tiles of rows rows (1 to U8VMR), stacked down A
+// and C as in U8S8VStridedRowsTiles (the end of an output row).
+func U8S8VWindowRowsTiles(rows, tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	checkRows(rows, U8VMR)
+	windowTiles(rows, U8VNR, U8KGroup, u8s8vWindowRows[rows-1], func(tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+		U8S8VStridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, alpha, beta)
+	}, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var u8s8vIndirect = [U8VMR]func(int, *uint8, *uint8, *int, *int8, *int32, int, int32, int32, int){kU8S8I1x16V, kU8S8I2x16V, kU8S8I3x16V, kU8S8I4x16V, kU8S8I5x16V, kU8S8I6x16V}
+
+// U8S8VIndirectTiles updates tiles tiles of rows rows (1 to U8VMR) stacked down C (tile t from
+// c[t*rows*ldc:]) with kg*4 values of A per row, read through the offset table offs (row
+// i of tile t at a[o] for o = offs[t*rows+i] >= 0, at alt[^o] for o < 0), and packed B:
+// C = alpha*A*B + beta*C.
+func U8S8VIndirectTiles(rows, tiles, kg int, a, alt []uint8, offs []int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	indirectTiles(U8VMR, U8VNR, U8KGroup, u8s8vIndirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
+}
+
+// U8S8ZV updates one 6x32 int32 tile from uint8 packed A (6*kg*4 values) and int8
+// packed B (32*kg*4 values), kg groups of 4 consecutive k, on the AVX-512F and AVX512_VNNI kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
+// VPDPBUSD sums the products in int32 without saturation: exact for every input.
+func U8S8ZV(kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
+	U8S8ZVTiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// U8S8ZVTiles updates tiles tiles stacked down C (tile t is rows t*U8ZVMR.. of C) from tiles
+// consecutive packed A micro-panels (U8ZVMR*kg*U8KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func U8S8ZVTiles(tiles, kg int, a []uint8, b []int8, c []int32, ldc int, alpha, beta int32) {
+	packedTiles(U8ZVMR, U8ZVNR, U8KGroup, kU8S8P6x32ZV, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
+// U8S8ZVStrided updates one 6x32 int32 tile from A read in place (row i at a[i*lda:], kg*4
+// values) and packed B (32*kg*4 values).
+func U8S8ZVStrided(kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	U8S8ZVStridedTiles(1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// U8S8ZVStridedTiles runs U8S8ZVStrided on tiles tiles stacked down A and C: tile t reads A
+// rows from a[t*U8ZVMR*lda:] and updates C rows from c[t*U8ZVMR*ldc:] (one call for a run of
+// output pixels whose rows are lda apart, as a direct convolution's are).
+func U8S8ZVStridedTiles(tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	stridedTiles(U8ZVMR, U8ZVNR, U8KGroup, kU8S8S6x32ZV, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var u8s8zvRows = [U8ZVMR]func(int, *uint8, int, *int8, *int32, int, int32, int32, int){kU8S8S1x32ZV, kU8S8S2x32ZV, kU8S8S3x32ZV, kU8S8S4x32ZV, kU8S8S5x32ZV, kU8S8S6x32ZV}
+
+// U8S8ZVStridedRows is U8S8ZVStrided for a tile of rows rows (1 to U8ZVMR): row i of A at
+// a[i*lda:], of C at c[i*ldc:]; nothing past row rows-1 is read or written.
+func U8S8ZVStridedRows(rows, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	U8S8ZVStridedRowsTiles(rows, 1, kg, a, lda, b, c, ldc, alpha, beta)
+}
+
+// U8S8ZVStridedRowsTiles runs U8S8ZVStridedRows on tiles tiles of rows rows stacked down A and C:
+// tile t reads A rows from a[t*rows*lda:] and updates C rows from c[t*rows*ldc:] (one call
+// for the short tiles that end a convolution's pixels).
+func U8S8ZVStridedRowsTiles(rows, tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	stridedRows(U8ZVMR, U8ZVNR, U8KGroup, u8s8zvRows[:], rows, tiles, kg, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+// U8S8ZVWindowTiles is U8S8ZVStridedTiles over segs segments of kg*4 values: C = alpha*A*B +
+// beta*C where row i of tile t reads a[(t*U8ZVMR+i)*lda + s*segStride:] for segment s and B
+// holds segs*kg packed groups.
+func U8S8ZVWindowTiles(tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	windowTiles(U8ZVMR, U8ZVNR, U8KGroup, kU8S8W6x32ZV, U8S8ZVStridedTiles, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var u8s8zvWindowRows = [U8ZVMR]func(int, *uint8, int, int, int, *int8, *int32, int, int32, int32, int){kU8S8W1x32ZV, kU8S8W2x32ZV, kU8S8W3x32ZV, kU8S8W4x32ZV, kU8S8W5x32ZV, kU8S8W6x32ZV}
+
+// U8S8ZVWindowRowsTiles is U8S8ZVWindowTiles for tiles of rows rows (1 to U8ZVMR), stacked down A
+// and C as in U8S8ZVStridedRowsTiles (the end of an output row).
+func U8S8ZVWindowRowsTiles(rows, tiles, kg, segs, segStride int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	checkRows(rows, U8ZVMR)
+	windowTiles(rows, U8ZVNR, U8KGroup, u8s8zvWindowRows[rows-1], func(tiles, kg int, a []uint8, lda int, b []int8, c []int32, ldc int, alpha, beta int32) {
+		U8S8ZVStridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, alpha, beta)
+	}, tiles, kg, segs, segStride, a, lda, b, c, ldc, alpha, beta, 1)
+}
+
+var u8s8zvIndirect = [U8ZVMR]func(int, *uint8, *uint8, *int, *int8, *int32, int, int32, int32, int){kU8S8I1x32ZV, kU8S8I2x32ZV, kU8S8I3x32ZV, kU8S8I4x32ZV, kU8S8I5x32ZV, kU8S8I6x32ZV}
+
+// U8S8ZVIndirectTiles updates tiles tiles of rows rows (1 to U8ZVMR) stacked down C (tile t from
+// c[t*rows*ldc:]) with kg*4 values of A per row, read through the offset table offs (row
+// i of tile t at a[o] for o = offs[t*rows+i] >= 0, at alt[^o] for o < 0), and packed B:
+// C = alpha*A*B + beta*C.
+func U8S8ZVIndirectTiles(rows, tiles, kg int, a, alt []uint8, offs []int, b []int8, c []int32, ldc int, alpha, beta int32) {
+	indirectTiles(U8ZVMR, U8ZVNR, U8KGroup, u8s8zvIndirect[:], rows, tiles, kg, a, alt, offs, b, c, ldc, alpha, beta, 1)
+}
+
 // S8U8 updates one 6x16 int32 tile from int8 packed A (6*kg*4 values) and uint8
-// packed B (16*kg*4 values), kg groups of 4 consecutive k.
+// packed B (16*kg*4 values), kg groups of 4 consecutive k, on the AVX2 and FMA kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
 // The unsigned operand is B here, so the exactness condition applies to B.
 func S8U8(kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
 	S8U8Tiles(1, kg, a, b, c, ldc, alpha, beta)
@@ -277,4 +637,130 @@ func S8U8(kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
 // the inner loop of a blocked GEMM in one call.
 func S8U8Tiles(tiles, kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
 	packedTiles(U8MR, U8NR, U8KGroup, kS8U8P6x16, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
+// S8U8V updates one 6x16 int32 tile from int8 packed A (6*kg*4 values) and uint8
+// packed B (16*kg*4 values), kg groups of 4 consecutive k, on the AVX-VNNI kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
+// VPDPBUSD sums the products in int32 without saturation: exact for every input.
+func S8U8V(kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
+	S8U8VTiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// S8U8VTiles updates tiles tiles stacked down C (tile t is rows t*U8VMR.. of C) from tiles
+// consecutive packed A micro-panels (U8VMR*kg*U8KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func S8U8VTiles(tiles, kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
+	packedTiles(U8VMR, U8VNR, U8KGroup, kS8U8P6x16V, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
+// S8U8ZV updates one 6x32 int32 tile from int8 packed A (6*kg*4 values) and uint8
+// packed B (32*kg*4 values), kg groups of 4 consecutive k, on the AVX-512F and AVX512_VNNI kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).
+// VPDPBUSD sums the products in int32 without saturation: exact for every input.
+func S8U8ZV(kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
+	S8U8ZVTiles(1, kg, a, b, c, ldc, alpha, beta)
+}
+
+// S8U8ZVTiles updates tiles tiles stacked down C (tile t is rows t*U8ZVMR.. of C) from tiles
+// consecutive packed A micro-panels (U8ZVMR*kg*U8KGroup values each) and one packed B micro-panel:
+// the inner loop of a blocked GEMM in one call.
+func S8U8ZVTiles(tiles, kg int, a []int8, b []uint8, c []int32, ldc int, alpha, beta int32) {
+	packedTiles(U8ZVMR, U8ZVNR, U8KGroup, kS8U8P6x32ZV, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}
+
+// F32DepthwiseLanes is the channel granularity of F32Depthwise.
+const F32DepthwiseLanes = 8
+
+var f32DepthwiseKernels = dwTable[float32, float32, float32]{8, [2][3]func(int, int, *float32, *int, int, *float32, *float32, int, int){{kF32D1x8, kF32D2x8, kF32D4x8}, {kF32D1x16, kF32D2x16, kF32D4x16}}}
+
+// F32Depthwise computes px output pixels x ch channels (ch a multiple of F32DepthwiseLanes)
+// channel by channel on the AVX2 and FMA kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func F32Depthwise(px, ch int, in []float32, taps []int, w []float32, out []float32, xstep, ostep int) {
+	depthwise(&f32DepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// F32ZDepthwiseLanes is the channel granularity of F32ZDepthwise.
+const F32ZDepthwiseLanes = 16
+
+var f32zDepthwiseKernels = dwTable[float32, float32, float32]{16, [2][3]func(int, int, *float32, *int, int, *float32, *float32, int, int){{kF32D1x16Z, kF32D2x16Z, kF32D4x16Z}, {kF32D1x32Z, kF32D2x32Z, kF32D4x32Z}}}
+
+// F32ZDepthwise computes px output pixels x ch channels (ch a multiple of F32ZDepthwiseLanes)
+// channel by channel on the AVX-512F kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func F32ZDepthwise(px, ch int, in []float32, taps []int, w []float32, out []float32, xstep, ostep int) {
+	depthwise(&f32zDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// I16DepthwiseLanes is the channel granularity of I16Depthwise.
+const I16DepthwiseLanes = 8
+
+var i16DepthwiseKernels = dwTable[int16, int32, int32]{8, [2][3]func(int, int, *int16, *int, int, *int32, *int32, int, int){{kI16D1x8, kI16D2x8, kI16D4x8}, {kI16D1x16, kI16D2x16, kI16D4x16}}}
+
+// I16Depthwise computes px output pixels x ch channels (ch a multiple of I16DepthwiseLanes)
+// channel by channel on the AVX2 and FMA kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func I16Depthwise(px, ch int, in []int16, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&i16DepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// I16VDepthwiseLanes is the channel granularity of I16VDepthwise.
+const I16VDepthwiseLanes = 8
+
+var i16vDepthwiseKernels = dwTable[int16, int32, int32]{8, [2][3]func(int, int, *int16, *int, int, *int32, *int32, int, int){{kI16D1x8V, kI16D2x8V, kI16D4x8V}, {kI16D1x16V, kI16D2x16V, kI16D4x16V}}}
+
+// I16VDepthwise computes px output pixels x ch channels (ch a multiple of I16VDepthwiseLanes)
+// channel by channel on the AVX-VNNI kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func I16VDepthwise(px, ch int, in []int16, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&i16vDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// I16ZVDepthwiseLanes is the channel granularity of I16ZVDepthwise.
+const I16ZVDepthwiseLanes = 16
+
+var i16zvDepthwiseKernels = dwTable[int16, int32, int32]{16, [2][3]func(int, int, *int16, *int, int, *int32, *int32, int, int){{kI16D1x16ZV, kI16D2x16ZV, kI16D4x16ZV}, {kI16D1x32ZV, kI16D2x32ZV, kI16D4x32ZV}}}
+
+// I16ZVDepthwise computes px output pixels x ch channels (ch a multiple of I16ZVDepthwiseLanes)
+// channel by channel on the AVX-512F and AVX512_VNNI kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func I16ZVDepthwise(px, ch int, in []int16, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&i16zvDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// U8S8DepthwiseLanes is the channel granularity of U8S8Depthwise.
+const U8S8DepthwiseLanes = 8
+
+var u8s8DepthwiseKernels = dwTable[uint8, int32, int32]{8, [2][3]func(int, int, *uint8, *int, int, *int32, *int32, int, int){{kU8S8D1x8, kU8S8D2x8, kU8S8D4x8}, {kU8S8D1x16, kU8S8D2x16, kU8S8D4x16}}}
+
+// U8S8Depthwise computes px output pixels x ch channels (ch a multiple of U8S8DepthwiseLanes)
+// channel by channel on the AVX2 and FMA kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func U8S8Depthwise(px, ch int, in []uint8, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&u8s8DepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// U8S8VDepthwiseLanes is the channel granularity of U8S8VDepthwise.
+const U8S8VDepthwiseLanes = 8
+
+var u8s8vDepthwiseKernels = dwTable[uint8, int32, int32]{8, [2][3]func(int, int, *uint8, *int, int, *int32, *int32, int, int){{kU8S8D1x8V, kU8S8D2x8V, kU8S8D4x8V}, {kU8S8D1x16V, kU8S8D2x16V, kU8S8D4x16V}}}
+
+// U8S8VDepthwise computes px output pixels x ch channels (ch a multiple of U8S8VDepthwiseLanes)
+// channel by channel on the AVX-VNNI kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func U8S8VDepthwise(px, ch int, in []uint8, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&u8s8vDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+// U8S8ZVDepthwiseLanes is the channel granularity of U8S8ZVDepthwise.
+const U8S8ZVDepthwiseLanes = 16
+
+var u8s8zvDepthwiseKernels = dwTable[uint8, int32, int32]{16, [2][3]func(int, int, *uint8, *int, int, *int32, *int32, int, int){{kU8S8D1x16ZV, kU8S8D2x16ZV, kU8S8D4x16ZV}, {kU8S8D1x32ZV, kU8S8D2x32ZV, kU8S8D4x32ZV}}}
+
+// U8S8ZVDepthwise computes px output pixels x ch channels (ch a multiple of U8S8ZVDepthwiseLanes)
+// channel by channel on the AVX-512F and AVX512_VNNI kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func U8S8ZVDepthwise(px, ch int, in []uint8, taps []int, w []int32, out []int32, xstep, ostep int) {
+	depthwise(&u8s8zvDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
 }

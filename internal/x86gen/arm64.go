@@ -735,8 +735,8 @@ func (k neon) emitPeak(a *asm) {
 func neonKernels(ks []Kernel) []neon {
 	var out []neon
 	for _, k := range ks {
-		if k.AVX512 {
-			continue
+		if k.AVX512 || k.VNNI || k.Depthwise {
+			continue // amd64-only forms: arm64 runs their Go fallbacks
 		}
 		out = append(out, neon{Kernel: k})
 		if k.Elem == U8S8 || k.Elem == S8U8 {
@@ -825,6 +825,7 @@ func generateARM64(pkg string, ks []Kernel) (asmSrc, goSrc []byte, err error) {
 		}
 		fmt.Fprintf(&g, "}\n\n")
 	}
-	g.WriteString(packDecls) // the same routines as amd64's, arm64pack.go
+	g.WriteString(packDecls)    // the same routines as amd64's, arm64pack.go
+	g.WriteString(elementOther) // the element-wise kernels have no NEON form yet: Go's
 	return s.buf.Bytes(), g.Bytes(), nil
 }

@@ -110,18 +110,20 @@ func emitPackBRowsARM64(a *asm, w int) {
 }
 
 // emitPackBGroupsARM64 writes asmPackBPairs16 (group 2: int16 rows) and asmPackBQuads8
-// (group 4: byte rows), (kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel
-// int), strides in bytes: each group's g rows of 16 columns, element-interleaved by ST2 or
-// ST4, 64 bytes at dst + jp*panel + p*64. With widen (asmPackBPairsS8/U8) the rows are bytes,
+// (group 4: byte rows), (kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel,
+// gstep int), strides in bytes: each group's g rows of 16 columns, element-interleaved by ST2
+// or ST4, 64 bytes at dst + jp*panel + p*gstep (gstep 64 for 16-column panels; a 32-column
+// panel is packed as two halves 64 bytes apart with gstep 128). With widen (asmPackBPairsS8/U8) the rows are bytes,
 // sign- or zero-extended to int16 pairs on the way.
 func emitPackBGroupsARM64(a *asm, name string, group int, widen, signed bool) {
-	a.line("// func %s(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)", name)
-	a.line("TEXT ·%s(SB), NOSPLIT, $0-48", name)
+	a.line("// func %s(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int, gstep int)", name)
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-56", name)
 	a.ins("MOVD", "kg+0(FP)", "R0")
 	a.ins("MOVD", "src+16(FP)", "R1")
 	a.ins("MOVD", "ldb+24(FP)", "R3")
 	a.ins("MOVD", "dst+32(FP)", "R2")
 	a.ins("MOVD", "panel+40(FP)", "R4")
+	a.ins("MOVD", "gstep+48(FP)", "R13")
 	a.label("group")
 	a.ins("MOVD", "np+8(FP)", "R5")
 	a.ins("MOVD", "R1", aRow(0))
@@ -160,7 +162,7 @@ func emitPackBGroupsARM64(a *asm, name string, group int, widen, signed bool) {
 	a.ins("SUBS", imm(1), "R5", "R5")
 	a.ins("BNE", "panel")
 	a.ins("ADD", fmt.Sprintf("R3<<%d", log2(group)), "R1", "R1")
-	a.ins("ADD", imm(64), "R2", "R2")
+	a.ins("ADD", "R13", "R2", "R2")
 	a.ins("SUBS", imm(1), "R0", "R0")
 	a.ins("BNE", "group")
 	a.ins("RET")

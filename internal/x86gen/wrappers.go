@@ -15,56 +15,59 @@ import (
 // indirectTiles), which stay hand-written. Adding a kernel form or type to the catalog adds
 // its wrappers; a shape the templates cannot wrap is an error, not a silent gap.
 
-// family is one element type's kernels in a catalog.
+// family is one element type's kernels of one instruction set in a catalog.
 type family struct {
 	e        Elem
-	mr, nr   int     // the AVX2 register block: the packed kernel's
-	packed   *Kernel // the AVX2 packed kernel
-	z        *Kernel // the AVX-512 packed kernel (nil: none)
+	set      string  // the kernels' instruction set (Kernel.Set)
+	mr, nr   int     // the register block: the packed kernel's
+	packed   *Kernel // the packed kernel
 	strided  []*Kernel
 	window   []*Kernel
 	indirect []*Kernel // by rows-1; nil entries are missing kernels
 }
 
-// families groups ks by element type (in Elem order). Tagged kernels (tuning variants) get no
-// wrappers. Every type needs an AVX2 packed kernel, which fixes its MR x NR; the other AVX2
-// kernels must have its NR and at most its MR rows, the AVX-512 one its MR.
+// name is the wrappers' prefix: the type's tag and the set's suffix (F32, F32Z, I16ZV).
+func (f *family) name() string { return elems[f.e].tag + setSuffix[f.set] }
+
+// shapeName prefixes the family's shape constants: the type's shape prefix and the set's
+// suffix (F32MR, F32ZNR, U8ZVNR).
+func (f *family) shapeName() string { return elems[f.e].shape + setSuffix[f.set] }
+
+// families groups ks by element type and instruction set (in Elem order, then set order).
+// Tagged kernels (tuning variants) get no wrappers. Every family needs a packed kernel,
+// which fixes its MR x NR; its other kernels must have its NR and at most its MR rows.
 func families(ks []Kernel) ([]*family, error) {
-	byElem := map[Elem]*family{}
+	type key struct {
+		e   Elem
+		set string
+	}
+	byKey := map[key]*family{}
 	for i := range ks {
 		k := &ks[i]
-		if k.Tag != "" || k.AVX512 || k.form() != "P" {
+		if k.Tag != "" || k.form() != "P" {
 			continue
 		}
-		if byElem[k.Elem] != nil {
-			return nil, fmt.Errorf("x86gen: two packed %s kernels (%s, %s): the wrappers need one", elems[k.Elem].tag, byElem[k.Elem].packed.Symbol(), k.Symbol())
+		kk := key{k.Elem, k.Set()}
+		if byKey[kk] != nil {
+			return nil, fmt.Errorf("x86gen: two packed %s %s kernels (%s, %s): the wrappers need one", elems[k.Elem].tag, k.Set(), byKey[kk].packed.Symbol(), k.Symbol())
 		}
-		byElem[k.Elem] = &family{e: k.Elem, mr: k.MR, nr: k.NR, packed: k,
+		byKey[kk] = &family{e: k.Elem, set: k.Set(), mr: k.MR, nr: k.NR, packed: k,
 			strided: make([]*Kernel, k.MR), window: make([]*Kernel, k.MR), indirect: make([]*Kernel, k.MR)}
 	}
 	for i := range ks {
 		k := &ks[i]
-		if k.Tag != "" {
+		if k.Tag != "" || k.form() == "P" || k.Depthwise {
 			continue
 		}
-		f := byElem[k.Elem]
+		f := byKey[key{k.Elem, k.Set()}]
 		if f == nil {
-			return nil, fmt.Errorf("x86gen: %s has no packed AVX2 kernel to fix its shape", k.Symbol())
-		}
-		if k.AVX512 {
-			if k.MR != f.mr || f.z != nil {
-				return nil, fmt.Errorf("x86gen: %s: one AVX-512 kernel per type, of %d rows", k.Symbol(), f.mr)
-			}
-			f.z = k
-			continue
+			return nil, fmt.Errorf("x86gen: %s has no packed %s kernel to fix its shape", k.Symbol(), k.Set())
 		}
 		if k.NR != f.nr || k.MR > f.mr {
 			return nil, fmt.Errorf("x86gen: %s: not a %d-column kernel of at most %d rows", k.Symbol(), f.nr, f.mr)
 		}
 		var set []*Kernel
 		switch k.form() {
-		case "P":
-			continue
 		case "S":
 			set = f.strided
 		case "W":
@@ -74,7 +77,7 @@ func families(ks []Kernel) ([]*family, error) {
 		}
 		set[k.MR-1] = k
 	}
-	for _, f := range byElem {
+	for _, f := range byKey {
 		for _, s := range []struct {
 			form string
 			set  []*Kernel
@@ -87,21 +90,30 @@ func families(ks []Kernel) ([]*family, error) {
 				}
 			}
 			if n > 0 && n < len(s.set) && !(s.full && n == 1 && s.set[f.mr-1] != nil) {
-				return nil, fmt.Errorf("x86gen: %s %s kernels: %d of the %d row counts; the wrappers need all, or (strided, window) the %d-row one alone", elems[f.e].tag, s.form, n, f.mr, f.mr)
+				return nil, fmt.Errorf("x86gen: %s %s kernels: %d of the %d row counts; the wrappers need all, or (strided, window) the %d-row one alone", f.name(), s.form, n, f.mr, f.mr)
 			}
 		}
 	}
-	shapes := map[string]*family{}
 	var out []*family
-	for _, f := range byElem {
+	for _, f := range byKey {
 		out = append(out, f)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].e < out[j].e })
-	for _, f := range out {
-		if g := shapes[elems[f.e].shape]; g != nil && (g.mr != f.mr || g.nr != f.nr) {
-			return nil, fmt.Errorf("x86gen: %s and %s share shape constants but not their shape", elems[g.e].tag, elems[f.e].tag)
+	order := map[string]int{}
+	for i, s := range sets {
+		order[s.name] = i
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].e != out[j].e {
+			return out[i].e < out[j].e
 		}
-		shapes[elems[f.e].shape] = f
+		return order[out[i].set] < order[out[j].set]
+	})
+	shapes := map[string]*family{}
+	for _, f := range out {
+		if g := shapes[f.shapeName()]; g != nil && (g.mr != f.mr || g.nr != f.nr) {
+			return nil, fmt.Errorf("x86gen: %s and %s share shape constants but not their shape", g.name(), f.name())
+		}
+		shapes[f.shapeName()] = f
 	}
 	return out, nil
 }
@@ -142,7 +154,8 @@ var typeNotes = map[Elem]string{
 }
 
 const packedTmpl = `// {T} updates one {mr}x{nr} {C} tile from {A} packed A ({mr}*kg{xg} values) and {B}
-// packed B ({nr}*kg{xg} values){groups}.{note}
+// packed B ({nr}*kg{xg} values){groups}, on the {isa} kernel where the CPU runs it
+// (its Go fallback computes the same elsewhere).{note}
 func {T}(kg int, a []{A}, b []{B}, c []{C}, ldc int, alpha, beta {C}) {
 	{T}Tiles(1, kg, a, b, c, ldc, alpha, beta)
 }
@@ -152,14 +165,6 @@ func {T}(kg int, a []{A}, b []{B}, c []{C}, ldc int, alpha, beta {C}) {
 // the inner loop of a blocked GEMM in one call.
 func {T}Tiles(tiles, kg int, a []{A}, b []{B}, c []{C}, ldc int, alpha, beta {C}) {
 	packedTiles({MR}, {NR}, {G}, {kP}, tiles, kg, a, b, c, ldc, alpha, beta, 1)
-}
-
-`
-
-const zTmpl = `// {T}ZTiles is {T}Tiles for {mr}x{znr} tiles (packed B micro-panels of {ZNR} columns) on the
-// AVX-512 kernel; without AVX-512 (see AVX512) its Go fallback computes the same.
-func {T}ZTiles(tiles, kg int, a []{A}, b []{B}, c []{C}, ldc int, alpha, beta {C}) {
-	packedTiles({MR}, {ZNR}, {G}, {kZ}, tiles, kg, a, b, c, ldc, alpha, beta, 1)
 }
 
 `
@@ -236,30 +241,24 @@ func wrappers(pkg string, ks []Kernel) ([]byte, error) {
 	fmt.Fprintf(&b, "package %s\n\n", pkg)
 
 	// shape constants, once per shape prefix
-	b.WriteString("// Register-block shapes of the kernels (rows x columns of the C tile) and their k groups.\nconst (\n")
+	b.WriteString("// Register-block shapes of the kernels (rows x columns of the C tile) and their k groups:\n" +
+		"// the AVX2 kernels' without a suffix, the AVX-VNNI ones' with V, the AVX-512 ones' with Z,\n" +
+		"// the AVX-512 VNNI ones' with ZV.\nconst (\n")
 	seen := map[string]bool{}
 	var groups []string
 	for _, f := range fams {
 		e := elems[f.e]
-		if seen[e.shape] {
+		if seen[f.shapeName()] {
 			continue
 		}
-		seen[e.shape] = true
-		fmt.Fprintf(&b, "\t%sMR, %sNR = %d, %d\n", e.shape, e.shape, f.mr, f.nr)
-		if e.group > 1 {
+		seen[f.shapeName()] = true
+		fmt.Fprintf(&b, "\t%sMR, %sNR = %d, %d\n", f.shapeName(), f.shapeName(), f.mr, f.nr)
+		if e.group > 1 && !seen[e.shape+"/group"] {
+			seen[e.shape+"/group"] = true
 			groups = append(groups, fmt.Sprintf("\t%sKGroup = %d\n", e.shape, e.group))
 		}
 	}
 	b.WriteString(strings.Join(groups, "") + ")\n\n")
-	var zs []string
-	for _, f := range fams {
-		if f.z != nil {
-			zs = append(zs, fmt.Sprintf("\t%sZNR = %d\n", elems[f.e].shape, f.z.NR))
-		}
-	}
-	if len(zs) > 0 {
-		b.WriteString("// Shapes of the AVX-512 kernels: the AVX2 kernels' rows, so that A packs the same, and\n// one zmm register per 64 bytes of columns.\nconst (\n" + strings.Join(zs, "") + ")\n\n")
-	}
 
 	for _, f := range fams {
 		e := elems[f.e]
@@ -269,14 +268,17 @@ func wrappers(pkg string, ks []Kernel) ([]byte, error) {
 			xg, xG = fmt.Sprintf("*%d", e.group), "*"+g
 			groups = fmt.Sprintf(", kg groups of %d consecutive k", e.group)
 		}
-		r := []string{
-			"{T}", e.tag, "{t}", strings.ToLower(e.tag), "{A}", e.goA, "{B}", e.goB, "{C}", e.goC,
-			"{MR}", e.shape + "MR", "{NR}", e.shape + "NR", "{ZNR}", e.shape + "ZNR", "{G}", g, "{k}", k,
-			"{mr}", fmt.Sprint(f.mr), "{nr}", fmt.Sprint(f.nr), "{g}", fmt.Sprint(e.group),
-			"{note}", typeNotes[f.e], "{xg}", xg, "{xG}", xG, "{groups}", groups, "{kP}", f.packed.Dispatcher(),
+		note := typeNotes[f.e]
+		if f.packed.VNNI && (f.e == U8S8 || f.e == S8U8) {
+			note = "\n// VPDPBUSD sums the products in int32 without saturation: exact for every input."
 		}
-		if f.z != nil {
-			r = append(r, "{znr}", fmt.Sprint(f.z.NR), "{kZ}", f.z.Dispatcher())
+		_, isa := setFlag(f.set)
+		r := []string{
+			"{T}", f.name(), "{t}", strings.ToLower(f.name()), "{A}", e.goA, "{B}", e.goB, "{C}", e.goC,
+			"{MR}", f.shapeName() + "MR", "{NR}", f.shapeName() + "NR", "{G}", g, "{k}", k,
+			"{mr}", fmt.Sprint(f.mr), "{nr}", fmt.Sprint(f.nr), "{g}", fmt.Sprint(e.group),
+			"{note}", note, "{xg}", xg, "{xG}", xG, "{groups}", groups, "{kP}", f.packed.Dispatcher(),
+			"{isa}", isa,
 		}
 		full := func(set []*Kernel) *Kernel { return set[f.mr-1] }
 		if s := full(f.strided); s != nil {
@@ -286,32 +288,90 @@ func wrappers(pkg string, ks []Kernel) ([]byte, error) {
 			r = append(r, "{kW}", w.Dispatcher())
 		}
 		rep := strings.NewReplacer(r...)
-		mrConst := e.shape + "MR"
+		mrConst := f.shapeName() + "MR"
 		b.WriteString(rep.Replace(packedTmpl))
-		if f.z != nil {
-			b.WriteString(rep.Replace(zTmpl))
-		}
 		if full(f.strided) != nil {
 			b.WriteString(rep.Replace(stridedTmpl))
 		}
 		if all(f.strided) {
-			b.WriteString(table(strings.ToLower(e.tag)+"Rows", mrConst, f.strided))
+			b.WriteString(table(strings.ToLower(f.name())+"Rows", mrConst, f.strided))
 			b.WriteString(rep.Replace(rowsTmpl))
 		}
 		if full(f.window) != nil {
 			if full(f.strided) == nil {
-				return nil, fmt.Errorf("x86gen: %s window kernels need the strided one", e.tag)
+				return nil, fmt.Errorf("x86gen: %s window kernels need the strided one", f.name())
 			}
 			b.WriteString(rep.Replace(windowTmpl))
 		}
 		if all(f.window) && all(f.strided) {
-			b.WriteString(table(strings.ToLower(e.tag)+"WindowRows", mrConst, f.window))
+			b.WriteString(table(strings.ToLower(f.name())+"WindowRows", mrConst, f.window))
 			b.WriteString(rep.Replace(windowRowsTmpl))
 		}
 		if all(f.indirect) {
-			b.WriteString(table(strings.ToLower(e.tag)+"Indirect", mrConst, f.indirect))
+			b.WriteString(table(strings.ToLower(f.name())+"Indirect", mrConst, f.indirect))
 			b.WriteString(rep.Replace(indirectTmpl))
 		}
 	}
+	dw, err := depthwiseWrappers(ks)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(dw)
 	return b.Bytes(), nil
+}
+
+// depthwiseWrappers writes, for each type and set with depthwise kernels, a table of them
+// and the exported function that runs it (cpu/kernels' depthwise): every set needs MR 1, 2
+// and 4 for one and two vectors.
+func depthwiseWrappers(ks []Kernel) (string, error) {
+	type key struct {
+		e   Elem
+		set string
+	}
+	tables := map[key]*[2][3]*Kernel{}
+	var order []key
+	for i := range ks {
+		k := &ks[i]
+		if !k.Depthwise || k.Tag != "" {
+			continue
+		}
+		kk := key{k.Elem, k.Set()}
+		if tables[kk] == nil {
+			tables[kk] = &[2][3]*Kernel{}
+			order = append(order, kk)
+		}
+		tables[kk][k.dwVecs()-1][map[int]int{1: 0, 2: 1, 4: 2}[k.MR]] = k
+	}
+	var b strings.Builder
+	for _, kk := range order {
+		t := tables[kk]
+		e := elems[kk.e]
+		name := e.tag + setSuffix[kk.set]
+		var rows []string
+		var k0 *Kernel
+		for v := range t {
+			var names []string
+			for m := range t[v] {
+				if t[v][m] == nil {
+					return "", fmt.Errorf("x86gen: %s depthwise kernels: MR 1, 2 and 4 of one and two vectors needed", name)
+				}
+				names = append(names, t[v][m].Dispatcher())
+				k0 = t[v][m]
+			}
+			rows = append(rows, "{"+strings.Join(names, ", ")+"}")
+		}
+		_, isa := setFlag(kk.set)
+		fmt.Fprintf(&b, "// %sDepthwiseLanes is the channel granularity of %sDepthwise.\nconst %sDepthwiseLanes = %d\n\n", name, name, name, k0.dwLanes())
+		fmt.Fprintf(&b, "var %sDepthwiseKernels = dwTable[%s, %s, %s]{%d, [2][3]func(int, int, *%s, *int, int, *%s, *%s, int, int){%s}}\n\n",
+			strings.ToLower(name), e.goA, k0.dwWeight(), e.goC, k0.dwLanes(), e.goA, k0.dwWeight(), e.goC, strings.Join(rows, ", "))
+		fmt.Fprintf(&b, `// %sDepthwise computes px output pixels x ch channels (ch a multiple of %sDepthwiseLanes)
+// channel by channel on the %s kernels (their Go fallbacks elsewhere):
+// out[x*ostep + c] = sum over taps t of in[x*xstep + taps[2t] + c] * w[taps[2t+1] + c].
+func %sDepthwise(px, ch int, in []%s, taps []int, w []%s, out []%s, xstep, ostep int) {
+	depthwise(&%sDepthwiseKernels, px, ch, in, taps, w, out, xstep, ostep)
+}
+
+`, name, name, isa, name, e.goA, k0.dwWeight(), e.goC, strings.ToLower(name))
+	}
+	return b.String(), nil
 }
