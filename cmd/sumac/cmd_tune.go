@@ -14,7 +14,7 @@ func init() {
 	c := &command{
 		name:    "tune",
 		summary: "auto-tune conv2d schedules for the AI Engine (Vyasa) on the cycle model",
-		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--only NAMES] [--workers N] [--no-cache] [--out DIR] [--json]
+		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--peel] [--only NAMES] [--workers N] [--no-cache] [--out DIR] [--json]
 
 Enumerates and prunes the schedule space of every workload (vectorized loop, loop order,
 unroll-and-jam factors, data layouts, column fusion), generates each candidate, evaluates it on
@@ -30,6 +30,8 @@ rows and channels with their input window; the tuner compares up to 3 blocks and
 one it chose (block), the bytes its buffers take and those that duplicate input data.
 
   --suite NAME   a workload suite (see 'sumac suite list'), e.g. vyasa36
+  --peel         also tune each padded workload's peeled form (border outputs computed by
+                 code of their own, without the padding's taps) and print both forms
   --dtype T      give every workload operand type T (int8, uint8, int16, int32, fp32) with
                  its default accumulator and output, e.g. --suite resnet50 --dtype uint8
   --only NAMES   comma-separated workload names of the suite
@@ -48,6 +50,7 @@ Example:
 		target := fs.String("target", "aie1", "target (see sumac help targets)")
 		suiteName := fs.String("suite", "", "workload suite")
 		dtype := fs.String("dtype", "", "operand type of every workload")
+		peel := fs.Bool("peel", false, "also tune the peeled form of padded workloads")
 		only := fs.String("only", "", "workload names")
 		workers := fs.Int("workers", 0, "parallel evaluations")
 		noCache := fs.Bool("no-cache", false, "ignore and do not update the store")
@@ -134,6 +137,10 @@ Example:
 			}
 		}
 		rs, err := tune.Run(ws, opt)
+		if err == nil && *peel {
+			opt.Progress = nil
+			err = tune.ComparePeel(ws, rs, opt)
+		}
 		if serr := opt.Store.Save(); serr != nil {
 			fmt.Fprintf(env.stderr, "tune: could not save the store: %v\n", serr)
 		}
@@ -189,6 +196,14 @@ func printTune(env *cmdEnv, rs []tune.Result) {
 	for _, r := range rs {
 		if r.CallNote != "" {
 			fmt.Fprintf(env.stdout, "note: %s: %s\n", r.Name, r.CallNote)
+		}
+		if r.PeelRegions > 0 {
+			win := "packed"
+			if r.PeelCycles < r.Cycles {
+				win = "peeled"
+			}
+			fmt.Fprintf(env.stdout, "note: %s: padding packed %d cycles (zero border %d bytes), peeled %d cycles in %d regions (verified: %v): %s wins\n",
+				r.Name, r.Cycles, r.PadBytes, r.PeelCycles, r.PeelRegions, r.PeelVerified, win)
 		}
 		if r.DupBytes > 0 {
 			fmt.Fprintf(env.stdout, "note: %s: %d of the kernel's %d bytes duplicate the input (schedule dup=%d)\n", r.Name, r.DupBytes, r.Bytes, r.Sched.Dup)

@@ -450,7 +450,13 @@ func space(c *op.Conv2D, sh Shape, vec string, f Fusion, v Variant, taps, maxVec
 			}
 		}
 	}
-	for _, order := range Orders(vec) {
+	orders := Orders(vec)
+	if vec == "x" && c.Groups > 1 && c.Groups == c.C && c.Groups == c.K && c.K >= 16 {
+		// a deep depth-wise layer: its channels are independent 2D convolutions, and a
+		// software-pipelined loop over them is long where x and y are short
+		orders = append(orders, "yxk", "xyk")
+	}
+	for _, order := range orders {
 		for _, ux := range uxs {
 			for uy := 1; uy <= 8; uy *= 2 {
 				for uk := 1; uk <= 8; uk *= 2 {

@@ -90,6 +90,12 @@ type Result struct {
 	Bytes       int    `json:"bytes,omitempty"`
 	DupBytes    int    `json:"dup_bytes,omitempty"`
 	BlocksTried int    `json:"blocks_tried,omitempty"`
+	// The peeled form of a padded workload (ComparePeel): its cycles over PeelRegions kernel
+	// calls, whether they all verified, and the bytes of the packed form's zero border.
+	PeelCycles   int64 `json:"peel_cycles,omitempty"`
+	PeelRegions  int   `json:"peel_regions,omitempty"`
+	PeelVerified bool  `json:"peel_verified,omitempty"`
+	PadBytes     int   `json:"pad_bytes,omitempty"`
 }
 
 // Workload is one thing to tune.
