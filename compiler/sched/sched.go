@@ -463,7 +463,7 @@ func space(c *op.Conv2D, sh Shape, vec string, f Fusion, v Variant, taps, maxVec
 					if ux*uy*uk > maxVectors {
 						continue
 					}
-					for _, cb := range cbs {
+					for _, cb := range pickCB(c, sh, cbs, ux*uy*uk, taps, maxBodyMACs) {
 						s := Schedule{Vec: vec, Order: order, UX: ux, UY: uy, UK: uk, Fusion: f, Out: o, W: w, In: in, PadR: padR, PadS: v.PadS, Dup: v.Dup, CB: cb}
 						bodyTaps := taps
 						if cb > 0 {
@@ -500,6 +500,30 @@ func space(c *op.Conv2D, sh Shape, vec string, f Fusion, v Variant, taps, maxVec
 			}
 		}
 	}
+}
+
+// pickCB keeps, of the reduction-loop blocks cbs (0: none, then largest first), the first two
+// whose bodies fit maxBodyMACs: a longer body runs fewer loop iterations, and the tuner
+// compares the two.
+func pickCB(c *op.Conv2D, sh Shape, cbs []int, vectors, taps, maxBodyMACs int) []int {
+	cpg := c.C / c.Groups
+	var out []int
+	for _, cb := range cbs {
+		n := cpg
+		if cb > 0 {
+			n = cb
+		}
+		if vectors*(taps/cpg*n+sh.Cols-1)/sh.Cols <= maxBodyMACs || cb == 0 && len(cbs) == 1 {
+			out = append(out, cb)
+		}
+		if len(out) == 2 {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return cbs[:1] // pruned with the reason by the caller
+	}
+	return out
 }
 
 // Parse reads a schedule written as Key prints it (fields in any order; missing fields keep

@@ -22,7 +22,7 @@ type block struct {
 
 // MaxBlocks bounds the spatial blocks tuned per workload (the largest that fit, of different
 // shapes); each is a full schedule-space search.
-const MaxBlocks = 3
+const MaxBlocks = 2
 
 // blocks lists the blocks to tune for a workload whose data must fit limit bytes: the whole
 // workload when it fits; else seed 000's split over output channels (each call reads the
@@ -111,7 +111,9 @@ func spatialBlocksMin(s *op.Spec, limit, minK int) []block {
 				if c.X%bx != 0 || blockBytes(s, bx, by, bk) > limit {
 					continue
 				}
-				if bx*by > best[0]*best[1] {
+				// the most outputs; of equal ones the widest (x is the vectorized loop's
+				// usual choice, and a long row keeps its input window's halo small)
+				if bx*by > best[0]*best[1] || bx*by == best[0]*best[1] && bx > best[0] {
 					best = [2]int{bx, by}
 				}
 				break
