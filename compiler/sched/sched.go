@@ -168,8 +168,11 @@ func (s Schedule) Check(c *op.Conv2D, sh Shape) error {
 		}
 	}
 	if s.Dup != 0 && s.Dup != 1 {
-		if s.Vec != "x" || sh.Cols != 8 {
+		if s.Vec == "k" || sh.Cols != 8 {
 			return fmt.Errorf("dup=%d: a duplicated input serves the 8-bit datapath with x vectorized", s.Dup)
+		}
+		if s.Vec == "xk" && c.Stride != 1 {
+			return fmt.Errorf("dup=%d with lanes split (xk): unit stride only", s.Dup)
 		}
 		if s.Dup != 2 && s.Dup != 4 {
 			return fmt.Errorf("dup=%d: want 2 or 4 copies", s.Dup)
@@ -344,7 +347,13 @@ func variants(c *op.Conv2D, vec string, f Fusion, sh Shape) []Variant {
 		if f != FuseChannels {
 			return nil
 		}
-		return []Variant{{Out: "(K/2)Y(X/8)(K%2)(X%8)", W: "(K/2)SR(C/8)(K%2)(C%8)", In: "(C/8)Y'(X'/8)(C%8)(X'%8)", PadR: c.R}}
+		vs := []Variant{{Out: "(K/2)Y(X/8)(K%2)(X%8)", W: "(K/2)SR(C/8)(K%2)(C%8)", In: "(C/8)Y'(X'/8)(C%8)(X'%8)", PadR: c.R}}
+		if c.R > 1 && st == 1 {
+			// taps one pixel apart: four copies of the input, copy d shifted by d pixels, so
+			// that tap r reads its 8 pixels from copy r%4 at a word boundary
+			vs = append(vs, Variant{Out: vs[0].Out, W: vs[0].W, In: "(C/8)Y'D(X'/8)(C%8)(X'%8)", PadR: c.R, Dup: 4})
+		}
+		return vs
 	case sh.Cols > 1 && vec == "k" && f == FuseTapsChannels:
 		cpg := c.C / c.Groups
 		padR := c.R

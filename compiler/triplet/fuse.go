@@ -58,7 +58,7 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	vt, st := vecs[0].Tensor, scls[0].Tensor
 	r.XGraph = NewGraph(p, vt, vecs)
 	r.ZGraph = NewGraph(p, st, scls)
-	if dp.JoinAdjacent && b.Sched.Dup <= 1 || b.Sched.Fusion == sched.FuseTapsChannels {
+	if dp.JoinAdjacent && (b.Sched.Dup <= 1 || b.Sched.Vec == "xk") || b.Sched.Fusion == sched.FuseTapsChannels {
 		// (rc: the weight vectors of consecutive (tap, channel) pairs touch end to end and
 		// share a register; a duplicated input's rows stay one per register half)
 		r.XGraph.JoinAdjacent()
@@ -83,7 +83,7 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	// windows overlap a little, and a register shared at the seam would split a vector's
 	// taps over two registers.
 	ownX := map[int][]*Buffer{}
-	if b.Sched.Dup > 1 && len(b.Updates) > 1 {
+	if b.Sched.Dup > 1 && b.Sched.Vec == "x" && len(b.Updates) > 1 {
 		r.XBufs = nil
 		for u := range b.Updates {
 			var uv []Access
