@@ -16,7 +16,7 @@ func init() {
 	c := &command{
 		name:    "tune",
 		summary: "auto-tune conv2d (Vyasa), gemm and einsum schedules for the AI Engine on the cycle model",
-		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--only NAMES] [--workers N] [--store LOC | --no-cache]
+		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--peel] [--only NAMES] [--workers N] [--store LOC | --no-cache]
        [--shard I/N] [--out DIR] [--json]
 
 Enumerates and prunes the schedule space of every workload (vectorized loop, loop order,
@@ -39,6 +39,8 @@ register, lanes, block, k step, register orders and layouts; the JSON names the 
 candidates by rule ("refused"), and every result carries pct_peak.
 
   --suite NAME   a workload suite (see 'sumac suite list'), e.g. vyasa36
+  --peel         also tune each padded workload's peeled form (border outputs computed by
+                 code of their own, without the padding's taps) and print both forms
   --dtype T      give every workload operand type T (int8, uint8, int16, int32, fp32) with
                  its default accumulator and output, e.g. --suite resnet50 --dtype uint8
   --only NAMES   comma-separated workload names of the suite
@@ -63,6 +65,7 @@ Examples:
 		target := fs.String("target", "aie1", "target (see sumac help targets)")
 		suiteName := fs.String("suite", "", "workload suite")
 		dtype := fs.String("dtype", "", "operand type of every workload")
+		peel := fs.Bool("peel", false, "also tune the peeled form of padded workloads")
 		only := fs.String("only", "", "workload names")
 		workers := fs.Int("workers", 0, "parallel evaluations")
 		noCache := fs.Bool("no-cache", false, "ignore and do not update the store")
@@ -166,6 +169,10 @@ Examples:
 			}
 		}
 		rs, err := tune.Run(ws, opt)
+		if err == nil && *peel {
+			opt.Progress = nil
+			err = tune.ComparePeel(ws, rs, opt)
+		}
 		if err != nil {
 			return err
 		}

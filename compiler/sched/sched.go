@@ -168,8 +168,11 @@ func (s Schedule) Check(c *op.Conv2D, sh Shape) error {
 		}
 	}
 	if s.Dup != 0 && s.Dup != 1 {
-		if s.Vec != "x" || sh.Cols != 8 {
+		if s.Vec == "k" || sh.Cols != 8 {
 			return fmt.Errorf("dup=%d: a duplicated input serves the 8-bit datapath with x vectorized", s.Dup)
+		}
+		if s.Vec == "xk" && c.Stride != 1 {
+			return fmt.Errorf("dup=%d with lanes split (xk): unit stride only", s.Dup)
 		}
 		if s.Dup != 2 && s.Dup != 4 {
 			return fmt.Errorf("dup=%d: want 2 or 4 copies", s.Dup)
@@ -344,7 +347,13 @@ func variants(c *op.Conv2D, vec string, f Fusion, sh Shape) []Variant {
 		if f != FuseChannels {
 			return nil
 		}
-		return []Variant{{Out: "(K/2)Y(X/8)(K%2)(X%8)", W: "(K/2)SR(C/8)(K%2)(C%8)", In: "(C/8)Y'(X'/8)(C%8)(X'%8)", PadR: c.R}}
+		vs := []Variant{{Out: "(K/2)Y(X/8)(K%2)(X%8)", W: "(K/2)SR(C/8)(K%2)(C%8)", In: "(C/8)Y'(X'/8)(C%8)(X'%8)", PadR: c.R}}
+		if c.R > 1 && st == 1 {
+			// taps one pixel apart: four copies of the input, copy d shifted by d pixels, so
+			// that tap r reads its 8 pixels from copy r%4 at a word boundary
+			vs = append(vs, Variant{Out: vs[0].Out, W: vs[0].W, In: "(C/8)Y'D(X'/8)(C%8)(X'%8)", PadR: c.R, Dup: 4})
+		}
+		return vs
 	case sh.Cols > 1 && vec == "k" && f == FuseTapsChannels:
 		cpg := c.C / c.Groups
 		padR := c.R
@@ -450,14 +459,20 @@ func space(c *op.Conv2D, sh Shape, vec string, f Fusion, v Variant, taps, maxVec
 			}
 		}
 	}
-	for _, order := range Orders(vec) {
+	orders := Orders(vec)
+	if vec == "x" && c.Groups > 1 && c.Groups == c.C && c.Groups == c.K && c.K >= 16 {
+		// a deep depth-wise layer: its channels are independent 2D convolutions, and a
+		// software-pipelined loop over them is long where x and y are short
+		orders = append(orders, "yxk", "xyk")
+	}
+	for _, order := range orders {
 		for _, ux := range uxs {
 			for uy := 1; uy <= 8; uy *= 2 {
 				for uk := 1; uk <= 8; uk *= 2 {
 					if ux*uy*uk > maxVectors {
 						continue
 					}
-					for _, cb := range cbs {
+					for _, cb := range pickCB(c, sh, cbs, ux*uy*uk, taps, maxBodyMACs) {
 						s := Schedule{Vec: vec, Order: order, UX: ux, UY: uy, UK: uk, Fusion: f, Out: o, W: w, In: in, PadR: padR, PadS: v.PadS, Dup: v.Dup, CB: cb}
 						bodyTaps := taps
 						if cb > 0 {
@@ -494,6 +509,30 @@ func space(c *op.Conv2D, sh Shape, vec string, f Fusion, v Variant, taps, maxVec
 			}
 		}
 	}
+}
+
+// pickCB keeps, of the reduction-loop blocks cbs (0: none, then largest first), the first two
+// whose bodies fit maxBodyMACs: a longer body runs fewer loop iterations, and the tuner
+// compares the two.
+func pickCB(c *op.Conv2D, sh Shape, cbs []int, vectors, taps, maxBodyMACs int) []int {
+	cpg := c.C / c.Groups
+	var out []int
+	for _, cb := range cbs {
+		n := cpg
+		if cb > 0 {
+			n = cb
+		}
+		if vectors*(taps/cpg*n+sh.Cols-1)/sh.Cols <= maxBodyMACs || cb == 0 && len(cbs) == 1 {
+			out = append(out, cb)
+		}
+		if len(out) == 2 {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return cbs[:1] // pruned with the reason by the caller
+	}
+	return out
 }
 
 // Parse reads a schedule written as Key prints it (fields in any order; missing fields keep

@@ -58,7 +58,7 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	vt, st := vecs[0].Tensor, scls[0].Tensor
 	r.XGraph = NewGraph(p, vt, vecs)
 	r.ZGraph = NewGraph(p, st, scls)
-	if dp.JoinAdjacent && b.Sched.Dup <= 1 || b.Sched.Fusion == sched.FuseTapsChannels {
+	if dp.JoinAdjacent && (b.Sched.Dup <= 1 || b.Sched.Vec == "xk") || b.Sched.Fusion == sched.FuseTapsChannels {
 		// (rc: the weight vectors of consecutive (tap, channel) pairs touch end to end and
 		// share a register; a duplicated input's rows stay one per register half)
 		r.XGraph.JoinAdjacent()
@@ -79,6 +79,34 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	if b.Sched.Fusion == sched.FuseRows {
 		r.XBufs = pairBuffers(r.XBufs, xParts)
 	}
+	// A duplicated 8-bit input gives each output vector registers of its own: the vectors'
+	// windows overlap a little, and a register shared at the seam would split a vector's
+	// taps over two registers.
+	ownX := map[int][]*Buffer{}
+	if b.Sched.Dup > 1 && b.Sched.Vec == "x" && len(b.Updates) > 1 {
+		r.XBufs = nil
+		for u := range b.Updates {
+			var uv []Access
+			for _, t := range all {
+				if t.U == u {
+					uv = append(uv, vecOp(t))
+				}
+			}
+			g := NewGraph(p, vt, uv)
+			bufs, err := g.Buffers(loadElems, align, xParts)
+			if err != nil {
+				return nil, fmt.Errorf("reuse graph of %s: %v", vt, err)
+			}
+			if b.Sched.Fusion == sched.FuseRows {
+				bufs = pairBuffers(bufs, xParts)
+			}
+			for _, bf := range bufs {
+				bf.ID = len(r.XBufs)
+				r.XBufs = append(r.XBufs, bf)
+			}
+			ownX[u] = bufs
+		}
+	}
 	findBuf := func(bufs []*Buffer, offs []int) *Buffer {
 		for _, bf := range bufs {
 			if bf.Holds(offs) {
@@ -92,7 +120,11 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 		x, z *Buffer
 	}
 	place := func(t Triplet) (placed, error) {
-		x := findBuf(r.XBufs, p.Offsets(vecOp(t)))
+		xbufs := r.XBufs
+		if own, ok := ownX[t.U]; ok {
+			xbufs = own
+		}
+		x := findBuf(xbufs, p.Offsets(vecOp(t)))
 		z := findBuf(r.ZBufs, p.Offsets(sclOp(t)))
 		if x == nil || z == nil {
 			return placed{}, fmt.Errorf("internal: %v has no register", t)

@@ -29,7 +29,7 @@ func tensors(b *Body, padR, padS int) map[string]layout.Tensor {
 	// where the last vector's extra lanes (sched.Ragged) and the padded filter's zero taps
 	// read further, so that rows stay apart
 	xin := c.XIn + 2*c.Pad
-	if outWidth(b) != c.X && b.Sched.Dup > 1 {
+	if b.Sched.Dup > 1 {
 		xin = max(xin, (outWidth(b)-1)*c.Stride+(padR-1)*c.Dilation+1)
 	}
 	in := layout.Tensor{Dims: []string{"X'", "Y'", "C", "N"}, Extent: []int{xin, c.YIn + 2*c.Pad, c.C, c.N}}
@@ -128,8 +128,6 @@ func NewPlan(b *Body, dp Datapath) (*Plan, error) {
 				// so only the pointer's move per iteration must keep the alignment (a
 				// filter row's (tap, channel) run stays unpadded)
 				step = s.UX * st
-			case d == "Y'":
-				step = st
 			case d == "K" && s.Vec == "k" && name != In:
 				step = b.Lanes
 			case d == "K" && s.Vec == "xk" && name != In:

@@ -267,6 +267,13 @@ func Build(c *op.Conv2D, s sched.Schedule, sh sched.Shape) (*Body, error) {
 							case vecXK:
 								in.Vec, in.Len = 0, lanes
 								in.Lane = []LaneDim{{0, 1, XKX, st}}
+								if s.Dup > 1 {
+									// tap r reads copy d = (dilation*r) % Dup, shifted by d
+									// pixels (unit stride): its pixels start on a word
+									d := dl * fr % s.Dup
+									in.Idx[0].Off -= d
+									in.Idx[4] = Index{"", d, 0}
+								}
 								if depthwise {
 									in.Lane = append(in.Lane, LaneDim{2, XKX, XKK, 1})
 								}

@@ -22,7 +22,7 @@ type block struct {
 
 // MaxBlocks bounds the spatial blocks tuned per workload (the largest that fit, of different
 // shapes); each is a full schedule-space search.
-const MaxBlocks = 3
+const MaxBlocks = 2
 
 // blocks lists the blocks to tune for a workload whose data must fit limit bytes: the whole
 // workload when it fits; else seed 000's split over output channels (each call reads the
@@ -54,7 +54,7 @@ func blocks(s *op.Spec, limit int) ([]block, error) {
 
 // blockBytes is the memory a block of bx x by outputs and bk output channels needs: its input
 // window (halo included) of the channels its output channels read, its weights and outputs.
-func blockBytes(s *op.Spec, bx, by, bk int) int {
+func blockBytes(s *op.Spec, bx, by, bk, dup int) int {
 	c := s.Conv
 	cin := c.C
 	if c.Groups > 1 {
@@ -66,12 +66,7 @@ func blockBytes(s *op.Spec, bx, by, bk int) int {
 	xin := (bx-1)*c.Stride + (c.R-1)*c.Dilation + 1
 	yin := (by-1)*c.Stride + (c.S-1)*c.Dilation + 1
 	eb := s.Types.A.Bits() / 8
-	in := c.N * xin * yin * cin
-	if eb == 1 && (c.K/c.Groups)%16 != 0 {
-		// 8-bit without output channels to vectorize: x vectorized on an input duplicated
-		// up to four times (sched.Schedule.Dup)
-		in *= 4
-	}
+	in := c.N * xin * yin * cin * dup
 	return eb*(in+bk*c.R*c.S*(c.C/c.Groups)) + s.Types.Out.Bits()/8*c.N*bx*by*bk
 }
 
@@ -80,18 +75,54 @@ func blockBytes(s *op.Spec, bx, by, bk int) int {
 // fitting block with the most outputs (rows of full width first), and returns the MaxBlocks
 // with the most MACs.
 func spatialBlocks(s *op.Spec, limit int) []block {
+	// 8-bit layouts may duplicate the input four times (sched.Schedule.Dup): x vectorized
+	// where no output channels vectorize, lanes split into x positions and output channels
+	// (xk) where taps are one pixel apart. Such blocks are sized for the copies too.
+	dups := []int{1}
+	if s.Types.A.Bits() == 8 {
+		switch {
+		case (s.Conv.K/s.Conv.Groups)%16 != 0:
+			dups = []int{4}
+		case s.Conv.R > 1 && s.Conv.Stride == 1:
+			dups = []int{1, 4}
+		}
+	}
+	var out []block
+	for _, dup := range dups {
+		for _, b := range spatialBlocksDup(s, limit, dup) {
+			if len(out) < MaxBlocks && !hasBlock(out, b) {
+				out = append(out, b)
+			}
+			if len(dups) > 1 && len(out) == 1 && dup == dups[0] {
+				break // one block per estimate
+			}
+		}
+	}
+	return out
+}
+
+func hasBlock(bs []block, b block) bool {
+	for _, x := range bs {
+		if x.x == b.x && x.y == b.y && x.spec.Conv.K == b.spec.Conv.K {
+			return true
+		}
+	}
+	return false
+}
+
+func spatialBlocksDup(s *op.Spec, limit, dup int) []block {
 	budget := limit * 3 / 4 // as blocks
-	if out := spatialBlocksMin(s, budget, min(16, s.Conv.K)); len(out) > 0 {
+	if out := spatialBlocksMin(s, budget, min(16, s.Conv.K), dup); len(out) > 0 {
 		return out
 	}
 	// not even 16 output channels' weights fit: fewer (x vectorized)
-	if out := spatialBlocksMin(s, budget, 1); len(out) > 0 {
+	if out := spatialBlocksMin(s, budget, 1, dup); len(out) > 0 {
 		return out
 	}
-	return spatialBlocksMin(s, limit, 1)
+	return spatialBlocksMin(s, limit, 1, dup)
 }
 
-func spatialBlocksMin(s *op.Spec, limit, minK int) []block {
+func spatialBlocksMin(s *op.Spec, limit, minK, dup int) []block {
 	c := s.Conv
 	kpg := c.K / c.Groups
 	var out []block
@@ -108,10 +139,12 @@ func spatialBlocksMin(s *op.Spec, limit, minK int) []block {
 				continue
 			}
 			for bx := c.X; bx >= 1; bx-- {
-				if c.X%bx != 0 || blockBytes(s, bx, by, bk) > limit {
+				if c.X%bx != 0 || blockBytes(s, bx, by, bk, dup) > limit {
 					continue
 				}
-				if bx*by > best[0]*best[1] {
+				// the most outputs; of equal ones the widest (x is the vectorized loop's
+				// usual choice, and a long row keeps its input window's halo small)
+				if bx*by > best[0]*best[1] || bx*by == best[0]*best[1] && bx > best[0] {
 					best = [2]int{bx, by}
 				}
 				break

@@ -68,6 +68,14 @@ func writeNotes(w io.Writer, rs []Result) {
 		if r.CallNote != "" {
 			fmt.Fprintf(w, "note: %s: %s\n", r.Name, r.CallNote)
 		}
+		if r.PeelRegions > 0 {
+			win := "packed"
+			if r.PeelCycles < r.Cycles {
+				win = "peeled"
+			}
+			fmt.Fprintf(w, "note: %s: padding packed %d cycles (zero border %d bytes), peeled %d cycles in %d regions (verified: %v): %s wins\n",
+				r.Name, r.Cycles, r.PadBytes, r.PeelCycles, r.PeelRegions, r.PeelVerified, win)
+		}
 		if r.DupBytes > 0 {
 			fmt.Fprintf(w, "note: %s: %d of the kernel's %d bytes duplicate the input (schedule dup=%d)\n", r.Name, r.DupBytes, r.Bytes, r.Sched.Dup)
 		}

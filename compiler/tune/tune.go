@@ -108,6 +108,12 @@ type Result struct {
 	GEMM    *sched.GEMM `json:"-"`
 	Refused []Refusal   `json:"refused,omitempty"`
 	call    *op.Spec    // a contraction split into calls: one call's spec
+	// The peeled form of a padded workload (ComparePeel): its cycles over PeelRegions kernel
+	// calls, whether they all verified, and the bytes of the packed form's zero border.
+	PeelCycles   int64 `json:"peel_cycles,omitempty"`
+	PeelRegions  int   `json:"peel_regions,omitempty"`
+	PeelVerified bool  `json:"peel_verified,omitempty"`
+	PadBytes     int   `json:"pad_bytes,omitempty"`
 }
 
 // Workload is one thing to tune.

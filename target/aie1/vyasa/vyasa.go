@@ -300,8 +300,15 @@ func (g *gen) level(b *kernel.Builder, depth int) error {
 	ptrT := kernel.PtrTo(p.Datapath.Elem, 1)
 	ptrs := map[string]*kernel.Var{}
 	saved := map[string]*kernel.Var{}
+	rewind := v == "c" // the reduction loop moves the enclosing pointers and moves them back
 	for _, t := range []string{triplet.In, triplet.W, triplet.Out} {
 		if plan.Strides[t][v] == 0 {
+			continue
+		}
+		if rewind {
+			// no pointer of its own (pointer registers are few; a reduction loop is a
+			// fourth loop level)
+			ptrs[t] = g.cur[t]
 			continue
 		}
 		name := fmt.Sprintf("%s%d", ptrPrefix[t], depth+1)
@@ -369,6 +376,13 @@ func (g *gen) level(b *kernel.Builder, depth int) error {
 		return err
 	}
 	incr(lb)
+	if rewind {
+		for _, t := range []string{triplet.In, triplet.W, triplet.Out} {
+			if pv, ok := ptrs[t]; ok {
+				b.Set(pv, kernel.OpPtrAdd, kernel.V(pv), kernel.Imm(-int64(trips*plan.Strides[t][v])))
+			}
+		}
+	}
 	if carried != nil {
 		record := p.SRSOrder == nil
 		for u := range plan.Body.Updates {
