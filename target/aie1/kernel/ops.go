@@ -101,6 +101,24 @@ const (
 	OpSetRnd
 	OpSetSat
 
+	// Dst = c ? a : b on scalars or values of one type (C's conditional operator with operands
+	// free of side effects: both are evaluated, as a select instruction does).
+	OpSelect
+	// chess_separator_scheduler(n): no reordering across it; n extra cycles (UG1079
+	// "Scheduling Separator"). No effect on the result.
+	OpBarrier
+	// Dst = the tile's cycle counter (aie::tile::cycles(), get_cycles(); UG1079 "Profiling
+	// Kernel Code"). The interpreter and the emulation return the values the cycle simulator
+	// read (Config.CycleReads), else 0.
+	OpCycles
+	// Dst = a pointer to the window's current position (window->ptr, UG1079 "Window and
+	// Streaming Data API"); Dst's pointee type is the view.
+	OpWinPtr
+	// Streams (UG1079 "Reading and Advancing an Input Stream"): Dst = readincr(s) (a scalar,
+	// readincr_vN: a vector; on a cascade an accumulator), writeincr(s, v).
+	OpStreamRead
+	OpStreamWrite
+
 	numOps
 )
 
@@ -189,6 +207,14 @@ var opInfo = [numOps]OpInfo{
 
 	OpSetRnd: {Name: "set_rnd", MinArgs: 1, MaxArgs: 1},
 	OpSetSat: {Name: "set_sat", MinArgs: 1, MaxArgs: 1},
+
+	OpSelect:  {Name: "?:", MinArgs: 3, MaxArgs: 3, HasDst: true},
+	OpBarrier: {Name: "chess_separator_scheduler", MinArgs: 1, MaxArgs: 1},
+	OpCycles:  {Name: "get_cycles", HasDst: true, DstTyped: true},
+	OpWinPtr:  {Name: "window_ptr", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
+
+	OpStreamRead:  {Name: "readincr", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
+	OpStreamWrite: {Name: "writeincr", MinArgs: 2, MaxArgs: 2},
 }
 
 // Info returns the description of op.
@@ -221,6 +247,9 @@ func (op Op) IsUnary() bool { return op == OpNeg || op == OpNot || op == OpLNot 
 // IsMemory reports whether op reads or writes data memory (windows or pointers).
 func (op Op) IsMemory() bool { return op >= OpWinRead && op <= OpStore && op != OpWinIncr }
 
+// IsStream reports whether op reads or writes a stream.
+func (op Op) IsStream() bool { return op == OpStreamRead || op == OpStreamWrite }
+
 // MACFamily gives, for a MAC op, the mul/mac/msc variant: 0 mul, 1 mac, 2 msc.
 func (op Op) MACFamily() int {
 	if !op.IsMAC() {
@@ -240,8 +269,13 @@ func CallName(op Op, dst Type) string {
 			return op.Info().Name + "_v" + strconv.Itoa(dst.Lanes)
 		}
 		return op.Info().Name
-	case OpMov, OpPtrAdd, OpLoad, OpStore:
+	case OpMov, OpPtrAdd, OpLoad, OpStore, OpSelect, OpWinPtr:
 		return ""
+	case OpStreamRead:
+		if dst.Class == Vector || dst.Class == Accum {
+			return "readincr_v" + strconv.Itoa(dst.Lanes)
+		}
+		return "readincr"
 	}
 	if op.IsScalarArith() {
 		return ""
@@ -255,7 +289,7 @@ func init() {
 	callOps = map[string]Op{}
 	for op := OpVAdd; op < numOps; op++ {
 		switch op {
-		case OpUndef, OpNull, OpWinRead, OpWinReadIncr, OpLoad, OpStore, OpSetSat:
+		case OpUndef, OpNull, OpWinRead, OpWinReadIncr, OpLoad, OpStore, OpSetSat, OpSelect, OpStreamRead, OpWinPtr:
 			continue
 		}
 		callOps[opInfo[op].Name] = op

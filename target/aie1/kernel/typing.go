@@ -334,6 +334,70 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 			return Type{}, argErr(op, 0, "want a constant mode 0..%d, have %v", n-1, args[0])
 		}
 		return Type{}, nil
+	case op == OpSelect:
+		c, a, b := t(0), t(1), t(2)
+		if !c.IsScalar() && !c.IsPointer() {
+			return Type{}, argErr(op, 0, "want a scalar condition, have %v", c)
+		}
+		switch {
+		case a.IsScalar() && b.IsScalar():
+			return promote(a, b), nil
+		case a == b && (a.IsVector() || a.IsAcc() || a.IsPointer()):
+			return a, nil
+		}
+		return Type{}, argErr(op, 2, "cannot select between %v and %v", a, b)
+	case op == OpBarrier:
+		if !args[0].IsIntImm() {
+			return Type{}, argErr(op, 0, "want a constant cycle count, have %v", args[0])
+		}
+		return Type{}, nil
+	case op == OpWinPtr:
+		if !t(0).IsWindow() {
+			return Type{}, argErr(op, 0, "want a window, have %v", t(0))
+		}
+		if !want.IsPointer() || !want.Valid() {
+			return Type{}, fmt.Errorf("%v: result type %v is not a pointer", op, want)
+		}
+		return want, nil
+	case op == OpStreamRead:
+		s := t(0)
+		if !s.IsStream() || s.Out {
+			return Type{}, argErr(op, 0, "want an input stream, have %v", s)
+		}
+		ok := false
+		switch {
+		case s.Elem.IsAcc():
+			ok = want.Class == Accum && want.Elem == s.Elem && want.Valid()
+		case want.Class == Scalar:
+			ok = want.Elem == s.Elem
+		case want.Class == Vector:
+			ok = want.Elem == s.Elem && want.Valid()
+		}
+		if !ok {
+			return Type{}, fmt.Errorf("%v: cannot read %v from %v", op, want, s)
+		}
+		return want, nil
+	case op == OpStreamWrite:
+		s, v := t(0), t(1)
+		if !s.IsStream() || !s.Out {
+			return Type{}, argErr(op, 0, "want an output stream, have %v", s)
+		}
+		ok := false
+		switch {
+		case s.Elem.IsAcc():
+			ok = v.Class == Accum && v.Elem == s.Elem
+		default:
+			ok = (v.Class == Scalar || v.Class == Vector) && v.Elem == s.Elem
+		}
+		if !ok {
+			return Type{}, argErr(op, 1, "cannot write %v to %v", v, s)
+		}
+		return Type{}, nil
+	case op == OpCycles:
+		if !want.IsIntScalar() || want.Elem.Bits() != 32 {
+			return Type{}, fmt.Errorf("%v: the cycle counter is read into a 32-bit integer, not %v", op, want)
+		}
+		return want, nil
 	}
 	return Type{}, fmt.Errorf("%v: no type rule", op)
 }
