@@ -29,7 +29,8 @@ func TestSimErrors(t *testing.T) {
 	}
 	oow := filepath.Join(dir, "oow.cc")
 	os.WriteFile(oow, []byte("void k(input_window_int16 * in, output_window_int16 * out) {\n    for (int i = 0; i < 4; i++) {\n        v16int16 v = window_readincr_v16(in);\n        window_writeincr(out, v);\n    }\n}\n"), 0o644)
-	code, _, errs = run(t, "sim", oow, "--window", "in=96", "--no-emul")
+	// windows are circular: a 96-byte window read 4 times wraps; a 100-byte one is read past its end
+	code, _, errs = run(t, "sim", oow, "--window", "in=100", "--no-emul")
 	if code != 2 || !strings.Contains(errs, "oow.cc:3:22: window_readincr_v16(in)") || !strings.Contains(errs, "outside window in") {
 		t.Errorf("out-of-window access: exit %d, stderr %q", code, errs)
 	}

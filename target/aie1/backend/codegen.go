@@ -145,6 +145,9 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkADF(k); err != nil {
+		return nil, err
+	}
 	lay := opt.Layout
 	if lay == nil {
 		lay = DefaultLayout(k.Params, opt.Sizes)

@@ -27,6 +27,12 @@ func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int
 	case *Paren:
 		return constEvalU(e.X, env)
 	case *Ident:
+		switch e.Name {
+		case "true":
+			return 1, false, nil
+		case "false":
+			return 0, false, nil
+		}
 		if env != nil {
 			if v, u, ok := env(e.Name); ok {
 				return v, u, nil

@@ -644,21 +644,23 @@ func (l *lowerer) classMembers(f *File) {
 	classScope := l.scopes[1]
 	// the constructor
 	var ct *Ctor
+	scalars := func(x *Ctor) int {
+		n := 0
+		for _, p := range x.Params {
+			if !(p.Type.Ref && len(p.Type.Dims) > 0) {
+				n++
+			}
+		}
+		return n
+	}
 	for _, x := range c.Ctors {
-		if len(x.Params) == len(f.CtorArgs) {
+		if scalars(x) == len(f.CtorArgs) {
 			ct = x
 			break
 		}
 	}
-	if ct == nil {
-		for _, x := range c.Ctors {
-			if len(x.Params) >= len(f.CtorArgs) && ct == nil {
-				ct = x
-			}
-		}
-	}
 	if ct == nil && len(c.Ctors) > 0 {
-		l.fail(c.Pos, "no constructor of %s takes %d arguments", c.Name, len(f.CtorArgs))
+		l.fail(c.Pos, "no constructor of %s takes %d arguments besides the arrays the graph passes", c.Name, len(f.CtorArgs))
 	}
 	if ct == nil && len(f.CtorArgs) > 0 {
 		l.fail(ExprPos(f.CtorArgs[0]), "%s has no constructor, but %d constructor arguments were given", c.Name, len(f.CtorArgs))
@@ -677,14 +679,12 @@ func (l *lowerer) classMembers(f *File) {
 		if ct.Body != nil && len(ct.Body.Stmts) > 0 {
 			l.fail(ct.Body.Pos, "constructor bodies are not supported (%s's constructor runs when the graph starts; initialize members in its initializer list)", c.Name)
 		}
-		for i, p := range ct.Params {
+		i := 0
+		for _, p := range ct.Params {
 			cp := &cparam{p: p}
 			switch {
 			case p.Type.Ref && len(p.Type.Dims) > 0:
 				cp.array = true
-				if i < len(f.CtorArgs) {
-					l.fail(ExprPos(f.CtorArgs[i]), "constructor parameter %s is an array the graph passes: leave it out of --instance (its contents are an input)", p.Name)
-				}
 			default:
 				if i >= len(f.CtorArgs) {
 					l.fail(p.Pos, "%s's constructor needs a value for %s: --instance '%s(...)'", c.Name, p.Name, c.Name)
@@ -699,6 +699,7 @@ func (l *lowerer) classMembers(f *File) {
 				if cp.val == nil {
 					l.fail(ExprPos(a), "constructor argument %d must be a constant", i+1)
 				}
+				i++
 			}
 			cps = append(cps, cp)
 			ctorEnv[p.Name] = cp

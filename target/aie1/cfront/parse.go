@@ -257,6 +257,9 @@ func (p *parser) startsType() bool {
 	}
 	// a type name followed by '(' is a functional cast or constructor call in an expression,
 	// unless it is a scalar keyword (int(x) is a cast, but "int (&a)[4]" does not occur here)
+	if p.peekAt(k).Text == "(" && (p.isAt(k+1, "&") || p.isAt(k+1, "*")) && p.peekAt(k+2).Kind == tIdent && p.isAt(k+3, ")") {
+		return true // T (&a)[N], T (*p)[N]: a declarator in parentheses
+	}
 	if p.peekAt(k).Text == "(" || p.peekAt(k).Text == "::" {
 		return false
 	}

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <typeinfo>
 #include <vector>
 
 typedef int8_t int8;
@@ -587,13 +588,17 @@ AIE_MAC16_8(uint8, 128, uint8)
 #undef AIE_MAC16_8
 
 // ---- Windows (UG1079 "Window and Streaming Data API") -------------------------------------
-// A window is a buffer in data memory and a position that reads and writes advance. Reading
-// or writing outside it is an error, as in the interpreter.
+// A window is a buffer in data memory and a position (ptr) that reads and writes advance.
+// ADF windows are circular: every move of the position is taken modulo the window's size,
+// margin included (UG1079 2023.1 "Kernel Conversion"; the ADF window header's cyclic_add),
+// as in the interpreter (target/aie1/interp exec.go move). An access that runs past the end
+// is an error, as in the interpreter.
 template <typename T, bool OUT> struct aie_window {
     T *base;
     long long size; // elements
-    long long pos;  // elements from base
+    T *ptr;         // the current position
     const char *name;
+    long long pos() const { return (long long)(ptr - base); }
 };
 #define AIE_WINDOW_TYPES(T)                                                                                            \
     typedef aie_window<T, false> input_window_##T;                                                                     \
@@ -606,12 +611,25 @@ AIE_WINDOW_TYPES(int32)
 AIE_WINDOW_TYPES(uint32)
 AIE_WINDOW_TYPES(float)
 #undef AIE_WINDOW_TYPES
+// the template spellings input_window<int16> (the typedefs above are these, ADF window.h)
+template <typename T> using input_window = aie_window<T, false>;
+template <typename T> using output_window = aie_window<T, true>;
 
 namespace aie_emul {
 template <typename T, bool OUT> inline void win_check(const aie_window<T, OUT> *w, long long n, const char *what) {
-    if (w->pos < 0 || w->pos + n > w->size)
+    if (w->pos() < 0 || w->pos() + n > w->size)
         fail("%s of %lld elements at element %lld of window %s (size %lld elements) is outside the window", what, n,
-             w->pos, w->name, w->size);
+             w->pos(), w->name, w->size);
+}
+// win_move advances the position by n elements, modulo the window's size.
+template <typename T, bool OUT> inline void win_move(aie_window<T, OUT> *w, long long n) {
+    long long p = w->pos() + n;
+    if (w->size > 0 && (p < 0 || p >= w->size)) {
+        p %= w->size;
+        if (p < 0)
+            p += w->size;
+    }
+    w->ptr = w->base + p;
 }
 } // namespace aie_emul
 
@@ -619,15 +637,21 @@ template <typename T, bool OUT> inline void win_check(const aie_window<T, OUT> *
     template <typename T> aie_vec<T, N> window_read_v##N(aie_window<T, false> *w) {                                  \
         aie_emul::win_check(w, N, "window_read_v" #N);                                                                 \
         aie_vec<T, N> r;                                                                                               \
-        std::memcpy(r.e, w->base + w->pos, sizeof r.e);                                                               \
+        std::memcpy(r.e, w->ptr, sizeof r.e);                                                                         \
         return r;                                                                                                      \
     }                                                                                                                  \
     template <typename T> aie_vec<T, N> window_readincr_v##N(aie_window<T, false> *w) {                              \
         aie_emul::win_check(w, N, "window_readincr_v" #N);                                                             \
         aie_vec<T, N> r;                                                                                               \
-        std::memcpy(r.e, w->base + w->pos, sizeof r.e);                                                               \
-        w->pos += N;                                                                                                   \
+        std::memcpy(r.e, w->ptr, sizeof r.e);                                                                         \
+        aie_emul::win_move(w, N);                                                                                      \
         return r;                                                                                                      \
+    }                                                                                                                  \
+    template <typename T, bool OUT> void window_incr_v##N(aie_window<T, OUT> *w, int n) {                            \
+        aie_emul::win_move(w, (long long)n * N);                                                                       \
+    }                                                                                                                  \
+    template <typename T, bool OUT> void window_decr_v##N(aie_window<T, OUT> *w, int n) {                            \
+        aie_emul::win_move(w, -(long long)n * N);                                                                      \
     }
 AIE_WINDOW_READ(4)
 AIE_WINDOW_READ(8)
@@ -636,35 +660,230 @@ AIE_WINDOW_READ(32)
 AIE_WINDOW_READ(64)
 AIE_WINDOW_READ(128)
 #undef AIE_WINDOW_READ
+// the API's template forms window_readincr_v<N>(w), window_read_v<N>(w) (adf/window.hpp)
+template <unsigned N, typename T> aie_vec<T, N> window_read_v(aie_window<T, false> *w) {
+    aie_emul::win_check(w, N, "window_read_v<N>");
+    aie_vec<T, N> r;
+    std::memcpy(r.e, w->ptr, sizeof r.e);
+    return r;
+}
+template <unsigned N, typename T> aie_vec<T, N> window_readincr_v(aie_window<T, false> *w) {
+    aie_vec<T, N> r = window_read_v<N>(w);
+    aie_emul::win_move(w, N);
+    return r;
+}
+template <unsigned N, typename T, bool OUT> void window_incr_v(aie_window<T, OUT> *w, int n) {
+    aie_emul::win_move(w, (long long)n * N);
+}
+template <unsigned N, typename T, bool OUT> void window_decr_v(aie_window<T, OUT> *w, int n) {
+    aie_emul::win_move(w, -(long long)n * N);
+}
 
 template <typename T> T window_read(aie_window<T, false> *w) {
     aie_emul::win_check(w, 1, "window_read");
-    return w->base[w->pos];
+    return *w->ptr;
 }
 template <typename T> T window_readincr(aie_window<T, false> *w) {
     aie_emul::win_check(w, 1, "window_readincr");
-    return w->base[w->pos++];
+    T v = *w->ptr;
+    aie_emul::win_move(w, 1);
+    return v;
 }
 template <typename T, int N> void window_write(aie_window<T, true> *w, const aie_vec<T, N> &v) {
     aie_emul::win_check(w, N, "window_write");
-    std::memcpy(w->base + w->pos, v.e, sizeof v.e);
+    std::memcpy(w->ptr, v.e, sizeof v.e);
 }
 template <typename T, int N> void window_writeincr(aie_window<T, true> *w, const aie_vec<T, N> &v) {
     aie_emul::win_check(w, N, "window_writeincr");
-    std::memcpy(w->base + w->pos, v.e, sizeof v.e);
-    w->pos += N;
+    std::memcpy(w->ptr, v.e, sizeof v.e);
+    aie_emul::win_move(w, N);
 }
 template <typename T> struct aie_id {
     typedef T type;
 };
 template <typename T> void window_write(aie_window<T, true> *w, typename aie_id<T>::type v) {
     aie_emul::win_check(w, 1, "window_write");
-    w->base[w->pos] = v;
+    *w->ptr = v;
 }
 template <typename T> void window_writeincr(aie_window<T, true> *w, typename aie_id<T>::type v) {
     aie_emul::win_check(w, 1, "window_writeincr");
-    w->base[w->pos++] = v;
+    *w->ptr = v;
+    aie_emul::win_move(w, 1);
 }
-template <typename T, bool OUT> void window_incr(aie_window<T, OUT> *w, int n) { w->pos += n; }
+template <typename T, bool OUT> void window_incr(aie_window<T, OUT> *w, int n) { aie_emul::win_move(w, n); }
+template <typename T, bool OUT> void window_decr(aie_window<T, OUT> *w, int n) { aie_emul::win_move(w, -(long long)n); }
+
+// ---- Streams and cascades (UG1079 "Reading and Advancing an Input Stream", "Cascade
+// Streams") --------------------------------------------------------------------------------
+// A stream is a byte queue: an input stream's reads take values in order, an output stream's
+// writes append. A read past the end is an error (the kernel would stall), as in the
+// interpreter. Cascade words are accumulator lanes: an acc48 lane travels as 8 bytes
+// (sign-extended), an acc80 lane as 16 (target/aie1/kernel StreamLane).
+struct acc48 {};
+struct acc80 {};
+struct accfloat {};
+template <typename T, bool OUT> struct aie_stream {
+    std::vector<unsigned char> data;
+    size_t pos = 0;
+    const char *name = "";
+};
+namespace aie_emul {
+inline const unsigned char *stream_take(std::vector<unsigned char> &d, size_t &pos, size_t n, const char *name) {
+    if (pos + n > d.size())
+        fail("readincr(%s): %zu bytes wanted at byte %zu, but the stream holds %zu bytes (the kernel would stall)", name,
+             n, pos, d.size());
+    const unsigned char *p = d.data() + pos;
+    pos += n;
+    return p;
+}
+} // namespace aie_emul
+#define AIE_STREAM_TYPES(T)                                                                                            \
+    typedef aie_stream<T, false> input_stream_##T;                                                                     \
+    typedef aie_stream<T, true> output_stream_##T;
+AIE_STREAM_TYPES(int8)
+AIE_STREAM_TYPES(uint8)
+AIE_STREAM_TYPES(int16)
+AIE_STREAM_TYPES(uint16)
+AIE_STREAM_TYPES(int32)
+AIE_STREAM_TYPES(uint32)
+AIE_STREAM_TYPES(float)
+AIE_STREAM_TYPES(acc48)
+AIE_STREAM_TYPES(acc80)
+#undef AIE_STREAM_TYPES
+template <typename T> using input_stream = aie_stream<T, false>;
+template <typename T> using output_stream = aie_stream<T, true>;
+template <typename T> using input_cascade = aie_stream<T, false>;
+template <typename T> using output_cascade = aie_stream<T, true>;
+
+template <typename T> T readincr(aie_stream<T, false> *s) {
+    T v;
+    std::memcpy(&v, aie_emul::stream_take(s->data, s->pos, sizeof(T), s->name), sizeof(T));
+    return v;
+}
+template <unsigned N, typename T> aie_vec<T, N> aie_stream_readv(aie_stream<T, false> *s) {
+    aie_vec<T, N> r;
+    std::memcpy(r.e, aie_emul::stream_take(s->data, s->pos, sizeof r.e, s->name), sizeof r.e);
+    return r;
+}
+template <unsigned N, int B> aie_acc<B, N> aie_cascade_read(std::vector<unsigned char> &d, size_t &pos, const char *name) {
+    aie_acc<B, N> r;
+    const int lb = B == 48 ? 8 : 16;
+    const unsigned char *p = aie_emul::stream_take(d, pos, N * lb, name);
+    for (unsigned l = 0; l < N; l++) {
+        unsigned long long lo = 0, hi = 0;
+        for (int k = 0; k < 8; k++)
+            lo |= (unsigned long long)p[l * lb + k] << (8 * k);
+        if (lb == 16)
+            for (int k = 0; k < 8; k++)
+                hi |= (unsigned long long)p[l * lb + 8 + k] << (8 * k);
+        else
+            hi = (lo >> 63) ? ~0ull : 0;
+        aie_emul::i128 v = (aie_emul::i128)(((aie_emul::u128)hi << 64) | lo);
+        r.e[l] = aie_emul::wrap(v, B);
+    }
+    return r;
+}
+template <int B, unsigned N> void aie_cascade_write(std::vector<unsigned char> &d, const aie_acc<B, N> &a) {
+    const int lb = B == 48 ? 8 : 16;
+    for (unsigned l = 0; l < N; l++) {
+        aie_emul::u128 v = (aie_emul::u128)a.e[l];
+        for (int k = 0; k < lb; k++)
+            d.push_back((unsigned char)(v >> (8 * k)));
+    }
+}
+#define AIE_STREAM_READV(N)                                                                                            \
+    template <typename T> aie_vec<T, N> readincr_v##N(aie_stream<T, false> *s) { return aie_stream_readv<N>(s); }      \
+    inline aie_acc<48, N> readincr_v##N(aie_stream<acc48, false> *s) {                                                 \
+        return aie_cascade_read<N, 48>(s->data, s->pos, s->name);                                                      \
+    }                                                                                                                  \
+    inline aie_acc<80, N> readincr_v##N(aie_stream<acc80, false> *s) {                                                 \
+        return aie_cascade_read<N, 80>(s->data, s->pos, s->name);                                                      \
+    }
+AIE_STREAM_READV(4)
+AIE_STREAM_READV(8)
+AIE_STREAM_READV(16)
+#undef AIE_STREAM_READV
+// readincr_v<N>(s): the template form (adf/stream.hpp)
+template <unsigned N, typename T> aie_vec<T, N> readincr_v(aie_stream<T, false> *s) { return aie_stream_readv<N>(s); }
+template <unsigned N> aie_acc<48, N> readincr_v(aie_stream<acc48, false> *s) {
+    return aie_cascade_read<N, 48>(s->data, s->pos, s->name);
+}
+template <unsigned N> aie_acc<80, N> readincr_v(aie_stream<acc80, false> *s) {
+    return aie_cascade_read<N, 80>(s->data, s->pos, s->name);
+}
+template <typename T> void writeincr(aie_stream<T, true> *s, typename aie_id<T>::type v) {
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    s->data.insert(s->data.end(), b, b + sizeof(T));
+}
+template <typename T, int N> void writeincr(aie_stream<T, true> *s, const aie_vec<T, N> &v) {
+    const unsigned char *b = (const unsigned char *)v.e;
+    s->data.insert(s->data.end(), b, b + sizeof v.e);
+}
+template <int N> void writeincr(aie_stream<acc48, true> *s, const aie_acc<48, N> &a) { aie_cascade_write(s->data, a); }
+template <int N> void writeincr(aie_stream<acc80, true> *s, const aie_acc<80, N> &a) { aie_cascade_write(s->data, a); }
+#define writeincr_v4 writeincr
+#define writeincr_v8 writeincr
+#define writeincr_v16 writeincr
+#define READINCR(port, s) readincr(s)
+#define READINCRW(port, s) readincr(s)
+#define WRITEINCR(port, s, v) writeincr(s, v)
+#define WRITEINCRW(port, s, v) writeincr(s, v)
+
+// ---- Buffer ports (UG1079 "Buffer Ports"): linear buffers with data() and size() ----------
+namespace adf {
+template <int... N> struct extents {};
+template <int M> struct margin {};
+template <typename T, typename... Rest> struct aie_buffer_port {
+    T *p;
+    unsigned n;
+    T *data() { return p; }
+    const T *data() const { return p; }
+    unsigned size() const { return n; }
+};
+template <typename T, typename... Rest> using input_buffer = aie_buffer_port<T, Rest...>;
+template <typename T, typename... Rest> using output_buffer = aie_buffer_port<T, Rest...>;
+} // namespace adf
+using adf::input_buffer;
+using adf::output_buffer;
+using adf::extents;
+using adf::margin;
+
+// ---- The cycle counter (UG1079 "Profiling Kernel Code") -----------------------------------
+// Reads return the values the cycle simulator read, in order (the harness's input), else 0,
+// as the interpreter's (interp.Config.CycleReads).
+namespace aie_emul {
+inline std::vector<long long> g_cycle_reads;
+inline size_t g_cycle_next = 0;
+inline unsigned long long next_cycles() {
+    long long v = g_cycle_next < g_cycle_reads.size() ? g_cycle_reads[g_cycle_next] : 0;
+    g_cycle_next++;
+    return (unsigned long long)v;
+}
+} // namespace aie_emul
+inline unsigned long long get_cycles() { return aie_emul::next_cycles(); }
+
+// ---- Kernel classes (UG1079 "C++ Kernel Class Support") and chess directives --------------
+// Registration is for the ADF graph compiler; the chess directives guide its scheduler and do
+// not change results.
+#define REGISTER_FUNCTION(f)
+#define REGISTER_PARAMETER(p)
+#define chess_flatten_loop
+#define chess_unroll_loop(...)
+#define chess_unroll_loop_assuming_multiple(...)
+#define chess_loop_count(...)
+#define chess_pipeline_non_leaf_loop_solution(...)
+#define chess_pipeline_adjust_preamble(...)
+#define chess_modulo_scheduling_budget_ratio(...)
+#define chess_no_hw_loop
+#define chess_no_pipelining
+#define chess_separator_scheduler(...) ((void)0)
+#define chess_separator(...) ((void)0)
+#define chess_storage(...)
+#define chess_copy(x) (x)
+#define chess_manifest(x) (x)
+#define chess_report(...) ((void)0)
+#define __aie_dm_resource_a
+#define __aie_dm_resource_b
 
 #endif // SUMAC_AIE1_EMUL_H
