@@ -137,7 +137,7 @@ func TestOutOfWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := append(append(append([]byte(nil), in...), in[:32]...)); !bytes.Equal(res.Mem[1], want) {
+	if want := append(append([]byte(nil), in...), in[:32]...); !bytes.Equal(res.Mem[1], want) {
 		t.Errorf("wrapped window: out = %v, want %v", res.Mem[1], want)
 	}
 	// a read that runs past the end is an error
