@@ -133,3 +133,24 @@ func TestSimGeneratedKernel(t *testing.T) {
 		t.Errorf("edited kernel: exit %d, reference %q", code, r.Reference)
 	}
 }
+
+// TestSimInstance runs a kernel class template from the command line, as the ADF graph would
+// create it (--instance with template and constructor arguments).
+func TestSimInstance(t *testing.T) {
+	needGXX(t)
+	code, out, errs := run(t, "sim", "../../target/aie1/testdata/adf/scale_bias.cc", "--instance", "ScaleBias<int16, 64, 3, true>(5)", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep harness.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK || rep.Instance != "ScaleBias<int16, 64, 3, true>" || rep.Kernel != "run" || rep.OutputsChecked != 64 {
+		t.Errorf("report: ok %v, instance %q, kernel %q, %d outputs", rep.OK, rep.Instance, rep.Kernel, rep.OutputsChecked)
+	}
+	code, _, errs = run(t, "sim", "../../target/aie1/testdata/adf/scale_bias.cc", "--no-emul")
+	if code != 2 || !strings.Contains(errs, "--instance") {
+		t.Errorf("a template without --instance: exit %d, %q", code, errs)
+	}
+}

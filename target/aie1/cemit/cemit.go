@@ -12,6 +12,7 @@ package cemit
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -155,10 +156,14 @@ func (e *emitter) emit() {
 	k := e.k
 	// arrays with storage of their own are file-scope arrays (a local, static or member array
 	// behaves the same for one call of the kernel)
+	var arrays []*kernel.Var
 	for _, v := range k.Vars {
-		if v.Storage == nil {
-			continue
+		if v.Storage != nil {
+			arrays = append(arrays, v)
 		}
+	}
+	sort.Slice(arrays, func(i, j int) bool { return arrays[i].Name < arrays[j].Name })
+	for _, v := range arrays {
 		et := v.Type.Pointee()
 		n := v.Storage.Bytes / et.Bytes()
 		q := "static "

@@ -659,6 +659,9 @@ func (l *lowerer) classMembers(f *File) {
 			break
 		}
 	}
+	if ct == nil && len(c.Ctors) == 1 {
+		ct = c.Ctors[0] // the error names what is missing or extra
+	}
 	if ct == nil && len(c.Ctors) > 0 {
 		l.fail(c.Pos, "no constructor of %s takes %d arguments besides the arrays the graph passes", c.Name, len(f.CtorArgs))
 	}
@@ -703,6 +706,9 @@ func (l *lowerer) classMembers(f *File) {
 			}
 			cps = append(cps, cp)
 			ctorEnv[p.Name] = cp
+		}
+		if i < len(f.CtorArgs) {
+			l.fail(ExprPos(f.CtorArgs[i]), "%s's constructor takes %d arguments besides the arrays the graph passes, %d given", c.Name, i, len(f.CtorArgs))
 		}
 	}
 	inits := map[string]*MemberInit{}

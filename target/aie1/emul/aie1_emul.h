@@ -783,9 +783,9 @@ template <unsigned N, int B> aie_acc<B, N> aie_cascade_read(std::vector<unsigned
     }
     return r;
 }
-template <int B, unsigned N> void aie_cascade_write(std::vector<unsigned char> &d, const aie_acc<B, N> &a) {
+template <int B, int N> void aie_cascade_write(std::vector<unsigned char> &d, const aie_acc<B, N> &a) {
     const int lb = B == 48 ? 8 : 16;
-    for (unsigned l = 0; l < N; l++) {
+    for (int l = 0; l < N; l++) {
         aie_emul::u128 v = (aie_emul::u128)a.e[l];
         for (int k = 0; k < lb; k++)
             d.push_back((unsigned char)(v >> (8 * k)));
@@ -834,15 +834,15 @@ template <int N> void writeincr(aie_stream<acc80, true> *s, const aie_acc<80, N>
 namespace adf {
 template <int... N> struct extents {};
 template <int M> struct margin {};
-template <typename T, typename... Rest> struct aie_buffer_port {
+template <typename T> struct aie_buffer_port {
     T *p;
     unsigned n;
     T *data() { return p; }
     const T *data() const { return p; }
     unsigned size() const { return n; }
 };
-template <typename T, typename... Rest> using input_buffer = aie_buffer_port<T, Rest...>;
-template <typename T, typename... Rest> using output_buffer = aie_buffer_port<T, Rest...>;
+template <typename T, typename... Rest> using input_buffer = aie_buffer_port<T>;
+template <typename T, typename... Rest> using output_buffer = aie_buffer_port<T>;
 } // namespace adf
 using adf::input_buffer;
 using adf::output_buffer;

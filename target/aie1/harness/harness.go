@@ -248,6 +248,12 @@ func (s *run) run() (*Report, error) {
 		rep.Uninitialized = append(rep.Uninitialized, Uninit{Var: u.Var, Type: u.Type.String(), Pos: u.Pos.String()})
 	}
 	s.regions(rep, res, data)
+	rep.Outputs = map[string][]byte{}
+	for _, p := range s.k.Params {
+		if !p.Type.IsScalar() {
+			rep.Outputs[p.Name] = res.Data[p.Name]
+		}
+	}
 	if s.opt.SkipEmulation == "" {
 		if err := s.checkEmul(rep, res, data, trace); err != nil {
 			return nil, err

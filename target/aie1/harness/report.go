@@ -74,6 +74,9 @@ type Report struct {
 	CycleReads     []int64 `json:"cycle_counter_reads,omitempty"`
 	MeasuredCycles *int64  `json:"measured_cycles,omitempty"`
 	OK             bool    `json:"ok"`
+	// Outputs are the parameters' final contents (the interpreter's), for callers that compare
+	// runs.
+	Outputs map[string][]byte `json:"-"`
 }
 
 // WriteText writes the report as `sumac sim` prints it.
