@@ -183,6 +183,11 @@ func TestADFErrors(t *testing.T) {
 		{"    for (int i = 0; i < 4; i++) chess_mystery {}\n", "pragma chess_mystery is not supported"},
 		{"    int16 a[4];\n    a = 0;\n", "cannot assign to array a"},
 		{"    double d = 1;\n", "double (the AIE1 has no double-precision arithmetic) are not supported"},
+		{"    aie::mmul<4, 4, 4, int32, int16> m;\n", "aie::mmul<4, 4, 4, int32, int16>: sumac lowers int16 x int16"},
+		{"    aie::mmul<8, 8, 1, int16, int16> m;\n", "sumac lowers int16 x int16 shapes with 16 or 32 outputs"},
+		{"    aie::accum<acc48, 32> a;\n", "aie::accum<acc48, 32> is not an AIE1 register type"},
+		{"    auto it = aie::begin_vector_circular<8>(in);\n", "circular iterators are not supported yet"},
+		{"    aie::vector<int8, 32> v;\n    auto a = aie::mul(v, v);\n", "element-wise products of v32int8 are not supported"},
 	}
 	for _, c := range cases {
 		_, err := parseWith(t, map[string]string{"k.cc": head + c.body + "}\n"}, "")

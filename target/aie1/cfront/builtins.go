@@ -142,7 +142,7 @@ func (l *lowerer) builtinValue(b *kernel.Builder, c *Call, dst *kernel.Var) (ker
 			l.fail(c.Pos, "%s takes one window argument", name)
 		}
 		if op == kernel.OpWinReadIncr && dst == nil {
-			l.sideEffect(c.Pos)
+			l.sideEffect(c.Pos, effectTarget(c.Args[0]))
 		}
 		w := l.expr(b, c.Args[0])
 		if !w.Type().IsWindow() {
@@ -182,7 +182,7 @@ func (l *lowerer) builtinValue(b *kernel.Builder, c *Call, dst *kernel.Var) (ker
 		l.fail(c.Pos, "%s takes one stream argument", name)
 	}
 	if dst == nil {
-		l.sideEffect(c.Pos)
+		l.sideEffect(c.Pos, effectTarget(args[0]))
 	}
 	s := l.expr(b, args[0])
 	st := s.Type()

@@ -148,6 +148,7 @@ type lowerer struct {
 	scopes      []map[string]*sym
 	modified    map[string]bool // names assigned after their declaration, incremented or address-taken
 	effects     int             // side effects in the current statement below its top level
+	effectOn    map[string]bool // the objects they act on
 	file        *File
 	fn          *FuncDecl
 	notes       []string
@@ -345,7 +346,7 @@ func (l *lowerer) body(b *kernel.Builder, stmts []Stmt, top bool) {
 func (l *lowerer) block(b *kernel.Builder, stmts []Stmt) { l.body(b, stmts, false) }
 
 func (l *lowerer) stmt(b *kernel.Builder, s Stmt) {
-	l.effects = 0
+	l.resetEffects()
 	b.At(kpos(s.stmtPos()))
 	switch s := s.(type) {
 	case *EmptyStmt:
@@ -385,7 +386,7 @@ func (l *lowerer) returnStmt(b *kernel.Builder, r *ReturnStmt, last bool) {
 		if l.ret.v == nil {
 			l.fail(r.Pos, "return with a value in a void function")
 		}
-		l.effects = 0
+		l.resetEffects()
 		l.into(b, l.ret.v, r.X)
 		l.ret.done = true
 		return
@@ -411,7 +412,7 @@ func (l *lowerer) ifStmt(b *kernel.Builder, s *IfStmt) {
 	if s.Constexpr {
 		l.fail(ExprPos(s.Cond), "the condition of if constexpr is not a compile-time constant")
 	}
-	l.effects = 0
+	l.resetEffects()
 	c := l.expr(b, s.Cond)
 	if t := c.Type(); !t.IsIntScalar() && !t.IsPointer() {
 		if t.IsScalar() { // a float condition: compare with zero

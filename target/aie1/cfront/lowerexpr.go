@@ -407,12 +407,12 @@ func (l *lowerer) expr(b *kernel.Builder, e Expr) kernel.Operand {
 			base, idx, view := l.address(b, x.X, x.Pos)
 			return kernel.V(l.pointerValue(b, x.Pos, base, idx, view))
 		case "++", "--":
-			l.sideEffect(x.Pos)
+			l.sideEffect(x.Pos, effectTarget(x.X))
 			l.incr(b, x.X, x.Op, x.Pos)
 			return kernel.V(l.lvalueVar(x.X))
 		}
 	case *Postfix:
-		l.sideEffect(x.Pos)
+		l.sideEffect(x.Pos, effectTarget(x.X))
 		v := l.lvalueVar(x.X)
 		old := l.k.NewTemp(v.Type)
 		b.At(kpos(x.Pos)).Mov(old, kernel.V(v))
@@ -541,12 +541,35 @@ func (l *lowerer) truth(b *kernel.Builder, e Expr) kernel.Operand {
 	return l.emitBinary(b, ExprPos(e), kernel.OpNe, v, zero)
 }
 
-// sideEffect counts a side effect below the top of a statement and rejects a second one.
-func (l *lowerer) sideEffect(p Pos) {
+// sideEffect counts a side effect on target (a variable, window or stream; "" if unknown)
+// below the top of a statement and rejects a second one on the same target: C++ leaves the
+// order of evaluation of operands unspecified, which matters only when two effects touch the
+// same object (m.mac(*pa++, *pb++) is fine, window_readincr(w) + window_readincr(w) is not).
+func (l *lowerer) sideEffect(p Pos, target string) {
 	l.effects++
-	if l.effects > 1 {
+	if l.effectOn == nil {
+		l.effectOn = map[string]bool{}
+	}
+	if l.effects > 1 && (target == "" || l.effectOn[target] || l.effectOn[""]) {
 		l.fail(p, "a second side effect in one statement: C++ leaves the order of evaluation of operands unspecified; split the statement")
 	}
+	l.effectOn[target] = true
+}
+
+func (l *lowerer) resetEffects() {
+	l.effects = 0
+	l.effectOn = nil
+}
+
+// effectTarget names the object an expression with a side effect acts on.
+func effectTarget(e Expr) string {
+	switch x := stripParen(e).(type) {
+	case *Ident:
+		return x.Name
+	case *Member:
+		return effectTarget(x.X) + "." + x.Name
+	}
+	return ""
 }
 
 var binOps = map[string]kernel.Op{
@@ -662,7 +685,7 @@ func (l *lowerer) address(b *kernel.Builder, e Expr, at Pos) (*kernel.Var, kerne
 		}
 	case *Postfix:
 		// *p++: the address is p before the increment
-		l.sideEffect(x.Pos)
+		l.sideEffect(x.Pos, effectTarget(x.X))
 		v := l.lvalueVar(x.X)
 		if !v.Type.IsPointer() {
 			l.fail(x.Pos, "%s is not a pointer", v.Name)
@@ -860,7 +883,11 @@ func (l *lowerer) call(b *kernel.Builder, c *Call, dst *kernel.Var) *kernel.Var 
 		l.fail(c.Pos, "%s has no result", name)
 	}
 	if windowEffects[op] && dst == nil {
-		l.sideEffect(c.Pos)
+		target := ""
+		if len(c.Args) > 0 {
+			target = effectTarget(c.Args[0])
+		}
+		l.sideEffect(c.Pos, target)
 	}
 	args := l.args(b, c)
 	var rt kernel.Type

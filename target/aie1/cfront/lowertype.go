@@ -359,7 +359,7 @@ func (l *lowerer) declOne(b *kernel.Builder, s *DeclStmt, d *Declarator, kind ke
 		if d.Init == nil || len(dims) > 0 || ty.Ptr > 0 {
 			l.fail(d.Pos, "auto %s needs an initializer (and no array or pointer declarator)", d.Name)
 		}
-		l.effects = 0
+		l.resetEffects()
 		init := d.Init
 		if p, ok := init.(*Paren); ok {
 			if il, ok := p.X.(*InitList); ok && len(il.Elems) == 1 {
@@ -433,7 +433,7 @@ func (l *lowerer) declOne(b *kernel.Builder, s *DeclStmt, d *Declarator, kind ke
 	v := l.newVar(b, d.Pos, d.Name, t)
 	l.bind(d.Name, &sym{v: v}) // in C a declarator's scope starts before its initializer
 	if d.Init != nil {
-		l.effects = 0
+		l.resetEffects()
 		init := d.Init
 		if p, ok := init.(*Paren); ok { // T x(a)
 			if il, ok := p.X.(*InitList); ok && len(il.Elems) == 1 {
@@ -790,7 +790,7 @@ func (l *lowerer) classMembers(f *File) {
 				v := l.newVar(l.entry, d.Pos, d.Name, ti.t)
 				classScope[d.Name] = &sym{v: v}
 				if init != nil {
-					l.effects = 0
+					l.resetEffects()
 					l.into(l.entry, v, init)
 				}
 			}

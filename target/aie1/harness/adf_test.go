@@ -22,6 +22,16 @@ var adfKernels = []struct {
 	{file: "cascade_mac.cc"},
 	{file: "circular.cc", sizes: map[string]int{"in": 64}},
 	{file: "weighted.cc", instance: "weighted<64, 2>"},
+	{file: "api_mix.cc"},
+	{file: "mmul.cc", instance: "matmul<4, 4, 4, int16, int16, 16>"},
+	{file: "mmul.cc", instance: "matmul<2, 4, 8, int16, int16, 16>"},
+	{file: "mmul.cc", instance: "matmul<4, 4, 8, int16, int16, 16>"},
+	{file: "mmul.cc", instance: "matmul<4, 2, 8, int16, int16, 8>"},
+	{file: "mmul.cc", instance: "matmul<4, 8, 4, int8, int8, 32>"},
+	{file: "mmul.cc", instance: "matmul<4, 8, 4, uint8, int8, 32>"},
+	{file: "mmul.cc", instance: "matmul<4, 2, 4, float, float, 8>"},
+	{file: "mmul.cc", instance: "matmul<4, 2, 2, float, float, 8>"},
+	{file: "mmul.cc", instance: "matmul<4, 4, 2, float, float, 16>"},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
@@ -33,7 +43,7 @@ func TestADFKernels(t *testing.T) {
 		t.Skip("no C++ compiler")
 	}
 	for _, c := range adfKernels {
-		t.Run(c.file, func(t *testing.T) {
+		t.Run(c.file+"/"+c.instance, func(t *testing.T) {
 			path := filepath.Join("..", "testdata", "adf", c.file)
 			src, err := os.ReadFile(path)
 			if err != nil {
@@ -73,7 +83,9 @@ func TestADFKernels(t *testing.T) {
 			if text2 != text {
 				t.Errorf("emit -> parse -> emit is not a fixed point:\n%s\n----\n%s", text, text2)
 			}
-			rep2, err := Run(k2, Source{File: epath, Text: []byte(text)}, opt)
+			opt2 := opt
+			opt2.Inputs = rep.Initial // the same inputs (the emitted kernel's buffers are plain pointers)
+			rep2, err := Run(k2, Source{File: epath, Text: []byte(text)}, opt2)
 			if err != nil {
 				t.Fatal(err)
 			}

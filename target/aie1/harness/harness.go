@@ -248,10 +248,13 @@ func (s *run) run() (*Report, error) {
 		rep.Uninitialized = append(rep.Uninitialized, Uninit{Var: u.Var, Type: u.Type.String(), Pos: u.Pos.String()})
 	}
 	s.regions(rep, res, data)
-	rep.Outputs = map[string][]byte{}
+	rep.Outputs, rep.Initial = map[string][]byte{}, map[string][]byte{}
 	for _, p := range s.k.Params {
 		if !p.Type.IsScalar() {
 			rep.Outputs[p.Name] = res.Data[p.Name]
+			if d, ok := data[p.Name]; ok {
+				rep.Initial[p.Name] = d
+			}
 		}
 	}
 	if s.opt.SkipEmulation == "" {
@@ -327,12 +330,12 @@ func (s *run) regions(rep *Report, res *interp.Result, data map[string][]byte) {
 		switch {
 		case s.opt.Inputs[p.Name] != nil:
 			in = "file"
-		case p.Type.IsWindow() && p.Type.Out:
+		case p.Type.IsWindow() && p.Type.Out || p.Port == kernel.PortOutBuffer:
 			in = "zeros"
 		}
 		rep.Windows = append(rep.Windows, Region{Name: p.Name, Kind: kind, Type: p.Type.String(), Bytes: s.sizes[p.Name],
 			Addr: addr[p.Name], Size: s.sizeFrom[p.Name], Inputs: in})
-		if p.Type.IsWindow() && p.Type.Out || p.Type.IsPointer() && !bytes.Equal(res.Data[p.Name], data[p.Name]) {
+		if p.Type.IsWindow() && p.Type.Out || p.Port == kernel.PortOutBuffer || p.Type.IsPointer() && !bytes.Equal(res.Data[p.Name], data[p.Name]) {
 			rep.OutputsChecked += int64(len(res.Data[p.Name]) / p.Type.Elem.Bytes())
 		}
 	}

@@ -23,7 +23,7 @@ func (s *run) fill(bits int) map[string][]byte {
 			copy(b, f)
 			continue
 		}
-		if p.Type.IsWindow() && p.Type.Out {
+		if p.Type.IsWindow() && p.Type.Out || p.Port == kernel.PortOutBuffer {
 			continue
 		}
 		e := p.Type.Elem

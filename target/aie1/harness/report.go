@@ -77,6 +77,8 @@ type Report struct {
 	// Outputs are the parameters' final contents (the interpreter's), for callers that compare
 	// runs.
 	Outputs map[string][]byte `json:"-"`
+	// Initial are the parameters' contents when the kernel started (given or random).
+	Initial map[string][]byte `json:"-"`
 }
 
 // WriteText writes the report as `sumac sim` prints it.

@@ -363,6 +363,18 @@ func (m *machine) op(ci *cinstr) error {
 		m.accessed(w)
 		m.ints[ci.dst.slot] = int64(m.regs[m.ptrReg[w.slot]].Addr) + m.ints[w.slot]
 		m.ptrReg[ci.dst.slot] = m.ptrReg[w.slot]
+	case op.IsFPLane():
+		xs := m.numAs(&a[2], kernel.Int32, ci)
+		xo := m.numAs(&a[3], kernel.UInt32, ci)
+		kernel.FPLane(op, m.vec(&a[0], ci), m.vec(&a[1], ci), a[1].typ.Lanes, xs, xo, &m.vecs[ci.dst.slot])
+	case op == kernel.OpVMax || op == kernel.OpVMin:
+		t := a[0].typ
+		kernel.VMaxMin(op == kernel.OpVMin, t.Elem, t.Lanes, m.vec(&a[0], ci), m.vec(&a[1], ci), &m.vecs[ci.dst.slot])
+	case op == kernel.OpBroadcast:
+		t := ci.dst.typ
+		ct := ctype(a[:1])
+		v := kernel.Convert(m.numAs(&a[0], ct, ci), ct, t.Elem)
+		kernel.Broadcast(t.Elem, t.Lanes, v, &m.vecs[ci.dst.slot])
 	case op == kernel.OpStreamRead:
 		return m.streamRead(ci)
 	case op == kernel.OpStreamWrite:

@@ -119,6 +119,21 @@ const (
 	OpStreamRead
 	OpStreamWrite
 
+	// Float vector lane operations (AI Engine intrinsics, group intr_gpvectorop_arit_adv_flt
+	// and intr_gpvectorop_word_cmp_flt; wrappers of fpmac_conf on the floating-point vector
+	// unit): Dst[i] = op(acc[i], xbuf[xstart + xoffs(i)]) for the 8 lanes, args (acc v8float,
+	// xbuf v8/v16/v32float, xstart, xoffs).
+	OpFPAdd
+	OpFPSub
+	OpFPMax
+	OpFPMin
+	// Element-wise maximum and minimum of two vectors of one type (aie::max, aie::min; API
+	// "max_min.hpp": max16/32, min16/32, fpmax).
+	OpVMax
+	OpVMin
+	// Dst = every lane the scalar argument (aie::broadcast<T, N>; API "broadcast.hpp").
+	OpBroadcast
+
 	numOps
 )
 
@@ -215,6 +230,15 @@ var opInfo = [numOps]OpInfo{
 
 	OpStreamRead:  {Name: "readincr", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
 	OpStreamWrite: {Name: "writeincr", MinArgs: 2, MaxArgs: 2},
+
+	OpFPAdd: {Name: "fpadd", MinArgs: 4, MaxArgs: 4, HasDst: true},
+	OpFPSub: {Name: "fpsub", MinArgs: 4, MaxArgs: 4, HasDst: true},
+	OpFPMax: {Name: "fpmax", MinArgs: 4, MaxArgs: 4, HasDst: true},
+	OpFPMin: {Name: "fpmin", MinArgs: 4, MaxArgs: 4, HasDst: true},
+
+	OpVMax:      {Name: "aie::max", MinArgs: 2, MaxArgs: 2, HasDst: true},
+	OpVMin:      {Name: "aie::min", MinArgs: 2, MaxArgs: 2, HasDst: true},
+	OpBroadcast: {Name: "aie::broadcast", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
 }
 
 // Info returns the description of op.
@@ -247,6 +271,9 @@ func (op Op) IsUnary() bool { return op == OpNeg || op == OpNot || op == OpLNot 
 // IsMemory reports whether op reads or writes data memory (windows or pointers).
 func (op Op) IsMemory() bool { return op >= OpWinRead && op <= OpStore && op != OpWinIncr }
 
+// IsFPLane reports whether op is one of fpadd, fpsub, fpmax, fpmin.
+func (op Op) IsFPLane() bool { return op >= OpFPAdd && op <= OpFPMin }
+
 // IsStream reports whether op reads or writes a stream.
 func (op Op) IsStream() bool { return op == OpStreamRead || op == OpStreamWrite }
 
@@ -276,6 +303,8 @@ func CallName(op Op, dst Type) string {
 			return "readincr_v" + strconv.Itoa(dst.Lanes)
 		}
 		return "readincr"
+	case OpBroadcast:
+		return "aie::broadcast<" + ScalarOf(dst.Elem).String() + ", " + strconv.Itoa(dst.Lanes) + ">"
 	}
 	if op.IsScalarArith() {
 		return ""
@@ -289,7 +318,7 @@ func init() {
 	callOps = map[string]Op{}
 	for op := OpVAdd; op < numOps; op++ {
 		switch op {
-		case OpUndef, OpNull, OpWinRead, OpWinReadIncr, OpLoad, OpStore, OpSetSat, OpSelect, OpStreamRead, OpWinPtr:
+		case OpUndef, OpNull, OpWinRead, OpWinReadIncr, OpLoad, OpStore, OpSetSat, OpSelect, OpStreamRead, OpWinPtr, OpBroadcast:
 			continue
 		}
 		callOps[opInfo[op].Name] = op

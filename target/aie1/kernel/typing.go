@@ -117,10 +117,10 @@ func FormOf(op Op, args []Operand) (MACForm, error) {
 		}
 		return NoForm, argErr(op, xi, "X buffer %v: want v16int32 or v32int32", x)
 	case OpFPMul, OpFPMac, OpFPMsc:
-		if x.Is(Vector, Float32) && (x.Lanes == 16 || x.Lanes == 32) {
+		if x.Is(Vector, Float32) && (x.Lanes == 8 || x.Lanes == 16 || x.Lanes == 32) {
 			return FormFloat, nil
 		}
-		return NoForm, argErr(op, xi, "X buffer %v: want v16float or v32float", x)
+		return NoForm, argErr(op, xi, "X buffer %v: want v8float, v16float or v32float", x)
 	}
 	return NoForm, fmt.Errorf("%v: unknown MAC", op)
 }
@@ -393,6 +393,35 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 			return Type{}, argErr(op, 1, "cannot write %v to %v", v, s)
 		}
 		return Type{}, nil
+	case op.IsFPLane():
+		v8 := VecOf(Float32, 8)
+		if t(0) != v8 {
+			return Type{}, argErr(op, 0, "want v8float, have %v", t(0))
+		}
+		if x := t(1); !x.Is(Vector, Float32) || !(x.Lanes == 8 || x.Lanes == 16 || x.Lanes == 32) {
+			return Type{}, argErr(op, 1, "want v8float, v16float or v32float, have %v", x)
+		}
+		if err := intArg(2); err != nil {
+			return Type{}, err
+		}
+		if err := intArg(3); err != nil {
+			return Type{}, err
+		}
+		return v8, nil
+	case op == OpVMax || op == OpVMin:
+		a, b := t(0), t(1)
+		if !a.IsVector() || a != b {
+			return Type{}, argErr(op, 1, "want two vectors of one type, have %v and %v", a, b)
+		}
+		return a, nil
+	case op == OpBroadcast:
+		if !want.IsVector() || !want.Valid() {
+			return Type{}, fmt.Errorf("%v: result type %v is not a vector", op, want)
+		}
+		if !t(0).IsScalar() {
+			return Type{}, argErr(op, 0, "want a scalar, have %v", t(0))
+		}
+		return want, nil
 	case op == OpCycles:
 		if !want.IsIntScalar() || want.Elem.Bits() != 32 {
 			return Type{}, fmt.Errorf("%v: the cycle counter is read into a 32-bit integer, not %v", op, want)
