@@ -3,22 +3,244 @@ package backend
 import (
 	"fmt"
 
+	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
 )
 
-// checkADF rejects, with a clear error, the kernel IR constructs of ADF kernels this backend
-// does not compile.
+// What ADF kernels need beyond the intrinsic kernels the backend was written for: arrays with
+// storage of their own, stream ports, the float lane operations, element-wise max/min,
+// broadcast, select, the cycle counter, separators, run-time window increments. Each op takes
+// the slot and itinerary of the AIE1 instruction it becomes (aie1/timing.go).
+
+// checkADF rejects, with a clear error, the kernel IR constructs this backend does not compile.
 func checkADF(k *kernel.Kernel) error {
-	for _, v := range k.Vars {
-		if v.Storage != nil {
-			return fmt.Errorf("%v: array %s (%v storage) is not supported by the AIE1 backend yet", v.Pos, v.Name, v.Storage.Kind)
-		}
-	}
 	var err error
 	kernel.Walk(k.Body, func(s kernel.Stmt, _ int) {
 		if x, ok := s.(*kernel.If); ok && err == nil {
 			err = fmt.Errorf("%v: a run-time if is not supported by the AIE1 backend yet", x.Pos)
 		}
 	})
+	ins, outs := 0, 0
+	for _, p := range k.Params {
+		if p.Type.IsStream() && !p.Type.IsCascade() {
+			if p.Type.Out {
+				outs++
+			} else {
+				ins++
+			}
+		}
+	}
+	// AM009 "AI Engine Interfaces": two 32-bit input and two output stream ports per tile
+	if (ins > aie1.StreamPorts || outs > aie1.StreamPorts) && err == nil {
+		err = fmt.Errorf("%d input and %d output streams: an AIE1 tile has %d of each", ins, outs, aie1.StreamPorts)
+	}
 	return err
+}
+
+// withArrays returns the parameters and the arrays with storage of their own: the regions the
+// layout places.
+func withArrays(k *kernel.Kernel) []*kernel.Var {
+	vs := append([]*kernel.Var(nil), k.Params...)
+	for _, v := range k.Vars {
+		if v.Storage != nil {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// arraySizes adds the arrays' sizes to the parameters' (a fresh map).
+func arraySizes(k *kernel.Kernel, sizes map[string]int) map[string]int {
+	out := map[string]int{}
+	for n, s := range sizes {
+		out[n] = s
+	}
+	for _, v := range k.Vars {
+		if v.Storage != nil {
+			out[v.Name] = v.Storage.Bytes
+		}
+	}
+	return out
+}
+
+// arrays gives each array with storage a pointer register holding its address, set at kernel
+// entry by a long-immediate move (the address is known when the program is linked).
+func (c *compiler) arrays() error {
+	for _, v := range c.k.Vars {
+		if v.Storage == nil {
+			continue
+		}
+		r, err := c.l.reg(v)
+		if err != nil {
+			return err
+		}
+		c.arrayEntry = append(c.arrayEntry, &vop{name: "mov.u20", alts: lngAlts, itin: &aie1.ItinMOVI, defs: []vopnd{{r: r}}, imm: int64(c.prog.Layout.Base[v.Name])})
+	}
+	return nil
+}
+
+// winIncrReg lowers window_incr(w, n) by a run-time amount: the byte count n * sizeof(T) is
+// computed on the scalar unit (a multiply, II_MUL) and added to the position by a padd with a
+// register operand (II_PADDA reads its modifier in cycle 1).
+func (l *lowerer) winIncrReg(cur *region, in *kernel.Instr, w *vreg, add func(*vop), argReg func(int) (*vreg, error)) error {
+	n, err := argReg(1)
+	if err != nil {
+		return err
+	}
+	eb := int64(in.Args[0].Var.Type.Elem.Bytes())
+	amt := n
+	if eb != 1 {
+		l.nTemp++
+		amt = l.newReg(fmt.Sprintf("incr%d", l.nTemp), FileScalar, 32)
+		add(&vop{name: "mul", alts: aluAlts, itin: &aie1.ItinMUL, defs: []vopnd{{r: amt}}, uses: []vopnd{{r: n, kind: aie1.OpndScalar}}, imm: eb})
+	}
+	add(&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{{r: w}}, uses: []vopnd{{r: w, kind: aie1.OpndPtr}, {r: amt, kind: aie1.OpndMod}}, wrap: in.Args[0].Var.Name})
+	return nil
+}
+
+var (
+	mv1Alts = []uint16{SlotMask(aie1.SlotMV1)}
+	mvAny   = []uint16{SlotMask(aie1.SlotMV0), SlotMask(aie1.SlotMV1)}
+)
+
+// lowerADF lowers the ops ADF kernels add; it reports false for an op it does not know.
+func (l *lowerer) lowerADF(cur *region, in *kernel.Instr, dst *vreg, add func(*vop), argReg func(int) (*vreg, error)) (bool, error) {
+	uses := func(kind aie1.OperandKind, idx ...int) ([]vopnd, error) {
+		var us []vopnd
+		for _, i := range idx {
+			if in.Args[i].Var == nil {
+				continue // an immediate: encoded in the instruction
+			}
+			if _, c := l.consts[in.Args[i].Var]; c {
+				continue
+			}
+			r, err := argReg(i)
+			if err != nil {
+				return nil, err
+			}
+			us = append(us, vopnd{r: r, kind: kind})
+		}
+		return us, nil
+	}
+	op := in.Op
+	switch {
+	case op.IsFPLane():
+		// fpadd/fpsub/fpmax/fpmin are fpmac_conf on the floating-point vector unit
+		// (intrinsics reference, "Advanced Float Vector Arithmetic Operations"): the VFPMAC
+		// itinerary, the first operand in the accumulator's place
+		acc, err := uses(aie1.OpndAcc, 0)
+		if err != nil {
+			return true, err
+		}
+		x, err := uses(aie1.OpndVecX, 1, 2)
+		if err != nil {
+			return true, err
+		}
+		add(&vop{name: op.String(), alts: vecAlts, itin: &aie1.ItinVFMAC, defs: []vopnd{l.def(dst)}, uses: append(acc, x...)})
+	case op == kernel.OpVMax || op == kernel.OpVMin:
+		// integer max/min go through the pre-adder (II_VCMP); float ones are fpmax/fpmin
+		us, err := uses(aie1.OpndVecX, 0, 1)
+		if err != nil {
+			return true, err
+		}
+		itin := &aie1.ItinVCMP
+		if in.Args[0].Type().Elem == kernel.Float32 {
+			itin = &aie1.ItinVFMAC
+		}
+		add(&vop{name: map[kernel.Op]string{kernel.OpVMax: "vmax", kernel.OpVMin: "vmin"}[op], alts: vecAlts, itin: itin, defs: []vopnd{l.def(dst)}, uses: us})
+	case op == kernel.OpBroadcast:
+		// a scalar into every lane: a shuffle through the permute network (API
+		// "broadcast.hpp": shuffle8/16/32), II_VSEL
+		us, err := uses(aie1.OpndScalar, 0)
+		if err != nil {
+			return true, err
+		}
+		add(&vop{name: "vbcst", alts: vecAlts, itin: &aie1.ItinVSEL, defs: []vopnd{l.def(dst)}, uses: us, imm: immOrZero(in.Args[0])})
+	case op == kernel.OpSelect:
+		if !in.Dst.Type.IsScalar() && !in.Dst.Type.IsPointer() {
+			return true, posErr(in, fmt.Errorf("a select of %v is not supported by the AIE1 backend", in.Dst.Type))
+		}
+		// ite_nez / ite_eqz on the ALU (II_ALU)
+		us, err := uses(aie1.OpndScalar, 0, 1, 2)
+		if err != nil {
+			return true, err
+		}
+		add(&vop{name: "ite", alts: aluAlts, itin: &aie1.ItinALU, defs: []vopnd{l.def(dst)}, uses: us})
+	case op == kernel.OpCycles:
+		// mov r, the cycle counter (a special-register move, II_MOV)
+		add(&vop{name: "mov.cycles", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}})
+	case op == kernel.OpBarrier:
+		// no instruction: the region boundary keeps the order (lowerBody)
+	case op == kernel.OpWinPtr:
+		w, err := argReg(0)
+		if err != nil {
+			return true, err
+		}
+		add(&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}, uses: []vopnd{{r: w, kind: aie1.OpndPtr}}})
+	case op == kernel.OpStreamRead:
+		// a stream word into a register: II_SS2SCL, the MV1 slot's stream moves
+		add(&vop{name: "mov.ss", alts: mv1Alts, itin: &aie1.ItinSS2SCL, defs: []vopnd{l.def(dst)}, stream: in.Args[0].Var.Name})
+	case op == kernel.OpStreamWrite:
+		us, err := uses(aie1.OpndStoreData, 1)
+		if err != nil {
+			return true, err
+		}
+		add(&vop{name: "mov.ms", alts: mv1Alts, itin: &aie1.ItinSCL2MS, uses: us, imm: immOrZero(in.Args[1]), stream: in.Args[0].Var.Name})
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+func immOrZero(o kernel.Operand) int64 {
+	if o.IsIntImm() {
+		return o.Imm
+	}
+	return 0
+}
+
+// streamEdges keeps the ops on one stream in program order (and, in a loop, an iteration's
+// after the previous one's): a stream is a queue.
+func streamEdges(ops []*vop, carried bool) []Edge {
+	var edges []Edge
+	for i, a := range ops {
+		if a.stream == "" {
+			continue
+		}
+		for j := i + 1; j < len(ops); j++ {
+			if ops[j].stream == a.stream {
+				edges = append(edges, Edge{i, j, 1, 0})
+				if carried {
+					edges = append(edges, Edge{j, i, 1, 1})
+				}
+			}
+		}
+		if carried {
+			edges = append(edges, Edge{i, i, 1, 1})
+		}
+	}
+	return edges
+}
+
+// streamReady is the first cycle a stream op may issue after the earlier ops on its stream.
+func (c *compiler) streamReady(o *vop) int {
+	if o.stream == "" || c.streams == nil {
+		return 0
+	}
+	if t, ok := c.streams[o.stream]; ok {
+		return t + 1
+	}
+	return 0
+}
+
+func (c *compiler) streamCommit(o *vop, t int) {
+	if o.stream == "" {
+		return
+	}
+	if c.streams == nil {
+		c.streams = map[string]int{}
+	}
+	if prev, ok := c.streams[o.stream]; !ok || t > prev {
+		c.streams[o.stream] = t
+	}
 }

@@ -97,6 +97,10 @@ type compiler struct {
 	// entry/exit markers for the breakdown
 	tCall, tRet int
 	loopInfo    []loopSummary
+	// arrayEntry: the address moves of arrays with storage of their own (adf.go)
+	arrayEntry []*vop
+	// streams: the last issue cycle of an op on each stream (adf.go)
+	streams map[string]int
 }
 
 type loopSummary struct {
@@ -150,7 +154,7 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 	}
 	lay := opt.Layout
 	if lay == nil {
-		lay = DefaultLayout(k.Params, opt.Sizes)
+		lay = DefaultLayout(withArrays(k), arraySizes(k, opt.Sizes))
 	}
 	c := &compiler{k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
@@ -179,9 +183,14 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 			} else {
 				c.l.vregs[p] = a
 			}
+		case p.Type.IsStream():
+			// a stream port: no register, read and written by stream moves (adf.go)
 		default:
 			return nil, fmt.Errorf("parameter %s: scalar parameters are not supported by the AIE1 backend yet", p.Name)
 		}
+	}
+	if err := c.arrays(); err != nil {
+		return nil, err
 	}
 	c.prog.Consts = c.l.consts
 	body, err := c.l.lowerBody(k.Body, nil, nil)
@@ -189,7 +198,7 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 		return nil, err
 	}
 	// Entry and exit.
-	entry := &region{}
+	entry := &region{ops: c.arrayEntry}
 	exit := &region{}
 	for _, p := range k.Params {
 		if w := c.l.winPtr[p]; w != nil {
@@ -443,6 +452,7 @@ func depEdges(ops []*vop, carried bool) []Edge {
 			}
 		}
 	}
+	edges = append(edges, streamEdges(ops, carried)...)
 	// Memory order within a space: stores keep their order with every other access.
 	for i, a := range ops {
 		if a.mem == nil {
@@ -571,7 +581,7 @@ func (c *compiler) earliest(o *vop) int {
 			}
 		}
 	}
-	return t
+	return max(t, c.streamReady(o))
 }
 
 // commit records op o issued at t in the timeline state.
@@ -602,6 +612,7 @@ func (c *compiler) commit(o *vop, t int) {
 			m.lastStore = max(m.lastStore, t)
 		}
 	}
+	c.streamCommit(o, t)
 }
 
 // scheduleStraight list-schedules ops into the timeline after the current floor.
@@ -946,6 +957,9 @@ func (c *compiler) emit() error {
 	c.floor = tj + aie1.BranchDelaySlots + 1
 	first := true
 	for _, rg := range c.regions {
+		if rg.barrier {
+			c.floor = c.drained() // nothing moves across a barrier (adf.go)
+		}
 		if rg.loop != nil {
 			if err := c.scheduleLoop(rg.loop); err != nil {
 				return err
@@ -1026,7 +1040,7 @@ func (c *compiler) machine(pl placed) *Instr {
 			slot = aie1.SlotLNG
 		}
 	}
-	in := &Instr{Name: o.name, Slot: slot, Itin: o.itin, Src: o.src, Part: -1, Spill: o.spill, MACs: o.macs, Seq: pl.seq, Imm: o.imm, Lock: o.lock}
+	in := &Instr{Name: o.name, Slot: slot, Itin: o.itin, Src: o.src, Part: -1, Spill: o.spill, MACs: o.macs, Seq: pl.seq, Imm: o.imm, Lock: o.lock, Wrap: o.wrap}
 	var txt []string
 	for _, d := range o.defs {
 		r := d.r.phys

@@ -66,6 +66,10 @@ type vop struct {
 	imm   int64
 	// control: jal/ret/loop-setup roles for the scheduler.
 	role opRole
+	// wrap names the window whose position this op moves (ADF windows are circular).
+	wrap string
+	// stream names the stream this op reads or writes (its ops keep their order, adf.go).
+	stream string
 }
 
 type opRole uint8
@@ -81,6 +85,9 @@ const (
 type region struct {
 	ops  []*vop
 	loop *loopRegion
+	// barrier: nothing is scheduled across the start of this region (a separator or a read
+	// of the cycle counter, adf.go)
+	barrier bool
 }
 
 type loopRegion struct {
@@ -481,6 +488,17 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 	for _, s := range body {
 		switch s := s.(type) {
 		case *kernel.Instr:
+			if s.Op == kernel.OpBarrier || s.Op == kernel.OpCycles {
+				// nothing is scheduled across a separator or a cycle counter read (adf.go)
+				flush()
+				cur.barrier = true
+				if err := l.lowerInstr(cur, s, nil, -1, lv, defs); err != nil {
+					return nil, err
+				}
+				flush()
+				cur.barrier = true
+				continue
+			}
 			if skip[s] {
 				continue // an upd_* folded into the load before it
 			}
@@ -779,6 +797,7 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		if incr {
 			o.mem.postInc = bytes
 			o.defs = append(o.defs, vopnd{r: w, ptrUpdate: true})
+			o.wrap = in.Args[0].Var.Name
 		}
 		add(o)
 		return nil
@@ -789,9 +808,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		}
 		n, ok := l.immOf(in.Args[1])
 		if !ok {
-			return posErr(in, fmt.Errorf("window_incr: the increment must be a compile-time constant"))
+			return l.winIncrReg(cur, in, w, add, argReg)
 		}
-		add(&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{l.def(w)}, uses: []vopnd{l.use(w, aie1.OpndPtr)}, imm: n * int64(in.Args[0].Var.Type.Elem.Bytes())})
+		add(&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{l.def(w)}, uses: []vopnd{l.use(w, aie1.OpndPtr)}, imm: n * int64(in.Args[0].Var.Type.Elem.Bytes()), wrap: in.Args[0].Var.Name})
 		return nil
 	case op == kernel.OpLoad || op == kernel.OpStore:
 		p, err := argReg(0)
@@ -1005,6 +1024,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			}
 			add(&vop{name: op.String(), alts: aluAlts, itin: itin, defs: []vopnd{l.def(dst)}, uses: us})
 			return nil
+		}
+		if ok, err := l.lowerADF(cur, in, dst, add, argReg); ok {
+			return err
 		}
 		return posErr(in, fmt.Errorf("%v is not supported by the AIE1 backend", op))
 	}

@@ -102,6 +102,7 @@ func Lower(f *File) (k *kernel.Kernel, err error) {
 	if err := l.entry.Err(); err != nil {
 		return nil, err
 	}
+	foldTempMoves(l.k)
 	if err := l.k.Validate(); err != nil {
 		return nil, err
 	}

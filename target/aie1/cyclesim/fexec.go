@@ -109,7 +109,7 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 			f.op, f.dst, f.imm = fMovImm, gunit(in.Defs[0].Reg.File, in.Defs[0].Reg.Units[0]), in.Imm
 		}
 	case kPadd:
-		if len(in.Defs) == 1 && len(in.Uses) == 1 {
+		if len(in.Defs) == 1 && len(in.Uses) == 1 && in.Wrap == "" {
 			f.op, f.dst, f.ptr, f.imm = fPadd, gunit(in.Defs[0].Reg.File, in.Defs[0].Reg.Units[0]), gunit(in.Uses[0].Reg.File, in.Uses[0].Reg.Units[0]), in.Imm
 		}
 	case kMem:
@@ -121,8 +121,8 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 				break
 			}
 		}
-		if pu == nil || m.Bytes <= 0 {
-			break
+		if pu == nil || m.Bytes <= 0 || in.Wrap != "" {
+			break // a window that wraps: exec's memOp
 		}
 		f.ptr, f.off, f.size, f.postInc, f.spill = gunit(pu.Reg.File, pu.Reg.Units[0]), int32(m.Offset), int32(m.Bytes), int64(m.PostInc), in.Spill
 		if m.PostInc != 0 {

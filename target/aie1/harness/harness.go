@@ -102,6 +102,10 @@ type run struct {
 	// cycleReads are the cycle simulator's reads of the cycle counter, which the
 	// interpreter's and the emulation's reads return too
 	cycleReads []int64
+	// the timing run (once per Run)
+	timed     bool
+	timingRun *Timing
+	timingErr error
 }
 
 // Param returns kernel k's parameter name, or an error listing the parameters it has.
@@ -225,6 +229,11 @@ func (s *run) run() (*Report, error) {
 	}
 	bits := top - step
 	data := s.fill(bits)
+	if readsCycles(s.k) {
+		if t, err := s.time(data); err == nil {
+			s.cycleReads = t.Result.CycleReads
+		}
+	}
 	cfg := s.config(data)
 	var trace [][]num.Acc
 	cfg.OnNarrow = func(_ *kernel.Instr, lanes []num.Acc) { trace = append(trace, append([]num.Acc(nil), lanes...)) }

@@ -56,6 +56,7 @@ type Report struct {
 	MACsPerCycle            *float64          `json:"macs_per_cycle,omitempty"`
 	Spills                  *int64            `json:"spills,omitempty"`
 	Stalls                  *int64            `json:"stalls,omitempty"`
+	StreamStalls            *int64            `json:"stream_stalls,omitempty"`
 	Fills                   *int64            `json:"fills,omitempty"`
 	SlotUse                 map[string]int64  `json:"slot_use,omitempty"`
 	CycleBreakdown          []Cost            `json:"cycle_breakdown,omitempty"`
@@ -120,6 +121,9 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	if r.Cycles != nil {
 		fmt.Fprintf(w, "cycles %d, %.2f MACs/cycle, spills %d, stall cycles %d\n", *r.Cycles, *r.MACsPerCycle, *r.Spills, *r.Stalls)
+		if r.StreamStalls != nil {
+			fmt.Fprintf(w, "stream stall cycles %d (included)\n", *r.StreamStalls)
+		}
 	} else if r.TimingError != "" {
 		fmt.Fprintf(w, "timing: not available (%s)\n", r.TimingError)
 	}
