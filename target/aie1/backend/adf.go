@@ -2,6 +2,7 @@ package backend
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
@@ -18,6 +19,11 @@ func checkADF(k *kernel.Kernel) error {
 	kernel.Walk(k.Body, func(s kernel.Stmt, _ int) {
 		if x, ok := s.(*kernel.If); ok && err == nil {
 			err = fmt.Errorf("%v: a run-time if is not supported by the AIE1 backend yet", x.Pos)
+		}
+		if x, ok := s.(*kernel.Instr); ok && err == nil && x.Op.IsScalarArith() && x.Dst != nil && x.Dst.Type.IsScalar() && x.Dst.Type.Elem == kernel.Float32 {
+			// UG1079 "Scalar Programming": float is emulated, the scalar unit has no FPU (the
+			// softfloat library's routines); sumac has no cost for them
+			err = fmt.Errorf("%v: scalar float arithmetic (%v) is a softfloat library routine on AIE1 (no scalar FPU, UG1079 \"Scalar Programming\"), which the timing model does not cost", x.Pos, x.Op)
 		}
 	})
 	ins, outs := 0, 0
@@ -243,4 +249,53 @@ func (c *compiler) streamCommit(o *vop, t int) {
 	if prev, ok := c.streams[o.stream]; !ok || t > prev {
 		c.streams[o.stream] = t
 	}
+}
+
+// immReg puts an immediate operand into a fresh scalar register (a long-immediate move) for
+// an instruction that takes a register there.
+func (l *lowerer) immReg(in *kernel.Instr, a kernel.Operand, add func(*vop)) (*vreg, error) {
+	v := a.Imm
+	if a.IsFloat {
+		v = int64(math.Float32bits(a.F))
+	}
+	r := l.newReg(fmt.Sprintf("imm%d", len(l.all)), FileScalar, 32)
+	add(&vop{name: "mov", alts: lngAlts, itin: &aie1.ItinMOVI, defs: []vopnd{l.def(r)}, imm: v})
+	return r, nil
+}
+
+// macOperandCopies gives a MAC's X and Z buffers registers of their own classes: a value used
+// as both (aie::mul(v, v)), or as X here and Z elsewhere, is copied (a vmov) for the use that
+// would need the other class, as no register is in both.
+func (l *lowerer) macOperandCopies(x, z *vreg, add func(*vop)) (*vreg, *vreg) {
+	cp := func(r *vreg) *vreg {
+		c := l.newReg(r.name+"_copy", r.file, r.bits)
+		o := &vop{name: "vmov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(c)}, uses: []vopnd{l.use(r, aie1.OpndVecX)}}
+		add(o)
+		o.src = nil // a plain copy, not the MAC
+		return c
+	}
+	if x.needZ {
+		x = cp(x)
+	}
+	if z == x || z.needX {
+		z = cp(z)
+	}
+	return x, z
+}
+
+// zPlacement reports whether a 256-bit vector placement is wc0 or wc1 (units 8..11), the Z
+// buffers.
+func zPlacement(pl []int) bool { return len(pl) == 2 && pl[0] >= 8 && pl[0] <= 11 }
+
+// hasFPMAC reports floating-point MACs among ops: their dependent MACs must be
+// FPAccChainCycles apart, so chains into different accumulators are kept interleaved as the
+// source writes them (clusterMACs would put each chain's MACs together, and the two Z buffers
+// would then serialize the chains).
+func hasFPMAC(ops []*vop) bool {
+	for _, o := range ops {
+		if o.itin == &aie1.ItinVFMAC && o.macs > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -21,6 +21,9 @@ type vreg struct {
 	// needX / needZ: used as a MAC X buffer (must sit in ya or yd) or Z buffer (wc0/wc1)
 	// (VMAC's VEC1024:$pmx and VECFWC:$ipm operands in AIE1InstrInfo.td).
 	needX, needZ bool
+	// avoidZ: a floating-point accumulator, which takes wc0/wc1 (the only Z buffers) only
+	// when no other register is free (backend/adf.go)
+	avoidZ bool
 	// fixed: a register the convention fixes (argument registers).
 	fixed *Reg
 	phys  Reg
@@ -584,7 +587,7 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 		last := body[len(body)-1]
 		last.ops = append(last.ops, inc)
 	}
-	if len(body) == 1 && body[0].loop == nil {
+	if len(body) == 1 && body[0].loop == nil && !hasFPMAC(body[0].ops) {
 		body[0].ops = clusterMACs(body[0].ops)
 	}
 	lr.body = body
@@ -773,7 +776,13 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		incr := op == kernel.OpWinReadIncr || op == kernel.OpWinWriteIncr
 		o := &vop{itin: &aie1.ItinLoad, alts: ldAlts, part: part}
 		var bytes int
-		if store {
+		if store && in.Args[1].Var == nil {
+			// a constant written: moved into a register first (backend/adf.go)
+			v, _ := l.immReg(in, in.Args[1], add)
+			bytes = elem
+			o.name, o.itin, o.alts = "vst", &aie1.ItinStore, stAlts
+			o.uses = append(o.uses, l.use(v, aie1.OpndStoreData))
+		} else if store {
 			v, err := argReg(1)
 			if err != nil {
 				return err
@@ -872,6 +881,7 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		if err != nil {
 			return err
 		}
+		x, z = l.macOperandCopies(x, z, add)
 		x.needX = true
 		z.needZ = true
 		key, err := cfgKey(op, in.Args, l)
@@ -907,6 +917,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 				cur.ops[len(cur.ops)-1].src = nil
 			}
 			o.uses = append(o.uses, l.use(dst, aie1.OpndAcc))
+		}
+		if fp {
+			dst.avoidZ = true
 		}
 		o.uses = append(o.uses, l.use(x, aie1.OpndVecX), l.use(z, aie1.OpndVecZ), l.use(cfg, aie1.OpndScalar))
 		o.defs = append(o.defs, l.def(dst))

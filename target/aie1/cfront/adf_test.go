@@ -130,7 +130,7 @@ void k(input_window<int16> * in, output_window<int16> * out, int n) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ifs, loops, barriers, selects int
+	var ifs, loops, barriers, selects, writes int
 	kernel.Walk(k.Body, func(s kernel.Stmt, _ int) {
 		switch s := s.(type) {
 		case *kernel.If:
@@ -140,13 +140,15 @@ void k(input_window<int16> * in, output_window<int16> * out, int n) {
 			if loops == 1 && (!s.Pipelined || !s.HasRange || s.RangeMin != 2 || s.Unroll != 2) {
 				t.Errorf("first loop: %+v", s)
 			}
-			if loops == 2 && !s.Flatten {
-				t.Errorf("second loop not flattened")
+			if loops == 2 {
+				t.Errorf("the chess_flatten_loop loop of constant trip count was not unrolled")
 			}
 		case *kernel.Instr:
 			switch s.Op {
 			case kernel.OpBarrier:
 				barriers++
+			case kernel.OpWinWriteIncr:
+				writes++
 			case kernel.OpSelect:
 				selects++
 			case kernel.OpWinIncr:
@@ -156,8 +158,8 @@ void k(input_window<int16> * in, output_window<int16> * out, int n) {
 			}
 		}
 	})
-	if ifs != 1 || loops != 2 || barriers != 1 || selects != 1 {
-		t.Errorf("%d ifs, %d loops, %d barriers, %d selects", ifs, loops, barriers, selects)
+	if ifs != 1 || loops != 1 || barriers != 1 || selects != 1 || writes != 2 {
+		t.Errorf("%d ifs, %d loops, %d barriers, %d selects, %d writes (the flattened loop unrolled: 2)", ifs, loops, barriers, selects, writes)
 	}
 	if v := k.Lookup("table"); v == nil || v.Storage == nil || !v.Storage.Const || len(v.Storage.Init) != 8 {
 		t.Errorf("table: %+v", v)
@@ -205,5 +207,66 @@ func TestADFErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.src, err, c.want)
 		}
+	}
+}
+
+// TestPostIncrementAccess: *p++ reads or writes through p and moves p after the access (a
+// post-incremented load or store), without a copy of the pointer; &C[0] of a reference-to-array
+// parameter is C; a flattened loop of constant trip count is unrolled with its counter a
+// constant (so it may select MAC lanes); sizeof of a vector type is a constant; an int16
+// stream read into an int converts.
+func TestPostIncrementAccess(t *testing.T) {
+	src := `#include <adf.h>
+void k(adf::output_buffer<float> & out, const float (&C)[32], input_stream<int16> * s, output_stream<int32> * o) {
+    const v8float * pc = (const v8float *) &C[0];
+    v8float * po = (v8float *) out.data();
+    v16float x = concat(*pc++, *(pc + 1));
+    v8float acc = null_v8float();
+    for (int k = 0; k < 2; k++) chess_flatten_loop {
+        acc = fpmac(acc, x, 4 * k, 0, *pc++, 0, 0x76543210);
+    }
+    *po++ = acc;
+    int v = readincr(s);
+    writeincr(o, v + (int) sizeof(v8float));
+}
+`
+	k, err := parseWith(t, map[string]string{"k.cc": src}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ptrMovs, loads, ptrAdds, fpmacs, loops int
+	var xstarts []int64
+	kernel.Walk(k.Body, func(s kernel.Stmt, _ int) {
+		switch s := s.(type) {
+		case *kernel.Loop:
+			loops++
+		case *kernel.Instr:
+			switch s.Op {
+			case kernel.OpMov:
+				if a := s.Args[0].Var; a != nil && (a.Name == "pc" || a.Name == "po") {
+					ptrMovs++
+				}
+			case kernel.OpLoad:
+				loads++
+			case kernel.OpPtrAdd:
+				ptrAdds++
+			case kernel.OpFPMac:
+				fpmacs++
+				xstarts = append(xstarts, s.Args[2].Imm)
+			case kernel.OpStreamWrite:
+				if s.Args[1].Var == nil || s.Args[1].Var.Type.Elem != kernel.Int32 {
+					t.Errorf("stream write of %v", s.Args[1].Type())
+				}
+			}
+		}
+	})
+	if ptrMovs != 0 {
+		t.Errorf("%d pointer copies: *p++ should not copy p\n%s", ptrMovs, k)
+	}
+	if loops != 0 || fpmacs != 2 || len(xstarts) != 2 || xstarts[0] != 0 || xstarts[1] != 4 {
+		t.Errorf("flattened loop: %d loops, %d fpmacs, xstarts %v", loops, fpmacs, xstarts)
+	}
+	if loads < 4 || ptrAdds < 3 {
+		t.Errorf("%d loads, %d pointer increments", loads, ptrAdds)
 	}
 }

@@ -686,6 +686,10 @@ func (l *lowerer) apiMethod(b *kernel.Builder, c *Call, dst *kernel.Var) (kernel
 	}
 	switch c.Fun {
 	case "to_vector":
+		if len(c.TArgs) == 0 && len(c.Args) == 0 && t.Elem == kernel.Float32 {
+			// accum<accfloat, N>::to_vector(): its floats
+			return l.toVector(b, p, recv, kernel.Float32, kernel.Imm(0)), true
+		}
 		if len(c.TArgs) != 1 || c.TArgs[0].Type == nil || len(c.Args) > 1 {
 			l.fail(p, "to_vector<T>([shift])")
 		}

@@ -99,6 +99,12 @@ func (l *lowerer) builtinStmt(b *kernel.Builder, c *Call) bool {
 		if n, ok := suffixLanes(name, "writeincr_v"); ok && (!v.Type().IsVector() && !v.Type().IsAcc() || v.Type().Lanes != n) {
 			l.fail(c.Pos, "%s writes %d lanes, not %v", name, n, v.Type())
 		}
+		if st := s.Type(); st.IsStream() && !st.Elem.IsAcc() && v.Type().IsScalar() && v.Type().Elem != st.Elem {
+			// writeincr(output_stream<int32>*, int32) called with an int16: C converts
+			t := l.k.NewTemp(kernel.ScalarOf(st.Elem))
+			l.mov(b, t, v, c.Pos)
+			v = kernel.V(t)
+		}
 		ops := []kernel.Operand{s, v}
 		l.checkOp(c.Pos, kernel.OpStreamWrite, ops, kernel.Type{})
 		b.At(kpos(c.Pos)).Emit(kernel.OpStreamWrite, nil, ops...)
@@ -205,6 +211,12 @@ func (l *lowerer) builtinValue(b *kernel.Builder, c *Call, dst *kernel.Var) (ker
 		l.fail(c.Pos, "%s on %v: %d lanes is not a register type", name, st, lanes)
 	}
 	l.checkOp(c.Pos, kernel.OpStreamRead, []kernel.Operand{s}, rt)
+	if dst != nil && dst.Type != rt && dst.Type.IsScalar() && rt.IsScalar() {
+		// int x = readincr(input_stream<int16>*): read, then C's conversion
+		v := l.emitInto(b, c.Pos, nil, rt, kernel.OpStreamRead, s)
+		l.mov(b, dst, kernel.V(v), c.Pos)
+		return kernel.V(dst), true
+	}
 	return kernel.V(l.emitInto(b, c.Pos, dst, rt, kernel.OpStreamRead, s)), true
 }
 

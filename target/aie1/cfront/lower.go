@@ -97,18 +97,29 @@ func Lower(f *File) (k *kernel.Kernel, err error) {
 		l.k.Body = append(l.entryBody, l.k.Body...)
 	}
 	if err := l.b.Err(); err != nil {
-		return nil, err
+		return nil, oneLine(err)
 	}
 	if err := l.entry.Err(); err != nil {
-		return nil, err
+		return nil, oneLine(err)
 	}
 	foldTempMoves(l.k)
 	if err := l.k.Validate(); err != nil {
-		return nil, err
+		return nil, oneLine(err)
 	}
 	l.k.Includes = f.Files
 	l.k.Notes = append(append([]string(nil), f.Notes...), l.notes...)
 	return l.k, nil
+}
+
+// oneLine reports the first of several errors (the builder records every one) on one line,
+// with how many more there were.
+func oneLine(err error) error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok || len(j.Unwrap()) < 2 {
+		return err
+	}
+	es := j.Unwrap()
+	return fmt.Errorf("%w (and %d more errors)", es[0], len(es)-1)
 }
 
 // symKind is what a name stands for.
@@ -142,6 +153,8 @@ type sym struct {
 }
 
 type lowerer struct {
+	// deferIncr collects the pointer post-increments of the access being lowered (*p++)
+	deferIncr   *[]*Postfix
 	k           *kernel.Kernel
 	b           *kernel.Builder
 	entry       *kernel.Builder // code at kernel entry (file-scope and member initialization)
@@ -569,6 +582,9 @@ func (l *lowerer) forStmt(b *kernel.Builder, s *ForStmt) {
 		l.fail(ExprPos(limitE), "the loop limit must be an integer")
 	}
 	step := l.loopStep(s, ivName)
+	if l.flattenLoop(b, s, iv, ivName, start, limit, step, cmp) {
+		return
+	}
 	loop, lb := b.At(kpos(s.Pos)).For(iv, start, limit, step)
 	loop.Cmp = cmp
 	for _, p := range s.Pragmas {
@@ -654,6 +670,45 @@ func (l *lowerer) loopPragma(loop *kernel.Loop, p *Pragma) {
 	default:
 		l.fail(p.Pos, "pragma %s is not supported (sumac knows chess_prepare_for_pipelining, chess_loop_range, chess_min/max_loop_count, chess_flatten_loop, chess_unroll_loop and the scheduling hints it ignores)", p.Name)
 	}
+}
+
+// maxFlatten bounds the loops the front end unrolls.
+const maxFlatten = 64
+
+// flattenLoop unrolls a loop marked chess_flatten_loop (or chess_unroll_loop(*)) whose trip
+// count is a compile-time constant of at most maxFlatten, as the chess compiler does (UG1079
+// "Loop Flattening and Unrolling"): each copy of the body sees the counter as a constant, so
+// an intrinsic's data selection parameters may depend on it (`fpmac(acc, x, k, ...)` in a
+// flattened k loop). It reports whether it did.
+func (l *lowerer) flattenLoop(b *kernel.Builder, s *ForStmt, iv *kernel.Var, ivName string, start, limit kernel.Operand, step int64, cmp kernel.Cmp) bool {
+	flatten := false
+	for _, p := range s.Pragmas {
+		if p.Name == "chess_flatten_loop" || p.Name == "chess_unroll_loop" && (len(p.Args) == 0 || p.Args[0] == nil || isIdent(p.Args[0], "*")) {
+			flatten = true
+		}
+	}
+	probe := &kernel.Loop{Start: start, Limit: limit, Step: kernel.Imm(step), Cmp: cmp}
+	n, ok := probe.TripCount()
+	if !flatten || !ok || n > maxFlatten || isModifiedIn(s.Body, ivName) {
+		return false
+	}
+	for _, p := range s.Pragmas {
+		l.loopPragma(probe, p) // the other pragmas are still checked
+	}
+	for i := int64(0); i < n; i++ {
+		l.push()
+		v := convertConst(start.Imm+i*step, iv.Type)
+		l.bind(ivName, &sym{kind: symConst, isConst: true, val: v, unsigned: !iv.Type.Elem.Signed()})
+		if blk, ok := s.Body.(*Block); ok {
+			l.block(b, blk.Stmts)
+		} else {
+			l.stmt(b, s.Body)
+		}
+		l.pop()
+	}
+	// the counter's value after the loop (visible when it was declared outside)
+	b.At(kpos(s.Pos)).Mov(iv, kernel.Imm(convertConst(start.Imm+n*step, iv.Type)))
+	return true
 }
 
 // loopStep decodes the increment i++, ++i, i--, --i, i += c, i -= c or i = i + c.

@@ -159,11 +159,13 @@ func (l *lowerer) assign(b *kernel.Builder, e *Assign) {
 		var base *kernel.Var
 		var idx kernel.Operand
 		var view kernel.Type
+		var incr *[]*Postfix
 		switch x := lhs.(type) {
 		case *Unary:
 			if x.Op != "*" {
 				l.fail(x.Pos, "cannot assign to this expression")
 			}
+			incr = l.deferIncrs()
 			base, idx, view = l.address(b, x.X, x.Pos)
 		case *Index:
 			var ok bool
@@ -199,6 +201,7 @@ func (l *lowerer) assign(b *kernel.Builder, e *Assign) {
 		}
 		l.checkOp(e.Pos, kernel.OpStore, []kernel.Operand{kernel.V(base), idx, val}, kernel.Type{})
 		b.At(kpos(e.Pos)).Emit(kernel.OpStore, nil, kernel.V(base), idx, val)
+		l.flushIncrs(b, incr)
 		return
 	}
 	v := l.lvalueVar(lhs)
@@ -292,12 +295,16 @@ func (l *lowerer) into(b *kernel.Builder, dst *kernel.Var, e Expr) {
 		}
 	case *Unary:
 		if x.Op == "*" {
+			incr := l.deferIncrs()
 			base, idx, view := l.address(b, x.X, x.Pos)
 			if view.Pointee() == dst.Type {
 				b.At(kpos(x.Pos)).Set(dst, kernel.OpLoad, kernel.V(base), idx)
+				l.flushIncrs(b, incr)
 				return
 			}
-			l.mov(b, dst, kernel.V(l.load(b, x.Pos, base, idx, view)), ExprPos(e))
+			v := kernel.V(l.load(b, x.Pos, base, idx, view))
+			l.flushIncrs(b, incr)
+			l.mov(b, dst, v, ExprPos(e))
 			return
 		}
 	case *Index:
@@ -401,10 +408,13 @@ func (l *lowerer) expr(b *kernel.Builder, e Expr) kernel.Operand {
 			l.checkOp(x.Pos, op, []kernel.Operand{a}, kernel.Type{})
 			return kernel.V(b.At(kpos(x.Pos)).Op(op, a))
 		case "*":
+			incr := l.deferIncrs()
 			base, idx, view := l.address(b, x.X, x.Pos)
-			return kernel.V(l.load(b, x.Pos, base, idx, view))
+			v := kernel.V(l.load(b, x.Pos, base, idx, view))
+			l.flushIncrs(b, incr)
+			return v
 		case "&":
-			base, idx, view := l.address(b, x.X, x.Pos)
+			base, idx, view := l.address(b, x, x.Pos) // address handles &p[i], &*p, &array
 			return kernel.V(l.pointerValue(b, x.Pos, base, idx, view))
 		case "++", "--":
 			l.sideEffect(x.Pos, effectTarget(x.X))
@@ -460,7 +470,13 @@ func (l *lowerer) expr(b *kernel.Builder, e Expr) kernel.Operand {
 	case *StrLit:
 		l.fail(x.Pos, "string literals are only allowed in printf-style calls (which sumac ignores)")
 	case *SizeOf:
-		l.fail(x.Pos, "sizeof of this expression is not supported (sizeof(type) is)")
+		if x.Type != nil {
+			if n, ok := sizeOfType(x.Type, l.constEnv); ok {
+				return kernel.Imm(n)
+			}
+			l.fail(x.Pos, "sizeof(%s) is not supported (sizeof of scalar and vector types is)", x.Type)
+		}
+		l.fail(x.Pos, "sizeof of an expression is not supported (sizeof of scalar and vector types is)")
 	}
 	l.fail(ExprPos(e), "unsupported expression")
 	return kernel.Operand{}
@@ -690,6 +706,12 @@ func (l *lowerer) address(b *kernel.Builder, e Expr, at Pos) (*kernel.Var, kerne
 		if !v.Type.IsPointer() {
 			l.fail(x.Pos, "%s is not a pointer", v.Name)
 		}
+		if l.deferIncr != nil {
+			// the access uses p itself and p moves after it (a post-incremented load or
+			// store, as the hardware does it), not a copy of p made before the increment
+			*l.deferIncr = append(*l.deferIncr, x)
+			return v, kernel.Imm(0), v.Type
+		}
 		old := l.k.NewTemp(v.Type)
 		b.At(kpos(x.Pos)).Mov(old, kernel.V(v))
 		l.incr(b, x.X, x.Op, x.Pos)
@@ -703,6 +725,27 @@ func (l *lowerer) address(b *kernel.Builder, e Expr, at Pos) (*kernel.Var, kerne
 	}
 	l.fail(ExprPos(e), "unsupported pointer expression (use p, p + n, &p[i], (T*)p, or *(T*)&p[i])")
 	return nil, kernel.Operand{}, kernel.Type{}
+}
+
+// deferIncrs starts collecting the post-increments of the pointer expression about to be
+// lowered (*p++): the access then goes through p, and flushIncrs moves p after it.
+func (l *lowerer) deferIncrs() *[]*Postfix {
+	if l.deferIncr != nil {
+		return nil // nested: the outer access collects
+	}
+	l.deferIncr = &[]*Postfix{}
+	return l.deferIncr
+}
+
+// flushIncrs emits the collected post-increments (after the access that used the pointer).
+func (l *lowerer) flushIncrs(b *kernel.Builder, incr *[]*Postfix) {
+	if incr == nil {
+		return
+	}
+	l.deferIncr = nil
+	for _, x := range *incr {
+		l.incr(b, x.X, x.Op, x.Pos)
+	}
 }
 
 // isPointerExpr reports whether e has pointer type, without emitting code.

@@ -177,23 +177,18 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 		}
 		s.writeScalar(in, in.Defs[0], seq, t, int64(int32(v)))
 	case op.IsFPLane() || op == kernel.OpVMax || op == kernel.OpVMin:
-		var a, x kernel.Vec
-		if err := s.readVec(in, in.Uses[0], seq, t, &a); err != nil {
-			return true, err
-		}
+		// the second operand now; the first (in an fpmac's accumulator place, read late)
+		// when its cycle comes, like a MAC's accumulator (issueMAC)
+		var x kernel.Vec
 		if err := s.readVec(in, in.Uses[1], seq, t, &x); err != nil {
 			return true, err
 		}
-		var out kernel.Vec
-		if op.IsFPLane() {
-			xs, _ := s.p.ConstArg(src, 2)
-			xo, _ := s.p.ConstArg(src, 3)
-			kernel.FPLane(op, &a, &x, src.Args[1].Type().Lanes, xs, xo, &out)
-		} else {
-			ty := src.Args[0].Type()
-			kernel.VMaxMin(op == kernel.OpVMin, ty.Elem, ty.Lanes, &a, &x, &out)
+		if s.imm || in.Uses[0].Cycle <= 1 {
+			return true, s.execLane(in, seq, t, &x)
 		}
-		s.writeVec(in, in.Defs[0], seq, t, &out)
+		rc := t + int64(in.Uses[0].Cycle) - 1
+		q := &s.defers[rc&63]
+		*q = append(*q, deferred{id: int32(in.ID), seq: seq, t: t, x: x})
 	case op == kernel.OpBroadcast:
 		vals, err := s.scalarArgs(in, seq, t)
 		if err != nil {
@@ -209,6 +204,18 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 		var out kernel.Vec
 		kernel.Broadcast(ty.Elem, ty.Lanes, v, &out)
 		s.writeVec(in, in.Defs[0], seq, t, &out)
+	case convMove(in):
+		// a scalar converted (int -> float, int32 -> int16, ...): C's conversion, as the
+		// interpreter's
+		v, err := s.readScalar(in, in.Uses[0], seq, t)
+		if err != nil {
+			return true, err
+		}
+		from, to := src.Args[0].Var.Type.Elem, src.Dst.Type.Elem
+		if from != kernel.Float32 {
+			v = from.Wrap(v)
+		}
+		s.writeScalar(in, in.Defs[0], seq, t, int64(int32(kernel.Convert(v, from, to))))
 	case op == kernel.OpExtElem || op == kernel.OpUpdElem:
 		// a lane out of or into a vector (the MV1 slot's vext and vupd)
 		var v kernel.Vec
@@ -350,6 +357,35 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 	return true, nil
 }
 
+// execLane finishes fpadd/fpsub/fpmax/fpmin and vector max/min: x is the second operand,
+// read at issue; the first is read here.
+func (s *sim) execLane(in *backend.Instr, seq, t int64, x *kernel.Vec) error {
+	src := in.Src
+	op := src.Op
+	var a, out kernel.Vec
+	if err := s.readVec(in, in.Uses[0], seq, t, &a); err != nil {
+		return err
+	}
+	if op.IsFPLane() {
+		xs, _ := s.p.ConstArg(src, 2)
+		xo, _ := s.p.ConstArg(src, 3)
+		kernel.FPLane(op, &a, x, src.Args[1].Type().Lanes, xs, xo, &out)
+	} else {
+		ty := src.Args[0].Type()
+		kernel.VMaxMin(op == kernel.OpVMin, ty.Elem, ty.Lanes, &a, x, &out)
+	}
+	s.writeVec(in, in.Defs[0], seq, t, &out)
+	return nil
+}
+
+// convMove reports a scalar move between element types (a conversion).
+func convMove(in *backend.Instr) bool {
+	src := in.Src
+	return src != nil && src.Op == kernel.OpMov && in.Name == "mov" && len(in.Uses) == 1 && len(in.Defs) == 1 &&
+		len(src.Args) == 1 && src.Args[0].Var != nil && src.Dst != nil &&
+		src.Args[0].Var.Type.IsScalar() && src.Dst.Type.IsScalar() && src.Args[0].Var.Type.Elem != src.Dst.Type.Elem
+}
+
 // scalarArgs reads a kernel instruction's scalar arguments: constants from the program, the
 // others from the instruction's register operands in order.
 func (s *sim) scalarArgs(in *backend.Instr, seq, t int64) ([]int64, error) {
@@ -396,3 +432,44 @@ func streamBytes(t kernel.Type) int {
 }
 
 var _ = fmt.Sprint
+
+// adfTimingOps lists the register accesses execADF makes for the ops it handles (the timing
+// engine's view, timingOps); false for another op.
+func adfTimingOps(p *backend.Program, in *backend.Instr, ti *tInstr, units func(*[]tOp, backend.Operand, bool)) bool {
+	src := in.Src
+	if src == nil {
+		return false
+	}
+	isVec := func(o backend.Operand) bool { return o.Reg.File == backend.FileVec || o.Reg.File == backend.FileAcc }
+	writes := func() {
+		for _, d := range in.Defs {
+			units(&ti.writes, d, isVec(d))
+		}
+	}
+	readAll := func(from int) {
+		for _, u := range in.Uses[min(from, len(in.Uses)):] {
+			units(&ti.reads, u, isVec(u))
+		}
+	}
+	switch op := src.Op; {
+	case op == kernel.OpWinIncr && in.Name == "mul", op == kernel.OpSelect, op == kernel.OpBroadcast,
+		op == kernel.OpExtElem, op == kernel.OpUpdElem, op == kernel.OpCycles,
+		op == kernel.OpStreamRead, op == kernel.OpStreamWrite:
+		readAll(0)
+		writes()
+	case op.IsFPLane() || op == kernel.OpVMax || op == kernel.OpVMin:
+		if len(in.Uses) < 2 {
+			return false
+		}
+		units(&ti.reads, in.Uses[1], true)
+		if in.Uses[0].Cycle > 1 {
+			units(&ti.late, in.Uses[0], true)
+		} else {
+			units(&ti.reads, in.Uses[0], true)
+		}
+		writes()
+	default:
+		return false
+	}
+	return true
+}

@@ -160,7 +160,7 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 		}
 	case kRaw:
 		// a register-to-register move of a scalar or pointer (exec's rawMove)
-		if in.Name == "mov" && len(in.Defs) == 1 && len(in.Uses) == 1 && len(in.Defs[0].Reg.Units) > 0 && len(in.Uses[0].Reg.Units) > 0 {
+		if in.Name == "mov" && len(in.Defs) == 1 && len(in.Uses) == 1 && len(in.Defs[0].Reg.Units) > 0 && len(in.Uses[0].Reg.Units) > 0 && !convMove(in) {
 			d, u := in.Defs[0].Reg, in.Uses[0].Reg
 			if d.File != backend.FileVec && d.File != backend.FileAcc && u.File != backend.FileVec && u.File != backend.FileAcc {
 				f.op, f.dst, f.ptr = fMov, gunit(d.File, d.Units[0]), gunit(u.File, u.Units[0])

@@ -727,7 +727,14 @@ func (s *sim) late(t int64) error {
 	slot := &s.defers[t&63]
 	for i := range *slot {
 		d := &(*slot)[i]
-		if err := s.execMAC(s.instrs[d.id], d.seq, d.t, &d.x, &d.z); err != nil {
+		in := s.instrs[d.id]
+		if in.Src != nil && !in.Src.Op.IsMAC() { // fpadd/fpmax/...: adf.go
+			if err := s.execLane(in, d.seq, d.t, &d.x); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.execMAC(in, d.seq, d.t, &d.x, &d.z); err != nil {
 			return err
 		}
 	}

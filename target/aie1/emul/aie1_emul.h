@@ -168,8 +168,9 @@ template <typename T, int N> struct aie_vec {
     template <int M> aie_vec<T, M> extract(int i) const;
     template <int M> aie_vec &insert(int i, const aie_vec<T, M> &v);
     template <int M> aie_vec<T, M> grow(int pos = 0) const;
-    // an accum<accfloat, N> is a float vector on AIE1 ("accum_native_types.hpp")
-    template <typename U> aie_vec<U, N> to_vector(int shift = 0) const {
+    // an accum<accfloat, N> is a float vector on AIE1 ("accum_native_types.hpp"); to_vector()
+    // without a type gives its floats
+    template <typename U = T> aie_vec<U, N> to_vector(int shift = 0) const {
         aie_vec<U, N> r;
         for (int i = 0; i < N; i++)
             r.e[i] = (U)e[i];
@@ -1071,6 +1072,8 @@ template <typename T, int N> void store_v(T *p, const aie_vec<T, N> &v) {
 
 // iterators over buffers and pointers ("iterator.hpp"): linear iterators are pointers
 template <unsigned N, typename T> aie_vec<T, (int)N> *begin_vector(T *p) { return (aie_vec<T, (int)N> *)p; }
+// over const data: an iterator of vectors of the element type (the API's const_vector_iterator)
+template <unsigned N, typename T> const aie_vec<T, (int)N> *begin_vector(const T *p) { return (const aie_vec<T, (int)N> *)p; }
 template <unsigned N, typename T> aie_vec<T, (int)N> *begin_vector(adf::aie_buffer_port<T> &b) { return (aie_vec<T, (int)N> *)b.data(); }
 template <unsigned N, typename T> const aie_vec<T, (int)N> *cbegin_vector(const T *p) { return (const aie_vec<T, (int)N> *)p; }
 template <unsigned N, typename T> const aie_vec<T, (int)N> *cbegin_vector(adf::aie_buffer_port<T> &b) { return (const aie_vec<T, (int)N> *)b.data(); }
@@ -1153,11 +1156,17 @@ template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, co
 template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, const aie_vec<T, N> &a, typename aie_id<T>::type s) {
     return mac(c, a, detail::splat<T, N>(s));
 }
+template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, typename aie_id<T>::type s, const aie_vec<T, N> &a) {
+    return mac(c, detail::splat<T, N>(s), a);
+}
 template <int B, typename T, int N> aie_acc<B, N> msc(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
     return aie_emul::lanewise(c, a, b, -1, detail::lane_macs<N, T>::v);
 }
 template <int B, typename T, int N> aie_acc<B, N> msc(const aie_acc<B, N> &c, const aie_vec<T, N> &a, typename aie_id<T>::type s) {
     return msc(c, a, detail::splat<T, N>(s));
+}
+template <int B, typename T, int N> aie_acc<B, N> msc(const aie_acc<B, N> &c, typename aie_id<T>::type s, const aie_vec<T, N> &a) {
+    return msc(c, detail::splat<T, N>(s), a);
 }
 template <int N> aie_vec<float, N> mul(const aie_vec<float, N> &a, const aie_vec<float, N> &b) {
     return detail::fmulN<N>(1, aie_vec<float, N>(), false, a, b);
@@ -1170,11 +1179,17 @@ template <int N> aie_vec<float, N> mac(const aie_vec<float, N> &c, const aie_vec
 template <int N> aie_vec<float, N> mac(const aie_vec<float, N> &c, const aie_vec<float, N> &a, float s) {
     return mac(c, a, detail::splat<float, N>(s));
 }
+template <int N> aie_vec<float, N> mac(const aie_vec<float, N> &c, float s, const aie_vec<float, N> &a) {
+    return mac(c, detail::splat<float, N>(s), a);
+}
 template <int N> aie_vec<float, N> msc(const aie_vec<float, N> &c, const aie_vec<float, N> &a, const aie_vec<float, N> &b) {
     return detail::fmulN<N>(-1, c, true, a, b);
 }
 template <int N> aie_vec<float, N> msc(const aie_vec<float, N> &c, const aie_vec<float, N> &a, float s) {
     return msc(c, a, detail::splat<float, N>(s));
+}
+template <int N> aie_vec<float, N> msc(const aie_vec<float, N> &c, float s, const aie_vec<float, N> &a) {
+    return msc(c, detail::splat<float, N>(s), a);
 }
 
 // to_vector<T>(acc, shift), the free-function form

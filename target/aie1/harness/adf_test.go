@@ -22,8 +22,9 @@ var adfKernels = []struct {
 	{file: "cascade_mac.cc", timing: true},
 	{file: "circular.cc", sizes: map[string]int{"in": 64}, timing: true},
 	{file: "profiled.cc", timing: true},
+	{file: "flat_fir.cc", timing: true},
 	{file: "weighted.cc", instance: "weighted<64, 2>", timing: true},
-	{file: "api_mix.cc"},
+	{file: "api_mix.cc", timing: true},
 	{file: "mmul.cc", instance: "matmul<4, 4, 4, int16, int16, 16>", timing: true},
 	{file: "mmul.cc", instance: "matmul<2, 4, 8, int16, int16, 16>", timing: true},
 	{file: "mmul.cc", instance: "matmul<4, 4, 8, int16, int16, 16>", timing: true},
@@ -94,7 +95,10 @@ func TestADFKernels(t *testing.T) {
 				t.Fatalf("emitted: mismatches %v", rep2.Mismatches)
 			}
 			for name, b := range rep.Outputs {
-				if !bytes.Equal(b, rep2.Outputs[name]) {
+				// a kernel that stores cycle counter reads may store other values: the
+				// emitted kernel orders independent statements differently, and the
+				// scheduler's schedule (so the counter) depends on that order
+				if !bytes.Equal(b, rep2.Outputs[name]) && !readsCycles(k) {
 					t.Errorf("%s differs between the source and the emitted kernel", name)
 				}
 			}

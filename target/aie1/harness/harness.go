@@ -45,6 +45,9 @@ type Options struct {
 	SkipEmulation string
 	Bundles       bool    // put the timing backend's VLIW schedule in the report
 	Reference     Referee // exact-reference check of the source, if any
+	// MaxSteps bounds every interpreter run (instructions) and the cycle run (cycles); 0: the
+	// packages' defaults (2e9 and 1e9). A run that reaches it is an error.
+	MaxSteps int64
 }
 
 // A Referee checks a kernel's source against an exact reference of the operation it computes
@@ -87,9 +90,21 @@ func InputRange(steps int, try func(step int) (narrowed, saturated int64, err er
 func Run(k *kernel.Kernel, src Source, opt Options) (*Report, error) {
 	s := &run{k: k, src: src, opt: opt}
 	if err := s.configure(); err != nil {
-		return nil, err
+		return nil, oneLine(err)
 	}
-	return s.run()
+	rep, err := s.run()
+	return rep, oneLine(err)
+}
+
+// oneLine reports the first of several joined errors on one line, with how many more there
+// were.
+func oneLine(err error) error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok || len(j.Unwrap()) < 2 {
+		return err
+	}
+	es := j.Unwrap()
+	return fmt.Errorf("%w (and %d more errors)", es[0], len(es)-1)
 }
 
 // run holds one Run.
@@ -181,7 +196,7 @@ func (s *run) configure() error {
 	}
 	// sizes the kernel consumes, from a measuring run on zeros (no data-dependent control flow
 	// exists in the subset, so the extent does not depend on the data)
-	ext, err := interp.Measure(s.k, interp.Config{Sizes: s.sizes, Scalars: s.opt.Scalars, Round: s.opt.Round, Sat: s.opt.Sat})
+	ext, err := interp.Measure(s.k, interp.Config{Sizes: s.sizes, Scalars: s.opt.Scalars, Round: s.opt.Round, Sat: s.opt.Sat, MaxSteps: s.opt.MaxSteps})
 	if err != nil {
 		return err
 	}
@@ -207,7 +222,7 @@ func (s *run) configure() error {
 }
 
 func (s *run) config(data map[string][]byte) interp.Config {
-	return interp.Config{Data: data, Sizes: s.sizes, Scalars: s.opt.Scalars, Round: s.opt.Round, Sat: s.opt.Sat, CycleReads: s.cycleReads}
+	return interp.Config{Data: data, Sizes: s.sizes, Scalars: s.opt.Scalars, Round: s.opt.Round, Sat: s.opt.Sat, CycleReads: s.cycleReads, MaxSteps: s.opt.MaxSteps}
 }
 
 func (s *run) run() (*Report, error) {

@@ -23,11 +23,16 @@ type Timing struct {
 // depend on the data). An error means the backend cannot compile the kernel or the simulator
 // cannot run it.
 func Time(k *kernel.Kernel, sizes map[string]int, data map[string][]byte, round num.Round, sat num.Sat) (*Timing, error) {
+	return timeRun(k, sizes, data, cyclesim.Config{Round: round, Sat: sat})
+}
+
+func timeRun(k *kernel.Kernel, sizes map[string]int, data map[string][]byte, cfg cyclesim.Config) (*Timing, error) {
 	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
 	if err != nil {
 		return nil, err
 	}
-	r, err := cyclesim.Run(p, cyclesim.Config{Data: data, Sizes: sizes, Round: round, Sat: sat})
+	cfg.Data, cfg.Sizes = data, sizes
+	r, err := cyclesim.Run(p, cfg)
 	if err != nil {
 		return &Timing{Program: p}, err
 	}
@@ -52,7 +57,7 @@ func readsCycles(k *kernel.Kernel) bool {
 func (s *run) time(data map[string][]byte) (*Timing, error) {
 	if !s.timed {
 		s.timed = true
-		s.timingRun, s.timingErr = Time(s.k, s.sizes, data, s.opt.Round, s.opt.Sat)
+		s.timingRun, s.timingErr = timeRun(s.k, s.sizes, data, cyclesim.Config{Round: s.opt.Round, Sat: s.opt.Sat, MaxCycles: s.opt.MaxSteps})
 	}
 	return s.timingRun, s.timingErr
 }
