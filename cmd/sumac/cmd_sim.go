@@ -152,7 +152,7 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 	if err := harness.ParseFlags(k, &opt, windows, inputs, scalars); err != nil {
 		return err
 	}
-	rep, err := harness.Run(k, harness.Source{File: file, Text: src, Defines: defines}, opt)
+	rep, err := harness.Run(k, harness.Source{File: file, Text: src, Defines: defines, IncludeDirs: includes}, opt)
 	if errors.Is(err, emul.ErrNoCompiler) {
 		return fmt.Errorf("%w (or pass --no-emul)", err)
 	}

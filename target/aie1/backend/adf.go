@@ -104,6 +104,63 @@ func (l *lowerer) winIncrReg(cur *region, in *kernel.Instr, w *vreg, add func(*v
 	return nil
 }
 
+// ptrAddReg lowers p + n with n a run-time value: the byte offset on the scalar unit (a shift
+// for a power-of-two element size, else a multiply), then a pointer add with it as the
+// modifier (padd p, m).
+func (l *lowerer) ptrAddReg(cur *region, in *kernel.Instr, p, dst *vreg, add func(*vop), argReg func(int) (*vreg, error)) error {
+	n, err := argReg(1)
+	if err != nil {
+		return err
+	}
+	eb := int64(in.Args[0].Var.Type.Pointee().Bytes())
+	amt := n
+	if eb != 1 {
+		l.nTemp++
+		amt = l.newReg(fmt.Sprintf("off%d", l.nTemp), FileScalar, 32)
+		if eb&(eb-1) == 0 {
+			sh := int64(0)
+			for 1<<sh < eb {
+				sh++
+			}
+			add(&vop{name: "lsl", alts: aluAlts, itin: &aie1.ItinALU, defs: []vopnd{{r: amt}}, uses: []vopnd{{r: n, kind: aie1.OpndScalar}}, imm: sh})
+		} else {
+			add(&vop{name: "mul", alts: aluAlts, itin: &aie1.ItinMUL, defs: []vopnd{{r: amt}}, uses: []vopnd{{r: n, kind: aie1.OpndScalar}}, imm: eb})
+		}
+	}
+	if p != dst {
+		o := &vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}, uses: []vopnd{l.use(p, aie1.OpndPtr)}}
+		add(o)
+		o.src = nil
+	}
+	add(&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{{r: dst}}, uses: []vopnd{{r: dst, kind: aie1.OpndPtr}, {r: amt, kind: aie1.OpndMod}}})
+	return nil
+}
+
+// counterUse is an enclosing loop's counter and whether code in a nested loop reads it (it
+// must then be materialized: the nested loop's addresses computed from it, as in
+// A + (z * colA + i) * size in a loop nest).
+type counterUse struct {
+	v    *kernel.Var
+	used bool
+}
+
+// markOuterCounters marks the enclosing loops' counters that instruction s reads.
+func (l *lowerer) markOuterCounters(s *kernel.Instr) {
+	if s.Op == kernel.OpLoad || s.Op == kernel.OpStore {
+		return // an index: induction pointers (as for the innermost counter)
+	}
+	for _, a := range s.Args {
+		if a.Var == nil {
+			continue
+		}
+		for _, c := range l.outerCounters {
+			if c.v == a.Var {
+				c.used = true
+			}
+		}
+	}
+}
+
 var (
 	mv1Alts = []uint16{SlotMask(aie1.SlotMV1)}
 	mvAny   = []uint16{SlotMask(aie1.SlotMV0), SlotMask(aie1.SlotMV1)}
@@ -298,4 +355,103 @@ func hasFPMAC(ops []*vop) bool {
 		}
 	}
 	return false
+}
+
+// inlineTrivialLoops replaces the loops that run once by their body with the counter a
+// constant, and drops those that never run, as a compiler does: a loop of one iteration costs a
+// hardware loop's setup and a drained schedule for nothing (the loop nests of an
+// aie::mmul blocking, `for (j = 0; j < colB; j++)` with colB = 1). The counter keeps its
+// final value when code outside the loop reads it.
+func (l *lowerer) inlineTrivialLoops(body []kernel.Stmt) []kernel.Stmt {
+	var out []kernel.Stmt
+	changed := false
+	for _, st := range body {
+		lp, ok := st.(*kernel.Loop)
+		trip, known := int64(0), false
+		if ok {
+			trip, known = lp.TripCount()
+		}
+		if !ok || !known || trip > 1 || lp.Var == nil || !lp.Start.IsIntImm() || !lp.Step.IsIntImm() {
+			out = append(out, st)
+			continue
+		}
+		changed = true
+		if trip == 1 {
+			out = append(out, substVar(lp.Body, lp.Var, lp.Start.Imm)...)
+		}
+		if l.readOutside(lp) {
+			final := lp.Start.Imm + trip*lp.Step.Imm
+			out = append(out, &kernel.Instr{Op: kernel.OpMov, Dst: lp.Var, Args: []kernel.Operand{kernel.Imm(final)}, Pos: lp.Pos})
+		}
+	}
+	if !changed {
+		return body
+	}
+	return l.inlineTrivialLoops(out)
+}
+
+// readOutside reports whether the kernel reads loop lp's counter anywhere but inside a loop
+// over that counter.
+func (l *lowerer) readOutside(lp *kernel.Loop) bool {
+	v := lp.Var
+	var walk func(body []kernel.Stmt, in bool) bool
+	walk = func(body []kernel.Stmt, in bool) bool {
+		reads := func(o kernel.Operand) bool { return !in && o.Var == v }
+		for _, st := range body {
+			switch s := st.(type) {
+			case *kernel.Instr:
+				for _, a := range s.Args {
+					if reads(a) {
+						return true
+					}
+				}
+			case *kernel.Loop:
+				if reads(s.Start) || reads(s.Limit) || reads(s.Step) || walk(s.Body, in || s.Var == v) {
+					return true
+				}
+			case *kernel.If:
+				if reads(s.Cond) || walk(s.Then, in) || walk(s.Else, in) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(l.k.Body, false)
+}
+
+// substVar copies statements with variable v replaced by the constant c (the originals stay
+// as they are: the kernel is shared).
+func substVar(body []kernel.Stmt, v *kernel.Var, c int64) []kernel.Stmt {
+	sub := func(o kernel.Operand) kernel.Operand {
+		if o.Var == v {
+			return kernel.Imm(c)
+		}
+		return o
+	}
+	var out []kernel.Stmt
+	for _, st := range body {
+		switch s := st.(type) {
+		case *kernel.Instr:
+			n := *s
+			n.Args = make([]kernel.Operand, len(s.Args))
+			for i, a := range s.Args {
+				n.Args[i] = sub(a)
+			}
+			out = append(out, &n)
+		case *kernel.Loop:
+			n := *s
+			n.Start, n.Limit, n.Step = sub(s.Start), sub(s.Limit), sub(s.Step)
+			n.Body = substVar(s.Body, v, c)
+			out = append(out, &n)
+		case *kernel.If:
+			n := *s
+			n.Cond = sub(s.Cond)
+			n.Then, n.Else = substVar(s.Then, v, c), substVar(s.Else, v, c)
+			out = append(out, &n)
+		default:
+			out = append(out, st)
+		}
+	}
+	return out
 }

@@ -136,6 +136,8 @@ type lowerer struct {
 	indOf map[*kernel.Instr]*indGroup
 	// counterUsed: the current loop's counter is read by code that remains.
 	counterUsed bool
+	// outerCounters: the enclosing loops' counters, marked when a nested loop reads them
+	outerCounters []*counterUse
 	// params: per window and pointer parameter, its register.
 }
 
@@ -345,6 +347,7 @@ func macCount(in *kernel.Instr) int {
 // lowerBody lowers statements into regions. lv is the innermost enclosing loop's counter
 // (nil outside loops); inLoop tells whether we are inside any loop.
 func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) ([]*region, error) {
+	body = l.inlineTrivialLoops(body) // adf.go
 	var regs []*region
 	cur := &region{}
 	flush := func() {
@@ -522,6 +525,7 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 					}
 				}
 			}
+			l.markOuterCounters(s) // adf.go
 			if err := l.lowerInstr(cur, s, nil, -1, lv, defs); err != nil {
 				return nil, err
 			}
@@ -561,9 +565,13 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 	}
 	outer, outerUsed := l.curLoop, l.counterUsed
 	l.curLoop, l.counterUsed = lr, false
+	l.outerCounters = append(l.outerCounters, &counterUse{v: s.Var})
 	body, err := l.lowerBody(s.Body, s.Var, lr)
-	// The loop counter is materialized only if something other than an address uses it.
-	needCounter := l.counterUsed && s.Var != nil
+	cu := l.outerCounters[len(l.outerCounters)-1]
+	l.outerCounters = l.outerCounters[:len(l.outerCounters)-1]
+	// The loop counter is materialized only if something other than an address uses it (in
+	// this loop's body or in a loop nested in it).
+	needCounter := (l.counterUsed || cu.used) && s.Var != nil
 	l.curLoop, l.counterUsed = outer, outerUsed
 	if err != nil {
 		return nil, err
@@ -1009,7 +1017,7 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		}
 		n, ok := l.immOf(in.Args[1])
 		if !ok {
-			return posErr(in, fmt.Errorf("pointer arithmetic with a run-time amount is not supported by the AIE1 backend"))
+			return l.ptrAddReg(cur, in, p, dst, add, argReg) // backend/adf.go
 		}
 		if p != dst {
 			add(&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}, uses: []vopnd{l.use(p, aie1.OpndPtr)}})

@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -330,11 +331,52 @@ func (l *lowerer) helper(name string) *helper {
 	return nil
 }
 
+// targTokens spells a call's template argument for substitution: a type as written, an
+// expression as its compile-time value.
+func (l *lowerer) targTokens(at Pos, a *TArg) []Token {
+	if a.Type != nil {
+		toks, err := lex("template argument", []byte(a.Type.String()))
+		if err != nil {
+			l.fail(at, "template argument %s: %v", a.Type, err)
+		}
+		var out []Token
+		for _, t := range toks {
+			if t.Kind != tEOF && t.Kind != tNewline {
+				t.Pos = at
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	v, u, err := constEvalU(a.Expr, l.constEnv)
+	if err != nil {
+		l.fail(ExprPos(a.Expr), "a template argument must be a compile-time constant")
+	}
+	text := fmt.Sprint(v)
+	if u {
+		text += "u"
+	}
+	return []Token{{Kind: tNumber, Text: text, Pos: at}}
+}
+
 // inline lowers a call of a helper function in place: parameters passed by value become
 // variables initialized with the arguments; pointers, windows, streams and arrays are passed
 // as they are. A helper returns its value with a return at its end.
 func (l *lowerer) inline(b *kernel.Builder, c *Call, h *helper, dst *kernel.Var) kernel.Operand {
-	fd, err := h.get()
+	var fd *FuncDecl
+	var err error
+	if h.tmpl != nil {
+		if len(c.TArgs) == 0 {
+			l.fail(c.Pos, "%s is a function template: call it with its template arguments, %s<...>(...) (sumac does not deduce them)", h.name, h.name)
+		}
+		var targs [][]Token
+		for _, a := range c.TArgs {
+			targs = append(targs, l.targTokens(c.Pos, a))
+		}
+		fd, err = h.tmpl(c.Pos, targs)
+	} else {
+		fd, err = h.get()
+	}
 	if err != nil {
 		panic(bail{err.(*Error)})
 	}

@@ -685,13 +685,77 @@ func (u *unit) selectKernel(instance string) (*File, error) {
 			return nil, errorf(ExprPos(spec.ctor[0]), "--instance %q: %s is a function; constructor arguments are for kernel classes", spec.text, spec.name)
 		}
 	}
-	// helpers: every other free, non-template function with a body, parsed when called
+	// helpers: every other free function with a body, parsed when called (a function
+	// template once per list of template arguments)
 	for _, fd := range u.funcs {
 		if fd.class == "" && fd.tparams == nil && fd.hasBody && fd.name != f.Kernel.Name {
 			f.helpers = append(f.helpers, u.lazyHelper(fd))
 		}
+		if fd.class == "" && fd.tparams != nil && fd.hasBody && fd.name != f.Kernel.Name {
+			f.helpers = append(f.helpers, u.templateHelper(fd))
+		}
 	}
 	return f, nil
+}
+
+// registeredIn finds the REGISTER_FUNCTION(C::f) a registerKernelClass body reaches: its
+// if/else chain on template arguments (if (LCNT == 5) REGISTER_FUNCTION(C::filter5); ...)
+// evaluated on the instance's values; the first REGISTER_FUNCTION when the body does not parse
+// or a condition is not a constant.
+func (u *unit) registeredIn(toks []Token) string {
+	first := registered(toks)
+	i := 0
+	for i < len(toks) && toks[i].Text != "{" {
+		i++
+	}
+	if i == len(toks) {
+		return first
+	}
+	var blk *Block
+	func() {
+		defer func() { recover() }()
+		blk = u.sub(toks[i:]).parseBlock()
+	}()
+	if blk == nil {
+		return first
+	}
+	var find func(st Stmt) (string, bool)
+	find = func(st Stmt) (string, bool) {
+		switch s := st.(type) {
+		case *Block:
+			for _, x := range s.Stmts {
+				if n, ok := find(x); ok {
+					return n, true
+				}
+			}
+		case *IfStmt:
+			c, err := constEval(s.Cond, nil)
+			if err != nil {
+				return "", false
+			}
+			if c != 0 {
+				return find(s.Then)
+			}
+			if s.Else != nil {
+				return find(s.Else)
+			}
+		case *ExprStmt:
+			if call, ok := s.X.(*Call); ok && call.Fun == "REGISTER_FUNCTION" && len(call.Args) == 1 {
+				if id, ok := call.Args[0].(*Ident); ok {
+					n := id.Name
+					if j := strings.LastIndex(n, "::"); j >= 0 {
+						n = n[j+2:]
+					}
+					return n, true
+				}
+			}
+		}
+		return "", false
+	}
+	if n, ok := find(blk); ok {
+		return n
+	}
+	return first
 }
 
 // registered finds REGISTER_FUNCTION(C::f) in a class's tokens.
@@ -906,7 +970,7 @@ func (u *unit) parseClass(toks []Token, base, name string) *ClassDecl {
 			start := sub.i
 			u.skipMember(sub)
 			body := sub.toks[start:sub.i]
-			c.Registered = registered(body)
+			c.Registered = u.registeredIn(body)
 			for i := 0; i+3 < len(body); i++ {
 				if body[i].Text == "REGISTER_PARAMETER" && body[i+1].Text == "(" && body[i+2].Kind == tIdent {
 					c.Params = append(c.Params, body[i+2].Text)
@@ -1108,13 +1172,39 @@ func (u *unit) lazyHelper(fd *funcDef) *helper {
 	}}
 }
 
+// templateHelper is a function template the kernel may call with explicit template
+// arguments (f<4, int16>(...)): each list of arguments is substituted and parsed once.
+func (u *unit) templateHelper(fd *funcDef) *helper {
+	cache := map[string]*FuncDecl{}
+	return &helper{name: fd.name, tmpl: func(at Pos, targs [][]Token) (d *FuncDecl, err error) {
+		var key []string
+		for _, a := range targs {
+			for _, t := range a {
+				key = append(key, t.Text)
+			}
+			key = append(key, ",")
+		}
+		k := strings.Join(key, " ")
+		if d, ok := cache[k]; ok {
+			return d, nil
+		}
+		defer u.p.catch(&err)
+		m, _ := u.bindTemplate(at, fd.name, fd.tparams, targs)
+		d = u.parseFuncDef(fd, substitute(fd.toks, m), "")
+		cache[k] = d
+		return d, nil
+	}}
+}
+
 // helper is a function the kernel may call (inlined by the lowering).
 type helper struct {
 	name  string
 	parse func() (*FuncDecl, error)
-	decl  *FuncDecl
-	err   error
-	done  bool
+	// tmpl instantiates a function template with the call's template arguments
+	tmpl func(at Pos, targs [][]Token) (*FuncDecl, error)
+	decl *FuncDecl
+	err  error
+	done bool
 }
 
 func (h *helper) get() (*FuncDecl, error) {

@@ -102,6 +102,7 @@ func Lower(f *File) (k *kernel.Kernel, err error) {
 	if err := l.entry.Err(); err != nil {
 		return nil, oneLine(err)
 	}
+	foldKnownConditions(l.k)
 	foldTempMoves(l.k)
 	if err := l.k.Validate(); err != nil {
 		return nil, oneLine(err)

@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -1071,6 +1072,29 @@ func (e *StrLit) exprPos() Pos { return e.Pos }
 
 func (p *parser) parsePrimary() Expr {
 	t := p.peek()
+	if t.Kind == tIdent && t.Text == "typeid" && p.isAt(1, "(") {
+		// typeid(T).name(): a string, only for the printf-style calls sumac ignores
+		p.next()
+		depth := 0
+		for {
+			x := p.next()
+			if x.Kind == tEOF {
+				p.fail(t.Pos, "unterminated typeid(...)")
+			}
+			if x.Text == "(" {
+				depth++
+			} else if x.Text == ")" {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		if p.is(".") && p.isAt(1, "name") && p.isAt(2, "(") && p.isAt(3, ")") {
+			p.i += 4
+		}
+		return &StrLit{Pos: t.Pos, Text: "\"typeid\""}
+	}
 	switch t.Kind {
 	case tNumber:
 		p.next()
@@ -1170,7 +1194,50 @@ func (p *parser) parsePrimary() Expr {
 		il := p.parseInitList()
 		return &Call{Pos: t.Pos, Fun: canonName(name), TArgs: targs, HasTA: true, Args: il.Elems, Rpar: il.Pos}
 	}
+	if n, ok := p.mmulSize(name, targs); ok {
+		return &IntLit{Pos: t.Pos, Text: fmt.Sprint(n), Value: uint64(n)}
+	}
 	return &Ident{Pos: t.Pos, Name: canonName(name), TArgs: targs, HasTA: hasTA}
+}
+
+// mmulSize reads aie::mmul<M, K, N, ...>::size_A (M*K), size_B (K*N) and size_C (M*N), also
+// through an alias (using MMUL = aie::mmul<...>; MMUL::size_A), as constants.
+func (p *parser) mmulSize(name string, targs []*TArg) (int64, bool) {
+	i := strings.LastIndex(name, "::")
+	if i < 0 {
+		return 0, false
+	}
+	base, member := name[:i], name[i+2:]
+	if member != "size_A" && member != "size_B" && member != "size_C" {
+		return 0, false
+	}
+	args := targs
+	if b, ok := strings.CutSuffix(base, "<>"); ok {
+		base = b
+	} else if td := p.types[base]; td != nil {
+		base, args = td.Base, td.Args
+	}
+	if canonName(base) != "aie::mmul" || len(args) < 3 {
+		return 0, false
+	}
+	var d [3]int64
+	for k := 0; k < 3; k++ {
+		if args[k].Expr == nil {
+			return 0, false
+		}
+		v, err := constEval(args[k].Expr, nil)
+		if err != nil {
+			return 0, false
+		}
+		d[k] = v
+	}
+	switch member {
+	case "size_A":
+		return d[0] * d[1], true
+	case "size_B":
+		return d[1] * d[2], true
+	}
+	return d[0] * d[2], true
 }
 
 // numLit turns a number token into an integer or floating-point literal.

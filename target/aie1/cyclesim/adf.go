@@ -148,12 +148,18 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 	switch {
 	case op == kernel.OpNull:
 		return true, s.rawMove(in, seq, t)
-	case op == kernel.OpWinIncr && in.Name == "mul":
+	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd) && (in.Name == "mul" || in.Name == "lsl"):
+		// a run-time amount scaled to bytes (backend winIncrReg, ptrAddReg)
 		v, err := s.readScalar(in, in.Uses[0], seq, t)
 		if err != nil {
 			return true, err
 		}
-		s.writeScalar(in, in.Defs[0], seq, t, int64(int32(v*in.Imm)))
+		if in.Name == "lsl" {
+			v <<= uint(in.Imm)
+		} else {
+			v *= in.Imm
+		}
+		s.writeScalar(in, in.Defs[0], seq, t, int64(int32(v)))
 	case op == kernel.OpSelect:
 		vals, err := s.scalarArgs(in, seq, t)
 		if err != nil {
@@ -452,7 +458,7 @@ func adfTimingOps(p *backend.Program, in *backend.Instr, ti *tInstr, units func(
 		}
 	}
 	switch op := src.Op; {
-	case op == kernel.OpWinIncr && in.Name == "mul", op == kernel.OpSelect, op == kernel.OpBroadcast,
+	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd) && (in.Name == "mul" || in.Name == "lsl"), op == kernel.OpSelect, op == kernel.OpBroadcast,
 		op == kernel.OpExtElem, op == kernel.OpUpdElem, op == kernel.OpCycles,
 		op == kernel.OpStreamRead, op == kernel.OpStreamWrite:
 		readAll(0)

@@ -832,6 +832,21 @@ template <typename T> using input_stream = aie_stream<T, false>;
 template <typename T> using output_stream = aie_stream<T, true>;
 template <typename T> using input_cascade = aie_stream<T, false>;
 template <typename T> using output_cascade = aie_stream<T, true>;
+// Declared so that a file whose other kernels use them still compiles; a kernel sumac runs
+// cannot use them (the front end rejects packet streams and the port-number stream moves).
+struct input_pktstream;
+struct output_pktstream;
+template <typename... A> int get_ss(A...);
+template <typename... A> float getf_ss(A...);
+template <typename... A> void put_ms(A...);
+template <typename... A> void putf_ms(A...);
+template <typename... A> int getPacketid(A...);
+template <typename... A> void writeHeader(A...);
+template <typename... A> int readincr(input_pktstream *, A...);
+template <typename... A> void writeincr(output_pktstream *, A...);
+#ifndef restrict
+#define restrict __restrict
+#endif
 
 template <typename T> T readincr(aie_stream<T, false> *s) {
     T v;
@@ -1202,6 +1217,8 @@ template <typename T, int B, int N> aie_vec<T, N> to_vector(const aie_acc<B, N> 
 // 16-lane int16 accumulator takes K/2 mac16 of 32, an int8 4x8x4 one 8-bit mac16 of 128, a
 // float accumulator of 8 lanes K fpmac of 8.
 template <unsigned M, unsigned K, unsigned N, typename TA, typename TB> struct mmul {
+    // the operand and result tile sizes (API "mmul.hpp": size_A = M*K, size_B = K*N, size_C = M*N)
+    static constexpr unsigned size_A = M * K, size_B = K * N, size_C = M * N;
     static constexpr bool flt = std::is_same<TA, float>::value;
     typedef typename std::conditional<flt, float, aie_emul::i128>::type lane_t;
     lane_t c[M * N];

@@ -68,6 +68,8 @@ type Source struct {
 	// those files (their contents are part of the cache key).
 	Dir      string
 	Includes []string
+	// IncludeDirs are searched after Dir (sumac sim -I)
+	IncludeDirs []string
 }
 
 var buildMu sync.Mutex
@@ -90,7 +92,7 @@ func Build(src Source, k *kernel.Kernel) (*Program, error) {
 		return nil, err
 	}
 	h := sha256.New()
-	for _, part := range []string{ver, strings.Join(Flags, " "), Header, harnessHeader, main, string(src.Text), strings.Join(src.Defines, "\x00"), src.Dir} {
+	for _, part := range []string{ver, strings.Join(Flags, " "), Header, harnessHeader, main, string(src.Text), strings.Join(src.Defines, "\x00"), src.Dir, strings.Join(src.IncludeDirs, "\x00")} {
 		fmt.Fprintf(h, "%d:%s", len(part), part)
 	}
 	for _, inc := range src.Includes {
@@ -142,9 +144,11 @@ func Build(src Source, k *kernel.Kernel) (*Program, error) {
 	}
 	args := append([]string{}, Flags...)
 	args = append(args, "-I", tmp)
-	if src.Dir != "" {
-		abs, err := filepath.Abs(src.Dir)
-		if err == nil {
+	for _, d := range append([]string{src.Dir}, src.IncludeDirs...) {
+		if d == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(d); err == nil {
 			args = append(args, "-I", abs)
 		}
 	}

@@ -18,7 +18,7 @@ import (
 // it is narrowed (both traces sorted: the emulation may narrow in another order).
 func (s *run) checkEmul(rep *Report, res *interp.Result, data map[string][]byte, trace [][]num.Acc) error {
 	bin, err := emul.Build(emul.Source{Name: filepath.Base(s.src.File), Text: s.src.Text, Defines: s.src.Defines,
-		Dir: filepath.Dir(s.src.File), Includes: s.k.Includes}, s.k)
+		Dir: filepath.Dir(s.src.File), Includes: s.k.Includes, IncludeDirs: s.src.IncludeDirs}, s.k)
 	if errors.Is(err, emul.ErrNoCompiler) {
 		return fmt.Errorf("%w; the emulation check needs one", err)
 	}

@@ -29,6 +29,8 @@ type Source struct {
 	File    string   // the file as the user named it (reports and messages)
 	Text    []byte   // its contents
 	Defines []string // NAME or NAME=VALUE macros it was parsed with
+	// IncludeDirs are the -I directories it was parsed with (its own directory comes first)
+	IncludeDirs []string
 }
 
 // Options say how to run a kernel. The zero value runs with measured sizes, random inputs of
