@@ -100,6 +100,10 @@ type compiler struct {
 	// entry/exit markers for the breakdown
 	tCall, tRet int
 	loopInfo    []loopSummary
+	// arrayEntry: the address moves of arrays with storage of their own (adf.go)
+	arrayEntry []*vop
+	// streams: the last issue cycle of an op on each stream (adf.go)
+	streams map[string]int
 }
 
 type loopSummary struct {
@@ -239,9 +243,12 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkADF(k); err != nil {
+		return nil, err
+	}
 	lay := opt.Layout
 	if lay == nil {
-		lay = DefaultLayout(k.Params, opt.Sizes)
+		lay = DefaultLayout(withArrays(k), arraySizes(k, opt.Sizes))
 	}
 	c := &compiler{k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
@@ -270,9 +277,14 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 			} else {
 				c.l.vregs[p] = a
 			}
+		case p.Type.IsStream():
+			// a stream port: no register, read and written by stream moves (adf.go)
 		default:
 			return nil, fmt.Errorf("parameter %s: scalar parameters are not supported by the AIE1 backend yet", p.Name)
 		}
+	}
+	if err := c.arrays(); err != nil {
+		return nil, err
 	}
 	c.prog.Consts = c.l.consts
 	body, err := c.l.lowerBody(k.Body, nil, nil)
@@ -280,7 +292,7 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 		return nil, err
 	}
 	// Entry and exit.
-	entry := &region{}
+	entry := &region{ops: c.arrayEntry}
 	exit := &region{}
 	for _, p := range k.Params {
 		if w := c.l.winPtr[p]; w != nil {
@@ -535,6 +547,7 @@ func depEdges(ops []*vop, carried bool) []Edge {
 			}
 		}
 	}
+	edges = append(edges, streamEdges(ops, carried)...)
 	// Memory order within a space: stores keep their order with every other access.
 	for i, a := range ops {
 		if a.mem == nil {
@@ -663,7 +676,7 @@ func (c *compiler) earliest(o *vop) int {
 			}
 		}
 	}
-	return t
+	return max(t, c.streamReady(o))
 }
 
 // commit records op o issued at t in the timeline state.
@@ -694,6 +707,7 @@ func (c *compiler) commit(o *vop, t int) {
 			m.lastStore = max(m.lastStore, t)
 		}
 	}
+	c.streamCommit(o, t)
 }
 
 // scheduleStraight list-schedules ops into the timeline after the current floor.
@@ -1038,6 +1052,9 @@ func (c *compiler) emit() error {
 	c.floor = tj + aie1.BranchDelaySlots + 1
 	first := true
 	for _, rg := range c.regions {
+		if rg.barrier {
+			c.floor = c.drained() // nothing moves across a barrier (adf.go)
+		}
 		if rg.loop != nil {
 			if err := c.scheduleLoop(rg.loop); err != nil {
 				return err
@@ -1118,7 +1135,7 @@ func (c *compiler) machine(pl placed) *Instr {
 			slot = aie1.SlotLNG
 		}
 	}
-	in := &Instr{Name: o.name, Slot: slot, Itin: o.itin, Src: o.src, Part: -1, Spill: o.spill, MACs: o.macs, Seq: pl.seq, Imm: o.imm, Lock: o.lock}
+	in := &Instr{Name: o.name, Slot: slot, Itin: o.itin, Src: o.src, Part: -1, Spill: o.spill, MACs: o.macs, Seq: pl.seq, Imm: o.imm, Lock: o.lock, Wrap: o.wrap}
 	var txt []string
 	for _, d := range o.defs {
 		r := d.r.phys

@@ -294,7 +294,8 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 				}
 				age = max(age, lastEnd[r.file][u])
 			}
-			if ok && (got == nil || age < bestAge) {
+			if ok && (got == nil || age < bestAge) && !(r.avoidZ && zPlacement(pl) && got != nil && !zPlacement(got)) ||
+				ok && r.avoidZ && got != nil && zPlacement(got) && !zPlacement(pl) {
 				got, bestAge = pl, age
 			}
 		}

@@ -72,7 +72,7 @@ func (s *sim) postInc(in *backend.Instr, seq, t int64) error {
 			}
 			for _, d := range in.Defs {
 				if d.Reg.File == backend.FilePtr && d.Reg.Units[0] == u.Reg.Units[0] {
-					s.writeScalar(in, d, seq, t, p+int64(in.Mem.PostInc))
+					s.writeScalar(in, d, seq, t, s.wrap(in, p+int64(in.Mem.PostInc)))
 				}
 			}
 		}
@@ -123,6 +123,9 @@ func classify(in *backend.Instr) uint8 {
 }
 
 func (s *sim) exec(in *backend.Instr, seq, t int64) error {
+	if ok, err := s.execADF(in, seq, t); ok {
+		return err
+	}
 	switch s.kind[in.ID] {
 	case kMAC:
 		return s.issueMAC(in, seq, t)
@@ -154,7 +157,14 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 		if err != nil {
 			return err
 		}
-		s.writeScalar(in, in.Defs[0], seq, t, v+in.Imm)
+		if len(in.Uses) > 1 { // padd p, m: a modifier register (a run-time amount)
+			m, err := s.readScalar(in, in.Uses[1], seq, t)
+			if err != nil {
+				return err
+			}
+			v += int64(int32(m))
+		}
+		s.writeScalar(in, in.Defs[0], seq, t, s.wrap(in, v+in.Imm))
 		return nil
 	case "lda", "st", "vld", "vst", "fill", "spill":
 		return s.memOp(in, seq, t)
@@ -329,6 +339,9 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			}
 			s.accMem[a] = lanes
 		default:
+			if m.Bytes > 8 {
+				return s.fail(in, "a %d-byte store from scalar register %s (the backend gave a vector value a scalar register)", m.Bytes, data.Reg)
+			}
 			v, err := s.readScalar(in, data, seq, t)
 			if err != nil {
 				return err

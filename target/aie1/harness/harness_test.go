@@ -131,7 +131,7 @@ func TestOptionErrors(t *testing.T) {
 	}{
 		{Options{Sizes: map[string]int{"nosuch": 4}}, "has no parameter nosuch"},
 		{Options{Inputs: map[string][]byte{"out": make([]byte, 200)}, Sizes: map[string]int{"out": 128}}, "input out: 200 bytes for a 128-byte region"},
-		{Options{Scalars: map[string]int64{"out": 1}}, "not an integer parameter"},
+		{Options{Scalars: map[string]int64{"out": 1}}, "not a scalar parameter"},
 	} {
 		if _, err := Run(k, src, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("case %d: error %v, want %q", i, err, c.want)

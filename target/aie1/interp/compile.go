@@ -26,6 +26,8 @@ const (
 	cOp       code = iota // a kernel op
 	cLoopInit             // evaluate bounds, set the counter, skip the loop if it runs 0 times
 	cLoopNext             // step the counter, jump back while the condition holds
+	cIf                   // jump to jump if the condition is zero
+	cJump                 // jump to jump
 )
 
 type operand struct {
@@ -134,6 +136,24 @@ func (p *Program) block(body []kernel.Stmt) error {
 			next.jump = at + 1
 			p.code = append(p.code, next)
 			p.code[at].jump = len(p.code)
+		case *kernel.If:
+			c := cinstr{code: cIf, args: []operand{p.operand(s.Cond)}, src: &kernel.Instr{Pos: s.Pos}}
+			at := len(p.code)
+			p.code = append(p.code, c)
+			if err := p.block(s.Then); err != nil {
+				return err
+			}
+			if len(s.Else) == 0 {
+				p.code[at].jump = len(p.code)
+				continue
+			}
+			j := len(p.code)
+			p.code = append(p.code, cinstr{code: cJump})
+			p.code[at].jump = len(p.code)
+			if err := p.block(s.Else); err != nil {
+				return err
+			}
+			p.code[j].jump = len(p.code)
 		}
 	}
 	return nil

@@ -27,6 +27,10 @@ type Config struct {
 	// lanes it narrows, in execution order (the accumulators "before narrowing"). The slice
 	// is reused: copy it to keep it.
 	OnNarrow func(in *kernel.Instr, lanes []num.Acc)
+	// CycleReads are the values successive reads of the cycle counter return (the cycle
+	// simulator's, so that a kernel that stores them computes what the hardware would); reads
+	// past the end return 0.
+	CycleReads []int64
 
 	limit int // memory limit in bytes (Measure raises it)
 }
@@ -67,8 +71,14 @@ type Result struct {
 	Narrowed, Saturated int64
 	// Steps is the number of executed instructions.
 	Steps int64
-	// Extent is, per region, the end (exclusive byte offset) of the furthest access.
+	// Extent is, per region, the end (exclusive byte offset) of the furthest access; per
+	// stream, the bytes read or written.
 	Extent map[string]int
+	// CycleReads counts reads of the cycle counter.
+	CycleReads int
+	// Wrapped lists the windows whose position wrapped around their end (ADF windows are
+	// circular).
+	Wrapped []string
 }
 
 // Error is a run-time error at an instruction (out-of-region access, misalignment,
@@ -109,7 +119,10 @@ func Measure(k *kernel.Kernel, cfg Config) (map[string]int, error) {
 		sizes[n] = s
 	}
 	for _, prm := range k.Params {
-		if prm.Type.IsWindow() || prm.Type.IsPointer() {
+		if prm.Array > 0 && prm.Port != kernel.PortPointer {
+			continue // an array parameter or a buffer with extents: its size is declared
+		}
+		if prm.Type.IsWindow() || prm.Type.IsPointer() || prm.Type.IsStream() && !prm.Type.Out {
 			if _, ok := sizes[prm.Name]; !ok {
 				sizes[prm.Name] = big
 			}
@@ -140,6 +153,18 @@ type machine struct {
 	sat     num.Sat
 	res     *Result
 	narrow  [16]num.Acc
+	streams []stream // by stream slot value
+	cycles  int
+	wrapped map[string]bool
+	pending map[int32]bool // window slots whose position wrapped since their last access
+}
+
+// stream is one stream parameter: input bytes and a read position, or output bytes.
+type stream struct {
+	name string
+	data []byte
+	pos  int
+	out  bool
 }
 
 func (m *machine) fail(ci *cinstr, format string, a ...any) error {
@@ -220,8 +245,11 @@ func (m *machine) access(ci *cinstr, what func() string, r int32, addr int64, n 
 }
 
 func kindName(r *Region) string {
-	if r.Window {
+	switch {
+	case r.Window:
 		return "window"
+	case r.Storage:
+		return "array"
 	}
 	return "buffer"
 }

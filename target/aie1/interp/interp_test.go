@@ -104,15 +104,24 @@ func TestOutOfWindow(t *testing.T) {
 	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	rng := rand.New(rand.NewPCG(3, 4))
 	a, b, c := gemmInputs(rng, 64, 8)
-	_, err := Run(k, Config{
+	// ADF windows are circular: a window shorter than what the kernel reads wraps around
+	res, err := Run(k, Config{
 		Data:  map[string][]byte{"PL_IN": i16bytes(a[:16*60]), "Br": i16bytes(b), "DDR_IN": i16bytes(c)},
+		Sizes: map[string]int{"out": 128},
+	})
+	if err != nil || len(res.Wrapped) != 1 || res.Wrapped[0] != "PL_IN" {
+		t.Fatalf("a short PL_IN: err = %v, wrapped %v", err, res)
+	}
+	// a read that straddles the window's end is an error
+	_, err = Run(k, Config{
+		Data:  map[string][]byte{"PL_IN": i16bytes(a[:16*60+4]), "Br": i16bytes(b), "DDR_IN": i16bytes(c)},
 		Sizes: map[string]int{"out": 128},
 	})
 	var e *Error
 	if !errors.As(err, &e) {
 		t.Fatalf("reading past PL_IN: err = %v", err)
 	}
-	for _, want := range []string{"lei_gemm_16x4.cc:", "window_readincr_v16(PL_IN) at element 960", "outside window PL_IN (1920 bytes)"} {
+	for _, want := range []string{"lei_gemm_16x4.cc:", "window_readincr_v16(PL_IN) at element 960", "outside window PL_IN (1928 bytes)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
