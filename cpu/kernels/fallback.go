@@ -379,6 +379,9 @@ func goPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel in
 // assembly's results exactly; floats round once per segment instead of once per tile.
 
 func goF32W(mr, nr, kg int, a *float32, lda, segs, segStride int, b, c *float32, ldc int, alpha, beta float32, tiles int) {
+	if kg == 0 { // no A is read: one segment gives C = beta*C, and no pointer moves past A
+		segs = 1
+	}
 	for s := 0; s < segs; s++ {
 		goF32S(mr, nr, kg, (*float32)(unsafe.Add(unsafe.Pointer(a), 4*s*segStride)), lda, (*float32)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
 		beta = 1
@@ -386,6 +389,9 @@ func goF32W(mr, nr, kg int, a *float32, lda, segs, segStride int, b, c *float32,
 }
 
 func goI16W(mr, nr, kg int, a *int16, lda, segs, segStride int, b *int16, c *int32, ldc int, alpha, beta int32, tiles int) {
+	if kg == 0 { // no A is read: one segment gives C = beta*C, and no pointer moves past A
+		segs = 1
+	}
 	for s := 0; s < segs; s++ {
 		goI16S(mr, nr, kg, (*int16)(unsafe.Add(unsafe.Pointer(a), 2*s*segStride)), lda, (*int16)(unsafe.Add(unsafe.Pointer(b), 2*2*s*kg*nr)), c, ldc, alpha, beta, tiles)
 		beta = 1
@@ -401,6 +407,9 @@ func goU8S8WX(mr, nr, kg int, a *uint8, lda, segs, segStride int, b *int8, c *in
 }
 
 func goU8S8WQ(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a *uint8, lda, segs, segStride int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	if kg == 0 { // no A is read: one segment gives C = beta*C, and no pointer moves past A
+		segs = 1
+	}
 	for s := 0; s < segs; s++ {
 		goU8S8SQ(quad, mr, nr, kg, (*uint8)(unsafe.Add(unsafe.Pointer(a), s*segStride)), lda, (*int8)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
 		beta = 1
