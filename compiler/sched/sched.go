@@ -150,7 +150,9 @@ func (s Schedule) Check(c *op.Conv2D, sh Shape) error {
 		if depthwise {
 			return fmt.Errorf("depth-wise: the columns would hold taps, which need a duplicated input (dup)")
 		}
-		if c.X%(8*s.UX) != 0 {
+		if round := func(m int) int { return (c.X + m - 1) / m * m }; round(8*s.UX) != round(8) {
+			// (the last vector may run past the width, as sched.Ragged allows x: no more
+			// waste than one vector)
 			return fmt.Errorf("x=%d is not a multiple of 8 x positions x unroll %d", c.X, s.UX)
 		}
 		if kpg%(2*s.UK) != 0 {

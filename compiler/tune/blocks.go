@@ -37,13 +37,27 @@ func blocks(s *op.Spec, limit int) ([]block, error) {
 	var out []block
 	if err == nil {
 		b := block{spec: sub, calls: calls, x: s.Conv.X, y: s.Conv.Y}
+		if calls > 1 && s.Types.A.Bits() == 8 {
+			b.spec = flatten(b.spec) // the 8-bit xk lanes take 8 pixels of a row
+		}
 		if calls > 1 {
 			b.note = fmt.Sprintf("data exceed the %d KB memory: %d calls of k=%d over windows of the weights and outputs, cycles summed", limit>>10, calls, sub.Conv.K)
 		}
-		if calls == 1 || sub.Conv.K >= min(16, s.Conv.K) {
+		dup4 := s.Types.A.Bits() == 8 && s.Conv.R > 1 && s.Conv.Stride == 1 && (s.Conv.K/s.Conv.Groups)%16 == 0
+		if calls == 1 || sub.Conv.K >= min(16, s.Conv.K) && !dup4 {
 			return []block{b}, nil
 		}
-		out = append(out, b) // too few output channels to vectorize: compare spatial blocks
+		// too few output channels to vectorize, or an 8-bit filter whose taps want the
+		// input four times (xk, dup=4): compare spatial blocks
+		out = append(out, b)
+		if dup4 {
+			for _, d := range spatialBlocksDup(s, limit, 4) {
+				if len(out) < MaxBlocks && !hasBlock(out, d) {
+					out = append(out, d)
+				}
+			}
+			return out, nil
+		}
 	}
 	out = append(out, spatialBlocks(s, limit)...)
 	if len(out) == 0 {
@@ -133,22 +147,41 @@ func spatialBlocksMin(s *op.Spec, limit, minK, dup int) []block {
 		if c.Groups > 1 && bk%kpg != 0 && kpg%bk != 0 {
 			continue
 		}
-		best := [2]int{}
+		// 8-bit: widths that fill the xk lanes' 8 x positions come first
+		vw := 1
+		if s.Types.A.Bits() == 8 {
+			vw = 8
+		}
+		var best, bestV [2]int
 		for by := c.Y; by >= 1; by-- {
 			if c.Y%by != 0 {
 				continue
 			}
+			first := true
 			for bx := c.X; bx >= 1; bx-- {
 				if c.X%bx != 0 || blockBytes(s, bx, by, bk, dup) > limit {
 					continue
 				}
 				// the most outputs; of equal ones the widest (x is the vectorized loop's
 				// usual choice, and a long row keeps its input window's halo small)
-				if bx*by > best[0]*best[1] || bx*by == best[0]*best[1] && bx > best[0] {
+				if first && (bx*by > best[0]*best[1] || bx*by == best[0]*best[1] && bx > best[0]) {
 					best = [2]int{bx, by}
 				}
-				break
+				first = false
+				w := bx
+				if c.R == 1 && c.S == 1 && c.Stride == 1 {
+					w = bx * by // flattened (flatten)
+				}
+				if w%vw == 0 {
+					if bx*by > bestV[0]*bestV[1] || bx*by == bestV[0]*bestV[1] && bx > bestV[0] {
+						bestV = [2]int{bx, by}
+					}
+					break
+				}
 			}
+		}
+		if bestV[0] != 0 {
+			best = bestV
 		}
 		if best[0] == 0 {
 			continue
@@ -160,6 +193,18 @@ func spatialBlocksMin(s *op.Spec, limit, minK, dup int) []block {
 		out = out[:MaxBlocks]
 	}
 	return out
+}
+
+// flatten returns a point-wise convolution (1x1 filter, unit stride, no padding) of x x y
+// outputs as one row of x*y outputs: the same products on the same data (a block's buffer
+// holds its pixels one after the other), and a row long enough for the vector's lanes.
+func flatten(s *op.Spec) *op.Spec {
+	c := *s.Conv
+	if c.R != 1 || c.S != 1 || c.Stride != 1 || c.Pad != 0 || c.Y == 1 || c.XIn != c.X || c.YIn != c.Y {
+		return s
+	}
+	c.X, c.Y, c.XIn, c.YIn = c.X*c.Y, 1, c.X*c.Y, 1
+	return &op.Spec{Conv: &c, Types: s.Types}
 }
 
 // subBlock is the spec of a bx x by x bk block of s and the number of such calls.
@@ -179,7 +224,7 @@ func subBlock(s *op.Spec, bx, by, bk int) block {
 	c.XIn = (bx-1)*c.Stride + (c.R-1)*c.Dilation + 1
 	c.YIn = (by-1)*c.Stride + (c.S-1)*c.Dilation + 1
 	c.X, c.Y, c.Pad = bx, by, 0
-	spec := &op.Spec{Conv: &c, Types: s.Types}
+	spec := flatten(&op.Spec{Conv: &c, Types: s.Types})
 	note := fmt.Sprintf("data exceed the memory: %d blocks of x=%d y=%d k=%d (input window with its halo; the border's zero padding written with the data), cycles summed", calls, bx, by, bk)
 	return block{spec: spec, calls: calls, note: note, x: bx, y: by}
 }

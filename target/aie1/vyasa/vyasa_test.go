@@ -296,3 +296,33 @@ func TestSplitLanesDuplicated(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitLanesRagged verifies xk kernels whose last vector runs past the output width.
+func TestSplitLanesRagged(t *testing.T) {
+	for _, text := range []string{
+		"conv2d x=7 y=2 k=4 c=16 r=1 s=1 dtype=uint8",
+		"conv2d x=12 y=1 k=2 c=8 r=3 s=3 pad=1 dtype=int8",
+	} {
+		spec := op.MustParse(text)
+		d, _ := DatapathFor(spec.Types)
+		ss, _ := sched.Space(spec.Conv, d.Shape, 4, 4000)
+		done := 0
+		for i, sc := range ss {
+			if sc.Vec != "xk" || done == 3 {
+				continue
+			}
+			p, err := Generate(spec, sc)
+			if err != nil {
+				continue
+			}
+			ck, err := Verify(p, uint64(i))
+			if err != nil || !ck.OK() || !ck.Interpreted {
+				t.Fatalf("%s %s: %v %+v", text, sc.Key(), err, ck)
+			}
+			done++
+		}
+		if done == 0 {
+			t.Errorf("%s: no xk schedule", text)
+		}
+	}
+}
