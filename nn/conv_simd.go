@@ -58,6 +58,10 @@ func (st *convSIMDState) backward(cfg *Config, s convShape, x, w, gy, gx, gw, gb
 func (st *convSIMDState) forwardDirect(cfg *Config, s convShape, x, w, b, y []float32) {
 	kc := s.K * s.IC
 	kkc := s.K * kc
+	if kernels.AVX512() && s.OC%zNR == 0 && s.OW%mr == 0 {
+		st.forwardDirectZ(cfg, s, x, w, b, y)
+		return
+	}
 	// W_kh[(kw, ic), oc] = w[oc, kh, kw, ic]: the transposed rows of w, packed per kh.
 	per := panels(s.OC) * kc * nr
 	st.wp = grow(st.wp, s.K*per)
@@ -450,4 +454,46 @@ func (st *convSIMDState) weightGradOnePanel(cfg *Config, s convShape, x, gy, gw,
 		copy(gw[oc*s.K*s.K*s.IC:][:s.K*s.K*s.IC], row[:kkp])
 		gb[oc] = row[kkp]
 	}
+}
+
+// forwardDirectZ is forwardDirect on the AVX-512 kernels when the output channels are whole
+// 32-channel panels and an output row whole 6-pixel tiles (conv2: 64 channels, 24 pixels):
+// each output row, filter row and panel is one multi-tile call of the strided kernel, where
+// the 16-channel path made a call per tile.
+func (st *convSIMDState) forwardDirectZ(cfg *Config, s convShape, x, w, b, y []float32) {
+	kc := s.K * s.IC
+	kkc := s.K * kc
+	np := s.OC / zNR
+	per := np * kc * zNR
+	// W_kh[(kw, ic), oc] = w[oc, kh, kw, ic] in 32-column panels, per kh.
+	st.wp = grow(st.wp, s.K*per)
+	for kh := 0; kh < s.K; kh++ {
+		for p := 0; p < np; p++ {
+			d := st.wp[kh*per+p*kc*zNR:][:kc*zNR]
+			for j := 0; j < zNR; j++ {
+				src := w[(p*zNR+j)*kkc+kh*kc:][:kc]
+				for r, v := range src {
+					d[r*zNR+j] = v
+				}
+			}
+		}
+	}
+	t := s.OW / mr
+	parallelFor(cfg.threads(), s.N*s.OH, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			n, oh := r/s.OH, r%s.OH
+			yr := y[r*s.OW*s.OC:][:s.OW*s.OC]
+			for q := 0; q < s.OW; q++ {
+				for j := 0; j < s.OC; j += nr {
+					move16(yr[q*s.OC+j:], b[j:])
+				}
+			}
+			for kh := 0; kh < s.K; kh++ {
+				a := x[((n*s.H+oh+kh)*s.W)*s.IC:][:(s.OW-1)*s.IC+kc]
+				for p := 0; p < np; p++ {
+					kernels.F32ZStridedTiles(t, kc, a, s.IC, st.wp[kh*per+p*kc*zNR:][:kc*zNR], yr[p*zNR:], s.OC, 1, 1)
+				}
+			}
+		}
+	})
 }
