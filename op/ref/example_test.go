@@ -22,7 +22,7 @@ func ExampleRun() {
 	fmt.Println("accumulators:", r.Acc)
 	fmt.Println("outputs:", r.Out, "saturated:", r.Saturated)
 	// Output:
-	// gemm m=2 n=2 k=3 ta=false tb=false dtype=int16 acc=acc48 out=int16 shift=2 round=floor sat=saturate
+	// gemm m=2 n=2 k=3 ta=false tb=false beta=0 dtype=int16 acc=acc48 out=int16 shift=2 round=floor sat=saturate
 	// accumulators: [58000 -24000 139000 -54000]
 	// outputs: [14500 -6000 32767 -13500] saturated: 1
 }

@@ -371,7 +371,11 @@ func (l *lowerer) inlineTrivialLoops(body []kernel.Stmt) []kernel.Stmt {
 		if ok {
 			trip, known = lp.TripCount()
 		}
-		if !ok || !known || trip > 1 || lp.Var == nil || !lp.Start.IsIntImm() || !lp.Step.IsIntImm() {
+		if !ok || !known || trip > 1 || lp.Var == nil || !lp.Start.IsIntImm() || !lp.Step.IsIntImm() ||
+			trip == 1 && indexedAccess(lp.Body) {
+			// a one-trip loop whose loads or stores index through computed values stays a
+			// loop: its addresses are affine in the counter there, while inlined they would
+			// be temporaries the lowering does not fold (seed 004's kernel at cib = 16)
 			out = append(out, st)
 			continue
 		}
@@ -388,6 +392,18 @@ func (l *lowerer) inlineTrivialLoops(body []kernel.Stmt) []kernel.Stmt {
 		return body
 	}
 	return l.inlineTrivialLoops(out)
+}
+
+// indexedAccess reports whether a loop body loads or stores through an index that is not an
+// immediate (nested loops included).
+func indexedAccess(body []kernel.Stmt) bool {
+	found := false
+	kernel.Walk(body, func(st kernel.Stmt, _ int) {
+		if in, ok := st.(*kernel.Instr); ok && (in.Op == kernel.OpLoad || in.Op == kernel.OpStore) && len(in.Args) > 1 && !in.Args[1].IsIntImm() {
+			found = true
+		}
+	})
+	return found
 }
 
 // readOutside reports whether the kernel reads loop lp's counter anywhere but inside a loop
