@@ -85,6 +85,9 @@ type xdnaCompileJSON struct {
 	LoopTrips    int     `json:"loop_trips"`
 	Prologue     int     `json:"prologue"`
 	Epilogue     int     `json:"epilogue"`
+	// operand slices padded to the load FIFO's line (aie2p, k1 not a multiple of 4)
+	SliceBytes  int `json:"operand_slice_bytes,omitempty"`
+	SliceStride int `json:"operand_slice_stride,omitempty"`
 }
 
 type xdnaSimJSON struct {
@@ -143,7 +146,8 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 		case *asJSON:
 			if err := writeJSON(env.stdout, xdnaCompileJSON{Target: r.Target, Spec: r.Spec, Instructions: r.Instructions, VMACs: r.VMACs,
 				Utilization: r.Utilization, Cycles: r.Cycles, Stalls: r.Stalls, GFLOPS: r.GFLOPS, ClockGHz: r.ClockGHz, Verified: r.Verified,
-				MaxErr: r.MaxErr, II: r.II, Blocks: r.Blocks, LoopTrips: r.Loop, Prologue: r.Prologue, Epilogue: r.Epilogue}); err != nil {
+				MaxErr: r.MaxErr, II: r.II, Blocks: r.Blocks, LoopTrips: r.Loop, Prologue: r.Prologue, Epilogue: r.Epilogue,
+				SliceBytes: r.Layout.In0Pack.Chunk, SliceStride: r.Layout.In0Pack.Stride}); err != nil {
 				return err
 			}
 		default:

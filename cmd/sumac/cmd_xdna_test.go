@@ -63,7 +63,7 @@ func TestXDNAErrors(t *testing.T) {
 		{"sim", "--target", "aieml", "a.s", "b.s"},
 		{"compile", "--target", "aie3", xdnaSeed},
 		{"compile", "--target", "aie2p", "einsum [a,b],[b,c]->[a,c] a=1 b=1 c=1 dtype=bfp16"},
-		{"compile", "--target", "aie2p", strings.Replace(xdnaSeed, "k1=12", "k1=9", 1)},
+		{"compile", "--target", "aie2p", strings.Replace(xdnaSeed, "n0=8", "n0=4", 1)},
 		{"sim", "--target", "aie2p", "/nonexistent.s"},
 	} {
 		if code, _, _ := run(t, args...); code != 2 {

@@ -102,7 +102,7 @@ func CompileOpts(a *Arch, spec string, opt Options) (*Result, error) {
 	if prog == nil {
 		return nil, first
 	}
-	lay, err := a.PlaceBuffers(s.Einsum)
+	lay, err := a.PlaceBuffersPacked(s.Einsum, k.pack[0], k.pack[1])
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,8 @@ type kern struct {
 	setup []*setupOp
 	name  string
 	plan  emitPlan
+	// pack: the operand layouts the kernel reads (In0, In1)
+	pack [2]Packing
 }
 
 type setupOp struct {

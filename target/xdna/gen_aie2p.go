@@ -33,11 +33,7 @@ func matchBFP(e *op.Einsum) (bfpDims, error) {
 	if sz[M0] != 8 || sz[K0] != 8 || sz[N0] != 8 {
 		return bad(fmt.Sprintf("%s=%d %s=%d %s=%d (the bfp16 8x8x8 VMAC.F tile)", M0, sz[M0], K0, sz[K0], N0, sz[N0]))
 	}
-	d := bfpDims{m2: sz[M2], k1: sz[K1], n2: sz[N2]}
-	if d.k1%4 != 0 && (d.m2 > 1 || d.n2 > 1) {
-		return d, fmt.Errorf("aie2p: %s=%d: each block's bfp16 operand stream starts a new %d-byte slice, and the fill/pop pipeline fetches 64-byte-aligned lines (seed 002: loads must be 64-byte aligned), so a slice of 2 x %s x 72 bytes must be a multiple of 64: %s must be a multiple of 4 (or m2 = n2 = 1)", K1, d.k1, 144*d.k1, K1, K1)
-	}
-	return d, nil
+	return bfpDims{m2: sz[M2], k1: sz[K1], n2: sz[N2]}, nil
 }
 
 // genAIE2P builds the XDNA2 bfp16 kernel: one block of 2x2 output tiles per iteration
@@ -60,9 +56,26 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		return nil, fmt.Errorf("bfp16 kernels need an AIE2P target")
 	}
 	k1 := d.k1
+	// Each block streams one m2 slice of A and one n2 slice of B (2 k1 tiles of 72 bytes each)
+	// through a FIFO that fetches 64-byte-aligned lines ([seed] "the loads and stores must be
+	// 64-byte aligned"): a block's stream must start on a line. When 144 k1 is not a multiple of
+	// 64 (k1 not a multiple of 4) and there are several blocks, the operand layout pads each
+	// slice to the next line (16, 32 or 48 zero bytes: whole 4-byte words, so a DMA buffer
+	// descriptor's stride can produce it), and at each block's end the FIFO position (r24, r25:
+	// plain scalar registers, [LLVM] AIE2PRegisterInfo's {p0, lf0, r24} tuples) is reset to 0 so
+	// the pad bytes left in the FIFO are dropped and the next block's first fill starts a line.
+	slice := 2 * k1 * 72
+	stride := (slice + 63) / 64 * 64
+	pad := 0
+	if d.m2*d.n2 > 1 {
+		pad = stride - slice
+	}
 	// one VMAC.F per bundle, unless the block's 16 stores (one store slot) need more bundles
 	ii := max(4*k1, 16) + g.extra
 	k := newKern(a, ii, d.m2*d.n2, name)
+	if pad > 0 {
+		k.pack = [2]Packing{{Chunk: slice, Stride: stride}, {Chunk: slice, Stride: stride}}
+	}
 	L := a.Lat
 	M := a.M
 	reg := func(f string, v ...any) *vliw.Reg { return M.MustReg(fmt.Sprintf(f, v...)) }
@@ -203,13 +216,13 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	// Pointer jumps between blocks (the seed's scheme): r1 counts blocks along n2; after a
 	// block, r6 = (r1 < n2): the next block reuses this A slice (m0 = -slice) unless the row of
 	// blocks ended (m0 = 0, and B jumps back to its start: m1 = -(n2 slices)).
-	t0 := min(paddA-7, paddB-8)
-	scal := []struct {
+	type scalarOp struct {
 		slot string
 		dt   int
 		op   string
 		args []string
-	}{
+	}
+	scal := []scalarOp{
 		{"alu", 0, "add", []string{"r1", "r1", "r3"}},
 		{"alu", 1, "ltu", []string{"r6", "r1", "r2"}},
 		{"alu", 2, "mul", []string{"r1", "r1", "r6"}},
@@ -218,6 +231,17 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		{"alu", 5, "mul", []string{"r7", "r7", "r5"}},
 		{"mv", 6, "mov", []string{"m0", "r6"}},
 		{"mv", 7, "mov", []string{"m1", "r7"}},
+	}
+	t0 := min(paddA-7, paddB-8)
+	if pad > 0 {
+		// padded slices: m0 = pad - stride (reuse the A slice) or pad (next slice); m1 = pad
+		// (next B slice) or pad - n2 stride (back to B's start)
+		scal = append(scal[:6],
+			scalarOp{"alu", 6, "add", []string{"r6", "r6", "r8"}},
+			scalarOp{"alu", 7, "add", []string{"r7", "r7", "r8"}},
+			scalarOp{"mv", 7, "mov", []string{"m0", "r6"}},
+			scalarOp{"mv", 8, "mov", []string{"m1", "r7"}})
+		t0 = min(paddA-8, paddB-9)
 	}
 	for _, s := range scal {
 		s := s
@@ -231,6 +255,31 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			}
 			return out
 		})
+	}
+	if pad > 0 {
+		// the FIFO position reset between the block's last pop (which writes it in stage 1) and
+		// the next block's first fill (which reads it in stage 1)
+		for _, f := range []struct {
+			s   []*streamOp
+			pos string
+		}{{sa, "r24"}, {sb, "r25"}} {
+			lastPop, nextFill := f.s[len(f.s)-1].t, f.s[0].t+ii
+			placed := false
+			for t := nextFill - L.ALUDst; t > lastPop && !placed; t-- {
+				for _, sl := range []string{"alu", "mv"} {
+					if k.busy(sl, t) || k.coversBusy(sl, t) {
+						continue
+					}
+					pos, opn := f.pos, map[string]string{"alu": "movx", "mv": "mov"}[sl]
+					k.add(sl, t, opn, func() []vliw.Arg { return []vliw.Arg{vliw.R(reg("%s", pos)), vliw.Imm(0)} })
+					placed = true
+					break
+				}
+			}
+			if !placed {
+				return nil, fmt.Errorf("no scalar slot resets %s between blocks", f.pos)
+			}
+		}
 	}
 
 	// stores: tiles in the order their chains end, four 64-byte quarters each; m = 0 tiles
@@ -259,7 +308,6 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		return nil, fmt.Errorf("aie2p k1=%d: %v", k1, err)
 	}
 	// once-only set-up before the first iteration
-	slice := int64(2 * k1 * 72)
 	k.setup = append(k.setup,
 		&setupOp{in: k.isa.Operation("movx", vliw.R(reg("r24")), vliw.Imm(0)), deadline: sa[0].t},
 		&setupOp{in: k.isa.Operation("mov", vliw.R(reg("r25")), vliw.Imm(0)), deadline: sb[0].t},
@@ -267,8 +315,11 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		&setupOp{in: k.isa.Operation("movx", vliw.R(reg("r1")), vliw.Imm(0)), deadline: t0},
 		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r2")), vliw.Imm(int64(d.n2))), deadline: t0 + 1},
 		&setupOp{in: k.isa.Operation("movx", vliw.R(reg("r3")), vliw.Imm(1)), deadline: t0},
-		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r4")), vliw.Imm(-slice)), deadline: t0 + 4},
-		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r5")), vliw.Imm(-slice*int64(d.n2))), deadline: t0 + 5},
+		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r4")), vliw.Imm(-int64(slice+pad))), deadline: t0 + 4},
+		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r5")), vliw.Imm(-int64(slice+pad)*int64(d.n2))), deadline: t0 + 5},
 	)
+	if pad > 0 {
+		k.setup = append(k.setup, &setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r8")), vliw.Imm(int64(pad))), deadline: t0 + 6})
+	}
 	return k, nil
 }
