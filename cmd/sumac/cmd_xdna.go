@@ -15,7 +15,7 @@ import (
 // hands the whole command line to runXDNA, which parses its own flags (the AIE1 flags of compile
 // and sim do not apply to these tiles).
 
-const xdnaUsage = `Usage: sumac compile --target aie2p|aieml 'EINSUM SPEC' [--emit asm] [--json]
+const xdnaUsage = `Usage: sumac compile --target aie2p|aieml 'EINSUM SPEC' [--schedule S] [--accumulate] [--emit asm] [--json]
        sumac sim --target aie2p|aieml [--spec 'EINSUM SPEC'] [--c-in zero|random] FILE.s [--json]
 
 compile generates the VLIW kernel of an einsum (aie2p: seed 002's bfp16 layout
@@ -23,6 +23,8 @@ compile generates the VLIW kernel of an einsum (aie2p: seed 002's bfp16 layout
 bf16 layout [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0], m0=4 k0=8 n0=4), runs it on the
 cycle-level model with random operands and checks the output against op/ref.
   --emit asm   print the assembly listing instead of the report
+  --schedule S one of the generator's choices as 'sumac tune --target T' prints them, e.g.
+               'chains=rr stores=packed slack=1 lead=4' (default: the shortest of a few)
   --accumulate the kernel adds to the output buffer (out += A.B, as the published kernels do;
                aieml only), checked from a random initial output
   --json       one JSON document: instructions, vmacs, utilization (= vmacs / instructions),
@@ -116,6 +118,7 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 	asJSON := fs.Bool("json", false, "one JSON document")
 	emit := fs.String("emit", "", "asm: print the listing")
 	accum := fs.Bool("accumulate", false, "the kernel adds to the output buffer (compile)")
+	schedText := fs.String("schedule", "", "a generator choice (compile)")
 	spec := fs.String("spec", "", "einsum spec of the buffers (sim)")
 	cIn := fs.String("c-in", "zero", "initial output buffer (sim)")
 	in0 := fs.Int("in0", -1, "in0 address (sim)")
@@ -136,7 +139,16 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 		if *emit != "" && *emit != "asm" {
 			return usageErr("--emit %q: the %s target prints its kernel as asm", *emit, *target)
 		}
-		r, err := xdna.CompileOpts(a, pos[0], xdna.Options{Accumulate: *accum})
+		var r *xdna.Result
+		if *schedText != "" {
+			ch, perr := xdna.ParseChoice(*schedText)
+			if perr != nil {
+				return usageErr("--schedule: %v", perr)
+			}
+			r, err = xdna.CompileChoice(a, pos[0], ch, xdna.Options{Accumulate: *accum})
+		} else {
+			r, err = xdna.CompileOpts(a, pos[0], xdna.Options{Accumulate: *accum})
+		}
 		if err != nil {
 			return err
 		}

@@ -125,7 +125,7 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			o.defines(chain[r][c], L.MACDst).reads(1, chain[r-1][c], L.MACAcc).reads(2, A[m][r], L.MACSrc).reads(3, B[n][r], L.MACSrc)
 		}
 	}
-	popLead := L.PopDst - L.MACSrc + 1 // a pop issues this many cycles before its tile's first use
+	popLead := L.PopDst - L.MACSrc + 1 + g.lead // a pop issues this many cycles before its tile's first use
 	// operand streams: unit A pops A[m][k] in memory order (k-major, m minor), unit B B[n][k]
 	type streamOp struct {
 		fill     bool
