@@ -25,8 +25,8 @@ cycle-level model with random operands and checks the output against op/ref.
   --emit asm   print the assembly listing instead of the report
   --schedule S one of the generator's choices as 'sumac tune --target T' prints them, e.g.
                'chains=rr stores=packed slack=1 lead=4' (default: the shortest of a few)
-  --accumulate the kernel adds to the output buffer (out += A.B, as the published kernels do;
-               aieml only), checked from a random initial output
+  --accumulate the kernel adds to the output buffer (out += A.B, as the published kernels do),
+               checked from a random initial output
   --json       one JSON document: instructions, vmacs, utilization (= vmacs / instructions),
                cycles, stalls, gflops (at clock_ghz), clock_ghz, verified, and the schedule
 

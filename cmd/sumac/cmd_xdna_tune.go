@@ -21,7 +21,7 @@ instructions, VMAC.F, utilization, cycles, verified (or why the generator refuse
 winner (verified, fewest cycles, then fewest instructions). The register block (2x2 tiles on
 aie2p, 2x4 on aieml) and the block order are the generator's fixed choices. Every candidate is
 a record in the tuning store (see 'sumac db'); a run evaluates only what the store lacks.
-  --accumulate  kernels that add to the output (out += A.B; aieml only)
+  --accumulate  kernels that add to the output (out += A.B), checked from a random output
   --store LOC   sqlite:PATH, postgres://... or memory: (default: $SUMAC_STORE, else SQLite
                 under the user cache directory); --no-cache: evaluate all, keep nothing
   --emit asm    print the winner's listing instead of the report

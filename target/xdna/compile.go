@@ -64,7 +64,7 @@ func CompileOpts(a *Arch, spec string, opt Options) (*Result, error) {
 	if opt.Accumulate {
 		leads = []int{0, 4}
 	}
-	for extra := 0; extra <= 4 && (prog == nil || extra <= 2); extra++ {
+	for extra := 0; extra <= maxSlack(a, opt) && (prog == nil || extra <= 2); extra++ {
 		for _, lead := range leads {
 			for _, prio := range []bool{true, false} {
 				for _, spread := range []bool{false, true} {

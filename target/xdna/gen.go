@@ -23,7 +23,13 @@ type tval struct {
 	last  int    // cycle of the last read
 	reg   int    // allocated register index
 	fixed bool
+	// per quarter of the register: [pland[q], plast[q]) is when quarter q is occupied (whole
+	// writes and reads set all four; an output tile's stores free it quarter by quarter and its
+	// loads fill it quarter by quarter, as seed 002 shares DM2-DM4 between stores and loads)
+	pland, plast [nParts]int
 }
+
+const nParts = 4
 
 // top is one template operation.
 type top struct {
@@ -99,6 +105,9 @@ func mod(a, b int) int { return ((a % b) + b) % b }
 
 func (k *kern) newVal(class string) *tval {
 	v := &tval{id: int32(len(k.vals)), class: class, land: 1 << 30, last: -1 << 30}
+	for q := range v.pland {
+		v.pland[q], v.plast[q] = 1<<30, -1<<30
+	}
 	k.vals = append(k.vals, v)
 	return v
 }
@@ -113,15 +122,33 @@ func (k *kern) add(slot string, t int, op string, args func() []vliw.Arg) *top {
 
 // defines records that o writes v in stage st (the value lands at the end of cycle t+st-1).
 func (o *top) defines(v *tval, st int) *top {
+	for q := 0; q < nParts; q++ {
+		o.definesPart(v, q, st)
+	}
+	return o
+}
+
+// definesPart records that o writes quarter q of v in stage st.
+func (o *top) definesPart(v *tval, q, st int) *top {
 	o.def = v
 	v.land = min(v.land, o.t+st-1)
+	v.pland[q] = min(v.pland[q], o.t+st-1)
 	return o
 }
 
 // reads records that operand i of o reads v in stage st.
 func (o *top) reads(i int, v *tval, st int) *top {
+	for q := 0; q < nParts; q++ {
+		o.readsPart(i, v, q, st)
+	}
+	return o
+}
+
+// readsPart records that operand i of o reads quarter q of v in stage st.
+func (o *top) readsPart(i int, v *tval, q, st int) *top {
 	o.uses[i] = v
 	v.last = max(v.last, o.t+st-1)
+	v.plast[q] = max(v.plast[q], o.t+st-1)
 	return o
 }
 
@@ -236,11 +263,24 @@ func (k *kern) allocate(regs map[string]int) error {
 	return nil
 }
 
-// overlap reports whether two values' occupancy intervals meet on the circle of length II.
+// overlap reports whether two values' occupancy intervals meet on the circle of length II, in
+// any quarter of the register.
 func (k *kern) overlap(v, w *tval) bool {
+	for q := 0; q < nParts; q++ {
+		if k.overlapSpan(v.pland[q], v.plast[q], w.pland[q], w.plast[q]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *kern) overlapSpan(vl, vr, wl, wr int) bool {
+	if vr < vl || wr < wl {
+		return false // the quarter is not used by one of them
+	}
 	for d := -2; d <= 2; d++ {
-		a0, a1 := v.land, v.last
-		b0, b1 := w.land+d*k.ii, w.last+d*k.ii
+		a0, a1 := vl, vr
+		b0, b1 := wl+d*k.ii, wr+d*k.ii
 		if a0 < b1 && b0 < a1 {
 			return true
 		}

@@ -36,6 +36,14 @@ func matchBFP(e *op.Einsum) (bfpDims, error) {
 	return bfpDims{m2: sz[M2], k1: sz[K1], n2: sz[N2]}, nil
 }
 
+// streamOp is one operation of an operand stream through a load FIFO: a fill or a pop.
+type streamOp struct {
+	fill     bool
+	v        *tval
+	deadline int
+	t        int
+}
+
 // genAIE2P builds the XDNA2 bfp16 kernel: one block of 2x2 output tiles per iteration
 // (II = 4 k1 VMAC.F), four accumulation chains interleaved one cycle apart so each chain's
 // VMAC.F come 4 cycles apart (>= MACDst - MACAcc + 1 = 3), the first k-step a VMUL.F (the
@@ -45,9 +53,6 @@ func matchBFP(e *op.Einsum) (bfpDims, error) {
 // operand pointers between blocks computed by scalar code in the otherwise idle X/M slots.
 func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	prio := g.prio
-	if g.acc {
-		return nil, fmt.Errorf("aie2p: accumulating into the output (out += A B) is not generated: the 16 output loads per block compete for the five accumulator registers with the chains and the stores (seed 002 solves it by hand)")
-	}
 	d, err := matchBFP(e)
 	if err != nil {
 		return nil, err
@@ -71,7 +76,13 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		pad = stride - slice
 	}
 	// one VMAC.F per bundle, unless the block's 16 stores (one store slot) need more bundles
-	ii := max(4*k1, 16) + g.extra
+	ii := max(4*k1, 16)
+	if g.acc {
+		// the 16 output loads of a block go through unit A (only A writes accumulators
+		// [seed]) next to A's 2 k1 pops, its fills and its pointer jump
+		ii = max(ii, 2*k1+(2*k1+7)/8+1+16)
+	}
+	ii += g.extra
 	k := newKern(a, ii, d.m2*d.n2, name)
 	if pad > 0 {
 		k.pack = [2]Packing{{Chunk: slice, Stride: stride}, {Chunk: slice, Stride: stride}}
@@ -90,6 +101,12 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		A[i], B[i] = make([]*tval, k1), make([]*tval, k1)
 		for kk := 0; kk < k1; kk++ {
 			A[i][kk], B[i][kk] = k.newVal("ex"), k.newVal("ex")
+		}
+	}
+	var cin [4]*tval // the output tiles' initial values (accumulate)
+	if g.acc {
+		for c := range cin {
+			cin[c] = k.newVal("dm")
 		}
 	}
 	chain := make([][4]*tval, k1)
@@ -112,6 +129,13 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			r, c := r, c
 			m, n := c&1, c>>1
 			t := when[c][r]
+			if r == 0 && g.acc {
+				o := k.add("vec", t, "vmac.f", func() []vliw.Arg {
+					return []vliw.Arg{dm(chain[0][c]), dm(cin[c]), ex(A[m][0]), ex(B[n][0]), r0}
+				})
+				o.defines(chain[0][c], L.MACDst).reads(1, cin[c], L.MACAcc).reads(2, A[m][0], L.MACSrc).reads(3, B[n][0], L.MACSrc)
+				continue
+			}
 			if r == 0 {
 				o := k.add("vec", t, "vmul.f", func() []vliw.Arg {
 					return []vliw.Arg{dm(chain[0][c]), ex(A[m][0]), ex(B[n][0]), r0}
@@ -125,14 +149,45 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			o.defines(chain[r][c], L.MACDst).reads(1, chain[r-1][c], L.MACAcc).reads(2, A[m][r], L.MACSrc).reads(3, B[n][r], L.MACSrc)
 		}
 	}
+	storeLead := L.MACDst - L.VSTSrc + 1
+	quarters := []string{"bmll", "bmlh", "bmhl", "bmhh"}
+	next := 0
+	storeAt := [2][]bool{make([]bool, ii), make([]bool, ii)} // modulo cycles each half is stored to
+	for c := 0; c < 4; c++ {
+		c := c
+		v := chain[k1-1][c]
+		ptr := reg("p2")
+		if c&1 == 1 {
+			ptr = reg("p3")
+		}
+		for q := 0; q < 4; q++ {
+			q := q
+			t := k.asap("st", max(next, when[c][k1-1]+storeLead))
+			o := k.add("st", t, "vst", func() []vliw.Arg {
+				return []vliw.Arg{vliw.R(reg("%s%d", quarters[q], v.reg)), vliw.MemPost(ptr, 64)}
+			})
+			o.readsPart(0, v, q, L.VSTSrc)
+			storeAt[c&1][mod(t, ii)] = true
+			next = t + 1
+		}
+	}
+	// Output loads (accumulate), placed before the operand streams: a pop may not directly
+	// precede one on unit A, and pops take half of unit A's cycles, so the pops go around them.
+	var firstLoad [2]int
+	noPopAt := make([]bool, ii)
+	if g.acc {
+		var err error
+		if firstLoad, err = k.outputLoadsAIE2P(cin, when, storeAt); err != nil {
+			return nil, fmt.Errorf("aie2p k1=%d: %v", k1, err)
+		}
+		for _, o := range k.ops {
+			if o.op == "vlda" {
+				noPopAt[mod(o.t-1, ii)] = true
+			}
+		}
+	}
 	popLead := L.PopDst - L.MACSrc + 1 + g.lead // a pop issues this many cycles before its tile's first use
 	// operand streams: unit A pops A[m][k] in memory order (k-major, m minor), unit B B[n][k]
-	type streamOp struct {
-		fill     bool
-		v        *tval
-		deadline int
-		t        int
-	}
 	stream := func(unit string, tiles [][]*tval, firstUse func(i, kk int) int) []*streamOp {
 		var s []*streamOp
 		for kk := 0; kk < k1; kk++ {
@@ -169,6 +224,9 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			for j := len(s) - 1; j >= 0; j-- {
 				x := s[j]
 				x.t = k.alap(unit, min(x.deadline, next-1))
+				for tries := 0; unit == "lda" && !x.fill && noPopAt[mod(x.t, ii)] && tries < ii; tries++ {
+					x.t = k.alap(unit, x.t-1)
+				}
 				k.take(unit, x.t)
 				next = x.t
 			}
@@ -191,6 +249,7 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	if err != nil {
 		return nil, err
 	}
+
 	addStream := func(unit string, s []*streamOp, p, lf, pos string) {
 		mem := vliw.MemFifo(M.MustReg(p), M.MustReg(lf), M.MustReg(pos))
 		for _, x := range s {
@@ -284,26 +343,6 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 
 	// stores: tiles in the order their chains end, four 64-byte quarters each; m = 0 tiles
 	// through p2 (first half of the output), m = 1 through p3.
-	storeLead := L.MACDst - L.VSTSrc + 1
-	quarters := []string{"bmll", "bmlh", "bmhl", "bmhh"}
-	next := 0
-	for c := 0; c < 4; c++ {
-		c := c
-		v := chain[k1-1][c]
-		ptr := reg("p2")
-		if c&1 == 1 {
-			ptr = reg("p3")
-		}
-		for q := 0; q < 4; q++ {
-			q := q
-			t := k.asap("st", max(next, when[c][k1-1]+storeLead))
-			o := k.add("st", t, "vst", func() []vliw.Arg {
-				return []vliw.Arg{vliw.R(reg("%s%d", quarters[q], v.reg)), vliw.MemPost(ptr, 64)}
-			})
-			o.reads(0, v, L.VSTSrc)
-			next = t + 1
-		}
-	}
 	if err := k.allocate(map[string]int{"ex": a.VecRegs, "dm": a.AccRegs}); err != nil {
 		return nil, fmt.Errorf("aie2p k1=%d: %v", k1, err)
 	}
@@ -321,5 +360,74 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	if pad > 0 {
 		k.setup = append(k.setup, &setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r8")), vliw.Imm(int64(pad))), deadline: t0 + 6})
 	}
+	if g.acc {
+		// the output loads' pointers start where the stores' do (p4: first half, p5: second)
+		k.setup = append(k.setup,
+			&setupOp{in: k.isa.Operation("mov", vliw.R(reg("p4")), vliw.R(reg("p2"))), deadline: firstLoad[0]},
+			&setupOp{in: k.isa.Operation("mov", vliw.R(reg("p5")), vliw.R(reg("p3"))), deadline: firstLoad[1]})
+	}
 	return k, nil
+}
+
+// outputLoadsAIE2P places the 16 output loads of a block (accumulate): tile c's four 64-byte
+// quarters into its accumulator register through unit A (only A writes accumulators [seed]),
+// landing before the chain's first VMAC.F reads them (issue <= first - (VLDDst - MACAcc + 1)),
+// each half of the output through its own pointer in memory order (p4: tiles c = 0, 2; p5: c =
+// 1, 3), placed as late as possible in unit A's free cycles, never directly after a pop on
+// unit A (the caller places the pops around them: [XD-isa] "Cannot be followed by a standard
+// (non-pipeline) load operation") and never in a cycle that stores to the same half (one bank
+// access per cycle: no conflict stall). A tile's register is shared quarter by quarter with the
+// previous tile the stores drain from it (tval.pland/plast), as seed 002 shares DM2-DM4.
+func (k *kern) outputLoadsAIE2P(cin [4]*tval, when [][]int, storeAt [2][]bool) (first [2]int, err error) {
+	L, ii := k.a.Lat, k.ii
+	quarters := []string{"bmll", "bmlh", "bmhl", "bmhh"}
+	lead := L.VLDDst - L.MACAcc + 1
+	for h := 0; h < 2; h++ {
+		ptr := "p4"
+		if h == 1 {
+			ptr = "p5"
+		}
+		// memory order: tile (h, n1 = 0) then (h, n1 = 1), quarters in order; placed last first
+		type ld struct{ c, q int }
+		var seq []ld
+		for n := 0; n < 2; n++ {
+			for q := 0; q < 4; q++ {
+				seq = append(seq, ld{h + 2*n, q})
+			}
+		}
+		next, lastT := 1<<30, 0
+		for j := len(seq) - 1; j >= 0; j-- {
+			l := seq[j]
+			t := min(when[l.c][0]-lead, next-1)
+			placed := false
+			for i := 0; i < ii; i++ {
+				u := t - i
+				if k.busy("lda", u) || storeAt[h][mod(u, ii)] {
+					continue
+				}
+				t, placed = u, true
+				break
+			}
+			if !placed {
+				return first, fmt.Errorf("no unit-A cycle for output load %d of half %d", j, h)
+			}
+			k.take("lda", t)
+			v, q, p := cin[l.c], l.q, ptr
+			o := &top{slot: "lda", t: t, op: "vlda", uses: map[int]*tval{}}
+			o.args = func() []vliw.Arg {
+				return []vliw.Arg{vliw.R(k.a.M.MustReg(fmt.Sprintf("%s%d", quarters[q], v.reg))), vliw.MemPost(k.a.M.MustReg(p), 64)}
+			}
+			o.definesPart(v, q, L.VLDDst)
+			k.ops = append(k.ops, o)
+			if j == len(seq)-1 {
+				lastT = t
+			}
+			next = t
+		}
+		first[h] = next
+		if lastT-next >= ii {
+			return first, fmt.Errorf("the output loads of half %d span more than a block", h)
+		}
+	}
+	return first, nil
 }

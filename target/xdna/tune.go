@@ -83,20 +83,34 @@ func ParseChoice(s string) (Choice, error) {
 	return c, nil
 }
 
-// Space is the tuner's candidate set: both chain orders, stores packed or spread, loop-body
-// slack 0..4 and operand lead 0, 4 or 8 cycles (one and two VMAC.F rounds of AIE2P's chains).
-func Space() []Choice {
+// Space is the tuner's candidate set: both chain orders, stores packed or spread (aieml), loop-
+// body slack 0..maxSlack and operand lead 0, 4 or 8 cycles (one and two VMAC.F rounds of
+// AIE2P's chains).
+func Space(a *Arch, opt Options) []Choice {
 	var cs []Choice
-	for _, slack := range []int{0, 1, 2, 3, 4} {
+	for slack := 0; slack <= maxSlack(a, opt); slack++ {
 		for _, lead := range []int{0, 4, 8} {
 			for _, prio := range []bool{true, false} {
 				for _, spread := range []bool{false, true} {
+					if spread && a.Gen == AIE2P {
+						continue // the AIE2P generator packs its stores only
+					}
 					cs = append(cs, Choice{Prioritized: prio, Spread: spread, Slack: slack, Lead: lead})
 				}
 			}
 		}
 	}
 	return cs
+}
+
+// maxSlack is the most bundles the generator adds to a loop body's bound: 4, or 16 for an
+// accumulating aie2p kernel, whose output loads crowd unit A and the accumulator registers
+// until the body is about 11 bundles longer (docs/xdna.md).
+func maxSlack(a *Arch, opt Options) int {
+	if a.Gen == AIE2P && opt.Accumulate {
+		return 16
+	}
+	return 4
 }
 
 // generate builds and emits one choice's kernel.
@@ -172,10 +186,7 @@ func Tune(a *Arch, spec string, opt Options, have func(Choice) (Candidate, bool)
 		return nil, 0, err
 	}
 	want := s.Einsum.MACs() / int64(a.MACsPerInstr())
-	for _, c := range Space() {
-		if c.Spread && a.Gen == AIE2P {
-			continue // the AIE2P generator packs its stores only
-		}
+	for _, c := range Space(a, opt) {
 		if have != nil {
 			if x, ok := have(c); ok {
 				cands = append(cands, x)

@@ -57,7 +57,7 @@ func TestTune(t *testing.T) {
 }
 
 func TestParseChoice(t *testing.T) {
-	for _, c := range xdna.Space() {
+	for _, c := range xdna.Space(aieml.Arch, xdna.Options{}) {
 		back, err := xdna.ParseChoice(c.String())
 		if err != nil || back != c {
 			t.Fatalf("%v: read back %v, %v", c, back, err)
