@@ -217,19 +217,10 @@ func genAIE2(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	place := func(buf string, s []*ld, withPadd bool, units []string) (int, string, error) {
 		guess := s[0].deadline
 		for iter := 0; iter < 10; iter++ {
-			saved := map[string][]bool{}
-			for _, u := range []string{"lda", "ldb", "st"} {
-				saved[u] = append([]bool(nil), k.mrt[u]...)
-			}
+			saved := k.mrt.Snapshot("lda", "ldb", "st")
 			savedBank := append([]bool(nil), bank[buf]...)
 			restore := func() {
-				for u, row := range saved {
-					if len(row) == 0 {
-						k.mrt[u] = nil
-					} else {
-						k.mrt[u] = row
-					}
-				}
+				k.mrt.Restore(saved)
 				bank[buf] = savedBank
 				if len(savedBank) == 0 {
 					bank[buf] = nil

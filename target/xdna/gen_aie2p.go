@@ -213,11 +213,7 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			}
 		}
 		for iter := 0; iter < 8; iter++ {
-			saved := k.mrt[unit]
-			k.mrt[unit] = append([]bool(nil), saved...)
-			if k.mrt[unit] == nil {
-				k.mrt[unit] = make([]bool, ii)
-			}
+			saved := k.mrt.Snapshot(unit)
 			padd := k.alap(unit, ii+guess-1)
 			k.take(unit, padd)
 			next := padd
@@ -237,7 +233,7 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 				return padd, nil
 			}
 			guess = s[0].t
-			k.mrt[unit] = saved
+			k.mrt.Restore(saved)
 		}
 		return 0, fmt.Errorf("%s stream placement does not settle", unit)
 	}
