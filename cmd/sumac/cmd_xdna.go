@@ -36,6 +36,8 @@ rejects hazards and checks the output against op/ref.
   --spec       the einsum the listing computes (default: the published kernel's)
   --in0, --in1, --out   buffer addresses (default: bank-aware placement)
   --c-in       initial output buffer: zero (default) or random (kernels that accumulate)
+  --operand-slices N:S  operands packed in slices of N bytes every S bytes (a generated aie2p
+               listing with padded slices: compile --json gives operand_slice_bytes and _stride)
   --json       instructions, vmacs, cycles, stalls, ok, verified, hazard
 Exit status: 0 verified, 1 a hazard or a wrong output, 2 bad input.
 `
@@ -124,6 +126,7 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 	in0 := fs.Int("in0", -1, "in0 address (sim)")
 	in1 := fs.Int("in1", -1, "in1 address (sim)")
 	out := fs.Int("out", -1, "out address (sim)")
+	slices := fs.String("operand-slices", "", "N:S operand slices (sim)")
 	pos, err := parseFlags(env, c, fs, args)
 	if err != nil {
 		return err
@@ -179,8 +182,14 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 	if *spec == "" {
 		*spec = xdna.SeedSpec(a.Gen)
 	}
+	var pack xdna.Packing
+	if *slices != "" {
+		if _, err := fmt.Sscanf(*slices, "%d:%d", &pack.Chunk, &pack.Stride); err != nil {
+			return usageErr("--operand-slices %q: want BYTES:STRIDE", *slices)
+		}
+	}
 	name := strings.TrimSuffix(pos[0], ".s")
-	r, err := xdna.SimListing(a, name, string(src), xdna.SimOptions{Spec: *spec, In0: *in0, In1: *in1, Out: *out, CIn: *cIn, Seed: 1})
+	r, err := xdna.SimListing(a, name, string(src), xdna.SimOptions{Spec: *spec, In0: *in0, In1: *in1, Out: *out, CIn: *cIn, Seed: 1, Pack: pack})
 	if err != nil {
 		return err
 	}

@@ -154,6 +154,9 @@ type SimOptions struct {
 	In0, In1, Out int
 	CIn           string // initial output buffer: zero or random
 	Seed          uint64
+	// Pack packs both operand images (a generated aie2p listing whose slices are padded to the
+	// load FIFO's line; zero: contiguous).
+	Pack Packing
 }
 
 // SimResult is a listing's run.
@@ -199,7 +202,10 @@ func SimListing(a *Arch, name, src string, opt SimOptions) (*SimResult, error) {
 		}
 		return nil, err
 	}
-	lay, err := a.PlaceBuffers(s.Einsum)
+	if opt.Pack.Chunk < 0 || opt.Pack.Chunk > 0 && opt.Pack.Stride < opt.Pack.Chunk {
+		return nil, fmt.Errorf("operand slices of %d bytes every %d: the stride must be at least the slice", opt.Pack.Chunk, opt.Pack.Stride)
+	}
+	lay, err := a.PlaceBuffersPacked(s.Einsum, opt.Pack, opt.Pack)
 	if err != nil {
 		return nil, err
 	}
