@@ -18,6 +18,7 @@ func init() {
 		summary: "auto-tune conv2d (Vyasa), gemm and einsum schedules for the AI Engine on the cycle model",
 		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--peel] [--only NAMES] [--workers N] [--store LOC | --no-cache]
        [--shard I/N] [--out DIR] [--json]
+       sumac tune --target aie2p|aieml 'EINSUM SPEC' [--json]   (see --target aie2p -h)
 
 Enumerates and prunes the schedule space of every workload (vectorized loop, loop order,
 unroll-and-jam factors, data layouts, column fusion), generates each candidate, evaluates it on
@@ -61,6 +62,9 @@ Examples:
 `,
 	}
 	c.run = func(env *cmdEnv, args []string) error {
+		if _, ok := einsumTarget(args); ok {
+			return runXDNATune(env, args) // sumac tune --target aie2p -h
+		}
 		fs := newFlags(env, c)
 		target := fs.String("target", "aie1", "target (see sumac help targets)")
 		suiteName := fs.String("suite", "", "workload suite")

@@ -15,7 +15,7 @@ import (
 // hands the whole command line to runXDNA, which parses its own flags (the AIE1 flags of compile
 // and sim do not apply to these tiles).
 
-const xdnaUsage = `Usage: sumac compile --target aie2p|aieml 'EINSUM SPEC' [--emit asm] [--json]
+const xdnaUsage = `Usage: sumac compile --target aie2p|aieml 'EINSUM SPEC' [--schedule S] [--accumulate] [--emit asm] [--json]
        sumac sim --target aie2p|aieml [--spec 'EINSUM SPEC'] [--c-in zero|random] FILE.s [--json]
 
 compile generates the VLIW kernel of an einsum (aie2p: seed 002's bfp16 layout
@@ -23,8 +23,10 @@ compile generates the VLIW kernel of an einsum (aie2p: seed 002's bfp16 layout
 bf16 layout [m1,k1,m0,k0],[k1,n1,k0,n0]->[m1,n1,m0,n0], m0=4 k0=8 n0=4), runs it on the
 cycle-level model with random operands and checks the output against op/ref.
   --emit asm   print the assembly listing instead of the report
-  --accumulate the kernel adds to the output buffer (out += A.B, as the published kernels do;
-               aieml only), checked from a random initial output
+  --schedule S one of the generator's choices as 'sumac tune --target T' prints them, e.g.
+               'chains=rr stores=packed slack=1 lead=4' (default: the shortest of a few)
+  --accumulate the kernel adds to the output buffer (out += A.B, as the published kernels do),
+               checked from a random initial output
   --json       one JSON document: instructions, vmacs, utilization (= vmacs / instructions),
                cycles, stalls, gflops (at clock_ghz), clock_ghz, verified, and the schedule
 
@@ -34,6 +36,8 @@ rejects hazards and checks the output against op/ref.
   --spec       the einsum the listing computes (default: the published kernel's)
   --in0, --in1, --out   buffer addresses (default: bank-aware placement)
   --c-in       initial output buffer: zero (default) or random (kernels that accumulate)
+  --operand-slices N:S  operands packed in slices of N bytes every S bytes (a generated aie2p
+               listing with padded slices: compile --json gives operand_slice_bytes and _stride)
   --json       instructions, vmacs, cycles, stalls, ok, verified, hazard
 Exit status: 0 verified, 1 a hazard or a wrong output, 2 bad input.
 `
@@ -85,6 +89,9 @@ type xdnaCompileJSON struct {
 	LoopTrips    int     `json:"loop_trips"`
 	Prologue     int     `json:"prologue"`
 	Epilogue     int     `json:"epilogue"`
+	// operand slices padded to the load FIFO's line (aie2p, k1 not a multiple of 4)
+	SliceBytes  int `json:"operand_slice_bytes,omitempty"`
+	SliceStride int `json:"operand_slice_stride,omitempty"`
 }
 
 type xdnaSimJSON struct {
@@ -113,11 +120,13 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 	asJSON := fs.Bool("json", false, "one JSON document")
 	emit := fs.String("emit", "", "asm: print the listing")
 	accum := fs.Bool("accumulate", false, "the kernel adds to the output buffer (compile)")
+	schedText := fs.String("schedule", "", "a generator choice (compile)")
 	spec := fs.String("spec", "", "einsum spec of the buffers (sim)")
 	cIn := fs.String("c-in", "zero", "initial output buffer (sim)")
 	in0 := fs.Int("in0", -1, "in0 address (sim)")
 	in1 := fs.Int("in1", -1, "in1 address (sim)")
 	out := fs.Int("out", -1, "out address (sim)")
+	slices := fs.String("operand-slices", "", "N:S operand slices (sim)")
 	pos, err := parseFlags(env, c, fs, args)
 	if err != nil {
 		return err
@@ -133,7 +142,16 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 		if *emit != "" && *emit != "asm" {
 			return usageErr("--emit %q: the %s target prints its kernel as asm", *emit, *target)
 		}
-		r, err := xdna.CompileOpts(a, pos[0], xdna.Options{Accumulate: *accum})
+		var r *xdna.Result
+		if *schedText != "" {
+			ch, perr := xdna.ParseChoice(*schedText)
+			if perr != nil {
+				return usageErr("--schedule: %v", perr)
+			}
+			r, err = xdna.CompileChoice(a, pos[0], ch, xdna.Options{Accumulate: *accum})
+		} else {
+			r, err = xdna.CompileOpts(a, pos[0], xdna.Options{Accumulate: *accum})
+		}
 		if err != nil {
 			return err
 		}
@@ -143,7 +161,8 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 		case *asJSON:
 			if err := writeJSON(env.stdout, xdnaCompileJSON{Target: r.Target, Spec: r.Spec, Instructions: r.Instructions, VMACs: r.VMACs,
 				Utilization: r.Utilization, Cycles: r.Cycles, Stalls: r.Stalls, GFLOPS: r.GFLOPS, ClockGHz: r.ClockGHz, Verified: r.Verified,
-				MaxErr: r.MaxErr, II: r.II, Blocks: r.Blocks, LoopTrips: r.Loop, Prologue: r.Prologue, Epilogue: r.Epilogue}); err != nil {
+				MaxErr: r.MaxErr, II: r.II, Blocks: r.Blocks, LoopTrips: r.Loop, Prologue: r.Prologue, Epilogue: r.Epilogue,
+				SliceBytes: r.Layout.In0Pack.Chunk, SliceStride: r.Layout.In0Pack.Stride}); err != nil {
 				return err
 			}
 		default:
@@ -163,8 +182,14 @@ func runXDNA(env *cmdEnv, sub string, args []string) error {
 	if *spec == "" {
 		*spec = xdna.SeedSpec(a.Gen)
 	}
+	var pack xdna.Packing
+	if *slices != "" {
+		if _, err := fmt.Sscanf(*slices, "%d:%d", &pack.Chunk, &pack.Stride); err != nil {
+			return usageErr("--operand-slices %q: want BYTES:STRIDE", *slices)
+		}
+	}
 	name := strings.TrimSuffix(pos[0], ".s")
-	r, err := xdna.SimListing(a, name, string(src), xdna.SimOptions{Spec: *spec, In0: *in0, In1: *in1, Out: *out, CIn: *cIn, Seed: 1})
+	r, err := xdna.SimListing(a, name, string(src), xdna.SimOptions{Spec: *spec, In0: *in0, In1: *in1, Out: *out, CIn: *cIn, Seed: 1, Pack: pack})
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,11 +65,34 @@ func TestXDNAErrors(t *testing.T) {
 		{"sim", "--target", "aieml", "a.s", "b.s"},
 		{"compile", "--target", "aie3", xdnaSeed},
 		{"compile", "--target", "aie2p", "einsum [a,b],[b,c]->[a,c] a=1 b=1 c=1 dtype=bfp16"},
-		{"compile", "--target", "aie2p", strings.Replace(xdnaSeed, "k1=12", "k1=9", 1)},
+		{"compile", "--target", "aie2p", strings.Replace(xdnaSeed, "n0=8", "n0=4", 1)},
 		{"sim", "--target", "aie2p", "/nonexistent.s"},
 	} {
 		if code, _, _ := run(t, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// A generated aie2p listing with padded operand slices runs verified under sumac sim given
+// its packing, and not without it.
+func TestXDNASimPadded(t *testing.T) {
+	spec := strings.Replace(strings.Replace(xdnaSeed, "k1=12", "k1=9", 1), "m2=4", "m2=2", 1)
+	code, asm, errOut := run(t, "compile", "--target", "aie2p", spec, "--emit", "asm")
+	if code != 0 {
+		t.Fatalf("compile: exit %d: %s", code, errOut)
+	}
+	f := filepath.Join(t.TempDir(), "k.s")
+	if err := os.WriteFile(f, []byte(asm), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run(t, "sim", "--target", "aie2p", "--spec", spec, f, "--operand-slices", "1296:1344"); code != 0 {
+		t.Fatalf("sim with the packing: exit %d: %s %s", code, out, errOut)
+	}
+	if code, _, _ := run(t, "sim", "--target", "aie2p", "--spec", spec, f); code != 1 {
+		t.Fatalf("sim without the packing: exit %d, want 1 (wrong output)", code)
+	}
+	if code, _, _ := run(t, "sim", "--target", "aie2p", "--spec", spec, f, "--operand-slices", "1296:64"); code != 2 {
+		t.Fatalf("stride below the slice: exit %d, want 2", code)
 	}
 }

@@ -47,6 +47,51 @@ func Compile(a *Arch, spec string) (*Result, error) { return CompileOpts(a, spec
 
 // CompileOpts is Compile with options.
 func CompileOpts(a *Arch, spec string, opt Options) (*Result, error) {
+	s, err := parseEinsum(a, spec)
+	if err != nil {
+		return nil, err
+	}
+	// The generator's choices: output-tile prioritization or round robin, stores spread or
+	// packed, the smallest loop body or a few bundles more when placement or registers fail
+	// there. Every variant that generates is emitted; the shortest program (its length is
+	// known before running) is run and checked. `sumac tune` runs them all (Tune).
+	var k *kern
+	var prog *vliw.Program
+	var first error
+	// Accumulating kernels also try operand loads 4 cycles earlier (the tuner's lead=4: on
+	// aieml it shortens the warm-up and cool-down that the output loads crowd).
+	leads := []int{0}
+	if opt.Accumulate {
+		leads = []int{0, 4}
+	}
+	for extra := 0; extra <= maxSlack(a, opt) && (prog == nil || extra <= 2); extra++ {
+		for _, lead := range leads {
+			for _, prio := range []bool{true, false} {
+				for _, spread := range []bool{false, true} {
+					if spread && !opt.Accumulate {
+						continue
+					}
+					kk, p, err := generate(a, s.Einsum, genOpts{prio: prio, acc: opt.Accumulate, extra: extra, spread: spread, lead: lead})
+					if err != nil {
+						if first == nil {
+							first = err
+						}
+						continue
+					}
+					if prog == nil || kk.length() < k.length() {
+						k, prog = kk, p
+					}
+				}
+			}
+		}
+	}
+	if prog == nil {
+		return nil, first
+	}
+	return runKernel(a, s, k, prog, opt)
+}
+
+func parseEinsum(a *Arch, spec string) (*op.Spec, error) {
 	s, err := op.Parse(spec)
 	if err != nil {
 		return nil, err
@@ -60,49 +105,12 @@ func CompileOpts(a *Arch, spec string, opt Options) (*Result, error) {
 	if s.Types.Out != op.FP32 {
 		return nil, fmt.Errorf("%s einsum kernels write fp32 (out=fp32), not %v", a.Name, s.Types.Out)
 	}
-	// The generator's choices: output-tile prioritization or round robin, stores spread or
-	// packed, the smallest loop body or a few bundles more when placement or registers fail
-	// there. Every variant that generates is emitted; the shortest program (its length is
-	// known before running) is run and checked.
-	var k *kern
-	var prog *vliw.Program
-	var first error
-	for extra := 0; extra <= 4 && (prog == nil || extra <= 2); extra++ {
-		for _, prio := range []bool{true, false} {
-			for _, spread := range []bool{false, true} {
-				if spread && !opt.Accumulate {
-					continue
-				}
-				g := genOpts{prio: prio, acc: opt.Accumulate, extra: extra, spread: spread}
-				var kk *kern
-				switch a.Gen {
-				case AIE2P:
-					kk, err = genAIE2P(a, s.Einsum, "einsum_kernel", g)
-				case AIE2:
-					kk, err = genAIE2(a, s.Einsum, "einsum_kernel", g)
-				}
-				var p *vliw.Program
-				if err == nil {
-					if p, err = kk.emit(); err != nil {
-						err = fmt.Errorf("%s: %v", a.Name, err)
-					}
-				}
-				if err != nil {
-					if first == nil {
-						first = err
-					}
-					continue
-				}
-				if prog == nil || kk.length() < k.length() {
-					k, prog = kk, p
-				}
-			}
-		}
-	}
-	if prog == nil {
-		return nil, first
-	}
-	lay, err := a.PlaceBuffers(s.Einsum)
+	return s, nil
+}
+
+// runKernel places the buffers, runs a generated program on random operands and checks it.
+func runKernel(a *Arch, s *op.Spec, k *kern, prog *vliw.Program, opt Options) (*Result, error) {
+	lay, err := a.PlaceBuffersPacked(s.Einsum, k.pack[0], k.pack[1])
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +154,9 @@ type SimOptions struct {
 	In0, In1, Out int
 	CIn           string // initial output buffer: zero or random
 	Seed          uint64
+	// Pack packs both operand images (a generated aie2p listing whose slices are padded to the
+	// load FIFO's line; zero: contiguous).
+	Pack Packing
 }
 
 // SimResult is a listing's run.
@@ -191,7 +202,10 @@ func SimListing(a *Arch, name, src string, opt SimOptions) (*SimResult, error) {
 		}
 		return nil, err
 	}
-	lay, err := a.PlaceBuffers(s.Einsum)
+	if opt.Pack.Chunk < 0 || opt.Pack.Chunk > 0 && opt.Pack.Stride < opt.Pack.Chunk {
+		return nil, fmt.Errorf("operand slices of %d bytes every %d: the stride must be at least the slice", opt.Pack.Chunk, opt.Pack.Stride)
+	}
+	lay, err := a.PlaceBuffersPacked(s.Einsum, opt.Pack, opt.Pack)
 	if err != nil {
 		return nil, err
 	}

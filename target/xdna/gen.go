@@ -23,7 +23,13 @@ type tval struct {
 	last  int    // cycle of the last read
 	reg   int    // allocated register index
 	fixed bool
+	// per quarter of the register: [pland[q], plast[q]) is when quarter q is occupied (whole
+	// writes and reads set all four; an output tile's stores free it quarter by quarter and its
+	// loads fill it quarter by quarter, as seed 002 shares DM2-DM4 between stores and loads)
+	pland, plast [nParts]int
 }
+
+const nParts = 4 // quarters of a register tracked for occupancy
 
 // top is one template operation.
 type top struct {
@@ -50,11 +56,13 @@ type kern struct {
 	n    int // iterations
 	ops  []*top
 	vals []*tval
-	mrt  map[string][]bool
+	mrt  *vliw.ModuloTable
 	// setup operations (once, before the loop): placed in the prologue's free slots.
 	setup []*setupOp
 	name  string
 	plan  emitPlan
+	// pack: the operand layouts the kernel reads (In0, In1)
+	pack [2]Packing
 }
 
 type setupOp struct {
@@ -67,36 +75,26 @@ type setupOp struct {
 }
 
 func newKern(a *Arch, ii, n int, name string) *kern {
-	return &kern{a: a, isa: NewISA(a), ii: ii, n: n, mrt: map[string][]bool{}, name: name}
+	return &kern{a: a, isa: NewISA(a), ii: ii, n: n, mrt: vliw.NewModuloTable(a.M, ii), name: name}
 }
 
-func (k *kern) busy(slot string, t int) bool {
-	row := k.mrt[slot]
-	if row == nil {
-		return false
-	}
-	return row[mod(t, k.ii)]
-}
+// busy reports whether slot itself is taken at t (modulo II).
+func (k *kern) busy(slot string, t int) bool { return k.mrt.Taken(slot, t) }
 
+// take books slot at t; the generators check first, so a clash is a programming error.
 func (k *kern) take(slot string, t int) {
-	if k.mrt[slot] == nil {
-		k.mrt[slot] = make([]bool, k.ii)
-	}
-	if k.mrt[slot][mod(t, k.ii)] {
-		panic(fmt.Sprintf("xdna: modulo slot %s at %d taken twice", slot, t))
-	}
-	k.mrt[slot][mod(t, k.ii)] = true
-	if sl, ok := k.a.M.SlotByName(slot); ok {
-		for _, c := range sl.Covers {
-			k.take(c, t)
-		}
+	if err := k.mrt.Take(slot, t); err != nil {
+		panic("xdna: " + err.Error())
 	}
 }
 
-func mod(a, b int) int { return ((a % b) + b) % b }
+func mod(a, b int) int { return vliw.Mod(a, b) }
 
 func (k *kern) newVal(class string) *tval {
 	v := &tval{id: int32(len(k.vals)), class: class, land: 1 << 30, last: -1 << 30}
+	for q := range v.pland {
+		v.pland[q], v.plast[q] = 1<<30, -1<<30
+	}
 	k.vals = append(k.vals, v)
 	return v
 }
@@ -111,144 +109,76 @@ func (k *kern) add(slot string, t int, op string, args func() []vliw.Arg) *top {
 
 // defines records that o writes v in stage st (the value lands at the end of cycle t+st-1).
 func (o *top) defines(v *tval, st int) *top {
+	for q := 0; q < nParts; q++ {
+		o.definesPart(v, q, st)
+	}
+	return o
+}
+
+// definesPart records that o writes quarter q of v in stage st.
+func (o *top) definesPart(v *tval, q, st int) *top {
 	o.def = v
 	v.land = min(v.land, o.t+st-1)
+	v.pland[q] = min(v.pland[q], o.t+st-1)
 	return o
 }
 
 // reads records that operand i of o reads v in stage st.
 func (o *top) reads(i int, v *tval, st int) *top {
+	for q := 0; q < nParts; q++ {
+		o.readsPart(i, v, q, st)
+	}
+	return o
+}
+
+// readsPart records that operand i of o reads quarter q of v in stage st.
+func (o *top) readsPart(i int, v *tval, q, st int) *top {
 	o.uses[i] = v
 	v.last = max(v.last, o.t+st-1)
+	v.plast[q] = max(v.plast[q], o.t+st-1)
 	return o
 }
 
 // alap finds the latest time <= t with slot free.
-func (k *kern) alap(slot string, t int) int {
-	for i := 0; i < k.ii; i++ {
-		if !k.busy(slot, t-i) && !k.coversBusy(slot, t-i) {
-			return t - i
-		}
-	}
-	return t - k.ii // no free slot: the caller's check fails
-}
+func (k *kern) alap(slot string, t int) int { return k.mrt.ALAP(slot, t) }
 
 // asap finds the earliest time >= t with slot free.
-func (k *kern) asap(slot string, t int) int {
-	for i := 0; i < k.ii; i++ {
-		if !k.busy(slot, t+i) && !k.coversBusy(slot, t+i) {
-			return t + i
-		}
-	}
-	return t + k.ii
-}
+func (k *kern) asap(slot string, t int) int { return k.mrt.ASAP(slot, t) }
 
-func (k *kern) coversBusy(slot string, t int) bool {
-	sl, _ := k.a.M.SlotByName(slot)
-	for _, c := range sl.Covers {
-		if k.busy(c, t) {
-			return true
-		}
-	}
-	return false
-}
+// coversBusy reports whether a slot that slot covers is taken at t.
+func (k *kern) coversBusy(slot string, t int) bool { return !k.mrt.Free(slot, t) && !k.busy(slot, t) }
 
-// allocate assigns registers to the values of each class modulo II: a value occupies its
-// register from the cycle its write lands until its last read ([land, last), an interval on a
-// circle of length II); two values may share a register when their intervals do not overlap.
-// regs gives the number of registers of each class.
+// allocate assigns registers to the values of each class modulo II (vliw.ModuloAllocate): a
+// value occupies its register, quarter by quarter, from the cycle its write lands until its last
+// read; two values may share a register when their occupancies do not meet on the circle of
+// length II. regs gives the number of registers of each class.
 func (k *kern) allocate(regs map[string]int) error {
 	byClass := map[string][]*tval{}
+	var classes []string
 	for _, v := range k.vals {
 		if v.fixed {
 			continue
 		}
-		if v.last < v.land {
-			return fmt.Errorf("value %d (%s) is never read", v.id, v.class)
-		}
-		if v.last-v.land > k.ii {
-			return fmt.Errorf("value %d (%s) lives %d cycles, longer than the loop body (%d): the schedule needs more registers than modulo allocation without unrolling gives", v.id, v.class, v.last-v.land, k.ii)
+		if byClass[v.class] == nil {
+			classes = append(classes, v.class)
 		}
 		byClass[v.class] = append(byClass[v.class], v)
 	}
-	for class, vs := range byClass {
-		n := regs[class]
-		sort.Slice(vs, func(i, j int) bool {
-			li, lj := vs[i].last-vs[i].land, vs[j].last-vs[j].land
-			if li != lj {
-				return li > lj // longest first
-			}
-			return vs[i].land < vs[j].land
-		})
-		assign := make([][]*tval, n)
-		budget := 200000
-		var try func(i int) bool
-		try = func(i int) bool {
-			if i == len(vs) {
-				return true
-			}
-			if budget--; budget < 0 {
-				return false
-			}
-			v := vs[i]
-			for r := 0; r < n; r++ {
-				ok := true
-				for _, w := range assign[r] {
-					if k.overlap(v, w) {
-						ok = false
-						break
-					}
-				}
-				if ok {
-					assign[r] = append(assign[r], v)
-					v.reg = r
-					if try(i + 1) {
-						return true
-					}
-					assign[r] = assign[r][:len(assign[r])-1]
-				}
-				if len(assign[r]) == 0 {
-					break // registers are interchangeable: an empty one fails like the next
-				}
-			}
-			return false
+	for _, class := range classes {
+		vs := byClass[class]
+		occ := make([]vliw.Occupancy, len(vs))
+		for i, v := range vs {
+			occ[i] = vliw.Occupancy{Land: v.pland[:], Last: v.plast[:]}
 		}
-		if !try(0) {
-			// the most values live in one cycle (a lower bound on the registers needed)
-			peak := 0
-			for t := 0; t < k.ii; t++ {
-				live := 0
-				for _, v := range vs {
-					for d := -2; d <= 2; d++ {
-						if c := t + d*k.ii; c >= v.land && (c < v.last || c == v.land) {
-							live++
-							break
-						}
-					}
-				}
-				peak = max(peak, live)
-			}
-			return fmt.Errorf("%d %s registers do not hold the schedule's %d values (modulo %d; up to %d live in one cycle)", n, class, len(vs), k.ii, peak)
+		reg, err := vliw.ModuloAllocate(k.ii, regs[class], occ)
+		if err != nil {
+			return fmt.Errorf("%s registers: %v", class, err)
+		}
+		for i, v := range vs {
+			v.reg = reg[i]
 		}
 	}
 	return nil
-}
-
-// overlap reports whether two values' occupancy intervals meet on the circle of length II.
-func (k *kern) overlap(v, w *tval) bool {
-	for d := -2; d <= 2; d++ {
-		a0, a1 := v.land, v.last
-		b0, b1 := w.land+d*k.ii, w.last+d*k.ii
-		if a0 < b1 && b0 < a1 {
-			return true
-		}
-		// an empty interval ([land, land) when read in the cycle after landing is [land,
-		// land+1)): still occupies its landing cycle
-		if a1 == a0 && a0 >= b0 && a0 < b1 || b1 == b0 && b0 >= a0 && b0 < a1 {
-			return true
-		}
-	}
-	return false
 }
 
 // length is the number of bundles the emitted program issues.

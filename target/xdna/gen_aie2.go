@@ -49,16 +49,6 @@ func matchBF16(e *op.Einsum) (bf16Dims, error) {
 // whichever load unit is free (ALAP, 7 cycles ahead of their first VMAC.F, never two loads of
 // one buffer in a cycle), the 16 stores of a block issued as each tile lands, pointer jumps
 // between blocks by scalar code.
-// genOpts are a generator's choices.
-type genOpts struct {
-	prio  bool // output-tile prioritization
-	acc   bool // accumulate into the output buffer (out += A B), as the published kernels do
-	extra int  // bundles added to the smallest loop body (when placement fails at the bound)
-	// spread stores every other cycle (aieml with acc: lets the output loads and A's loads
-	// share unit A and the output bank when both are full)
-	spread bool
-}
-
 func genAIE2(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	prio := g.prio
 	d, err := matchBF16(e)
@@ -212,7 +202,7 @@ func genAIE2(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	cPadd := lastStore
 
 	// loads: streams in pointer order; a tile is two 32-byte halves.
-	lead := L.VLDDst - L.MACSrc + 1
+	lead := L.VLDDst - L.MACSrc + 1 + g.lead
 	type ld struct {
 		v        *tval
 		h        int
@@ -227,19 +217,10 @@ func genAIE2(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	place := func(buf string, s []*ld, withPadd bool, units []string) (int, string, error) {
 		guess := s[0].deadline
 		for iter := 0; iter < 10; iter++ {
-			saved := map[string][]bool{}
-			for _, u := range []string{"lda", "ldb", "st"} {
-				saved[u] = append([]bool(nil), k.mrt[u]...)
-			}
+			saved := k.mrt.Snapshot("lda", "ldb", "st")
 			savedBank := append([]bool(nil), bank[buf]...)
 			restore := func() {
-				for u, row := range saved {
-					if len(row) == 0 {
-						k.mrt[u] = nil
-					} else {
-						k.mrt[u] = row
-					}
-				}
+				k.mrt.Restore(saved)
 				bank[buf] = savedBank
 				if len(savedBank) == 0 {
 					bank[buf] = nil

@@ -33,11 +33,15 @@ func matchBFP(e *op.Einsum) (bfpDims, error) {
 	if sz[M0] != 8 || sz[K0] != 8 || sz[N0] != 8 {
 		return bad(fmt.Sprintf("%s=%d %s=%d %s=%d (the bfp16 8x8x8 VMAC.F tile)", M0, sz[M0], K0, sz[K0], N0, sz[N0]))
 	}
-	d := bfpDims{m2: sz[M2], k1: sz[K1], n2: sz[N2]}
-	if d.k1%4 != 0 && (d.m2 > 1 || d.n2 > 1) {
-		return d, fmt.Errorf("aie2p: %s=%d: each block's bfp16 operand stream starts a new %d-byte slice, and the fill/pop pipeline fetches 64-byte-aligned lines (seed 002: loads must be 64-byte aligned), so a slice of 2 x %s x 72 bytes must be a multiple of 64: %s must be a multiple of 4 (or m2 = n2 = 1)", K1, d.k1, 144*d.k1, K1, K1)
-	}
-	return d, nil
+	return bfpDims{m2: sz[M2], k1: sz[K1], n2: sz[N2]}, nil
+}
+
+// streamOp is one operation of an operand stream through a load FIFO: a fill or a pop.
+type streamOp struct {
+	fill     bool
+	v        *tval
+	deadline int
+	t        int
 }
 
 // genAIE2P builds the XDNA2 bfp16 kernel: one block of 2x2 output tiles per iteration
@@ -49,9 +53,6 @@ func matchBFP(e *op.Einsum) (bfpDims, error) {
 // operand pointers between blocks computed by scalar code in the otherwise idle X/M slots.
 func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	prio := g.prio
-	if g.acc {
-		return nil, fmt.Errorf("aie2p: accumulating into the output (out += A B) is not generated: the 16 output loads per block compete for the five accumulator registers with the chains and the stores (seed 002 solves it by hand)")
-	}
 	d, err := matchBFP(e)
 	if err != nil {
 		return nil, err
@@ -60,9 +61,32 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		return nil, fmt.Errorf("bfp16 kernels need an AIE2P target")
 	}
 	k1 := d.k1
+	// Each block streams one m2 slice of A and one n2 slice of B (2 k1 tiles of 72 bytes each)
+	// through a FIFO that fetches 64-byte-aligned lines ([seed] "the loads and stores must be
+	// 64-byte aligned"): a block's stream must start on a line. When 144 k1 is not a multiple of
+	// 64 (k1 not a multiple of 4) and there are several blocks, the operand layout pads each
+	// slice to the next line (16, 32 or 48 zero bytes: whole 4-byte words, so a DMA buffer
+	// descriptor's stride can produce it), and at each block's end the FIFO position (r24, r25:
+	// plain scalar registers, [LLVM] AIE2PRegisterInfo's {p0, lf0, r24} tuples) is reset to 0 so
+	// the pad bytes left in the FIFO are dropped and the next block's first fill starts a line.
+	slice := 2 * k1 * 72
+	stride := (slice + 63) / 64 * 64
+	pad := 0
+	if d.m2*d.n2 > 1 {
+		pad = stride - slice
+	}
 	// one VMAC.F per bundle, unless the block's 16 stores (one store slot) need more bundles
-	ii := max(4*k1, 16) + g.extra
+	ii := max(4*k1, 16)
+	if g.acc {
+		// the 16 output loads of a block go through unit A (only A writes accumulators
+		// [seed]) next to A's 2 k1 pops, its fills and its pointer jump
+		ii = max(ii, 2*k1+(2*k1+7)/8+1+16)
+	}
+	ii += g.extra
 	k := newKern(a, ii, d.m2*d.n2, name)
+	if pad > 0 {
+		k.pack = [2]Packing{{Chunk: slice, Stride: stride}, {Chunk: slice, Stride: stride}}
+	}
 	L := a.Lat
 	M := a.M
 	reg := func(f string, v ...any) *vliw.Reg { return M.MustReg(fmt.Sprintf(f, v...)) }
@@ -77,6 +101,12 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		A[i], B[i] = make([]*tval, k1), make([]*tval, k1)
 		for kk := 0; kk < k1; kk++ {
 			A[i][kk], B[i][kk] = k.newVal("ex"), k.newVal("ex")
+		}
+	}
+	var cin [4]*tval // the output tiles' initial values (accumulate)
+	if g.acc {
+		for c := range cin {
+			cin[c] = k.newVal("dm")
 		}
 	}
 	chain := make([][4]*tval, k1)
@@ -99,6 +129,13 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			r, c := r, c
 			m, n := c&1, c>>1
 			t := when[c][r]
+			if r == 0 && g.acc {
+				o := k.add("vec", t, "vmac.f", func() []vliw.Arg {
+					return []vliw.Arg{dm(chain[0][c]), dm(cin[c]), ex(A[m][0]), ex(B[n][0]), r0}
+				})
+				o.defines(chain[0][c], L.MACDst).reads(1, cin[c], L.MACAcc).reads(2, A[m][0], L.MACSrc).reads(3, B[n][0], L.MACSrc)
+				continue
+			}
 			if r == 0 {
 				o := k.add("vec", t, "vmul.f", func() []vliw.Arg {
 					return []vliw.Arg{dm(chain[0][c]), ex(A[m][0]), ex(B[n][0]), r0}
@@ -112,14 +149,45 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			o.defines(chain[r][c], L.MACDst).reads(1, chain[r-1][c], L.MACAcc).reads(2, A[m][r], L.MACSrc).reads(3, B[n][r], L.MACSrc)
 		}
 	}
-	popLead := L.PopDst - L.MACSrc + 1 // a pop issues this many cycles before its tile's first use
-	// operand streams: unit A pops A[m][k] in memory order (k-major, m minor), unit B B[n][k]
-	type streamOp struct {
-		fill     bool
-		v        *tval
-		deadline int
-		t        int
+	storeLead := L.MACDst - L.VSTSrc + 1
+	quarters := []string{"bmll", "bmlh", "bmhl", "bmhh"}
+	next := 0
+	storeAt := [2][]bool{make([]bool, ii), make([]bool, ii)} // modulo cycles each half is stored to
+	for c := 0; c < 4; c++ {
+		c := c
+		v := chain[k1-1][c]
+		ptr := reg("p2")
+		if c&1 == 1 {
+			ptr = reg("p3")
+		}
+		for q := 0; q < 4; q++ {
+			q := q
+			t := k.asap("st", max(next, when[c][k1-1]+storeLead))
+			o := k.add("st", t, "vst", func() []vliw.Arg {
+				return []vliw.Arg{vliw.R(reg("%s%d", quarters[q], v.reg)), vliw.MemPost(ptr, 64)}
+			})
+			o.readsPart(0, v, q, L.VSTSrc)
+			storeAt[c&1][mod(t, ii)] = true
+			next = t + 1
+		}
 	}
+	// Output loads (accumulate), placed before the operand streams: a pop may not directly
+	// precede one on unit A, and pops take half of unit A's cycles, so the pops go around them.
+	var firstLoad [2]int
+	noPopAt := make([]bool, ii)
+	if g.acc {
+		var err error
+		if firstLoad, err = k.outputLoadsAIE2P(cin, when, storeAt); err != nil {
+			return nil, fmt.Errorf("aie2p k1=%d: %v", k1, err)
+		}
+		for _, o := range k.ops {
+			if o.op == "vlda" {
+				noPopAt[mod(o.t-1, ii)] = true
+			}
+		}
+	}
+	popLead := L.PopDst - L.MACSrc + 1 + g.lead // a pop issues this many cycles before its tile's first use
+	// operand streams: unit A pops A[m][k] in memory order (k-major, m minor), unit B B[n][k]
 	stream := func(unit string, tiles [][]*tval, firstUse func(i, kk int) int) []*streamOp {
 		var s []*streamOp
 		for kk := 0; kk < k1; kk++ {
@@ -145,17 +213,16 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			}
 		}
 		for iter := 0; iter < 8; iter++ {
-			saved := k.mrt[unit]
-			k.mrt[unit] = append([]bool(nil), saved...)
-			if k.mrt[unit] == nil {
-				k.mrt[unit] = make([]bool, ii)
-			}
+			saved := k.mrt.Snapshot(unit)
 			padd := k.alap(unit, ii+guess-1)
 			k.take(unit, padd)
 			next := padd
 			for j := len(s) - 1; j >= 0; j-- {
 				x := s[j]
 				x.t = k.alap(unit, min(x.deadline, next-1))
+				for tries := 0; unit == "lda" && !x.fill && noPopAt[mod(x.t, ii)] && tries < ii; tries++ {
+					x.t = k.alap(unit, x.t-1)
+				}
 				k.take(unit, x.t)
 				next = x.t
 			}
@@ -166,7 +233,7 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 				return padd, nil
 			}
 			guess = s[0].t
-			k.mrt[unit] = saved
+			k.mrt.Restore(saved)
 		}
 		return 0, fmt.Errorf("%s stream placement does not settle", unit)
 	}
@@ -178,6 +245,7 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	if err != nil {
 		return nil, err
 	}
+
 	addStream := func(unit string, s []*streamOp, p, lf, pos string) {
 		mem := vliw.MemFifo(M.MustReg(p), M.MustReg(lf), M.MustReg(pos))
 		for _, x := range s {
@@ -203,13 +271,13 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 	// Pointer jumps between blocks (the seed's scheme): r1 counts blocks along n2; after a
 	// block, r6 = (r1 < n2): the next block reuses this A slice (m0 = -slice) unless the row of
 	// blocks ended (m0 = 0, and B jumps back to its start: m1 = -(n2 slices)).
-	t0 := min(paddA-7, paddB-8)
-	scal := []struct {
+	type scalarOp struct {
 		slot string
 		dt   int
 		op   string
 		args []string
-	}{
+	}
+	scal := []scalarOp{
 		{"alu", 0, "add", []string{"r1", "r1", "r3"}},
 		{"alu", 1, "ltu", []string{"r6", "r1", "r2"}},
 		{"alu", 2, "mul", []string{"r1", "r1", "r6"}},
@@ -218,6 +286,17 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		{"alu", 5, "mul", []string{"r7", "r7", "r5"}},
 		{"mv", 6, "mov", []string{"m0", "r6"}},
 		{"mv", 7, "mov", []string{"m1", "r7"}},
+	}
+	t0 := min(paddA-7, paddB-8)
+	if pad > 0 {
+		// padded slices: m0 = pad - stride (reuse the A slice) or pad (next slice); m1 = pad
+		// (next B slice) or pad - n2 stride (back to B's start)
+		scal = append(scal[:6],
+			scalarOp{"alu", 6, "add", []string{"r6", "r6", "r8"}},
+			scalarOp{"alu", 7, "add", []string{"r7", "r7", "r8"}},
+			scalarOp{"mv", 7, "mov", []string{"m0", "r6"}},
+			scalarOp{"mv", 8, "mov", []string{"m1", "r7"}})
+		t0 = min(paddA-8, paddB-9)
 	}
 	for _, s := range scal {
 		s := s
@@ -232,34 +311,38 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 			return out
 		})
 	}
+	if pad > 0 {
+		// the FIFO position reset between the block's last pop (which writes it in stage 1) and
+		// the next block's first fill (which reads it in stage 1)
+		for _, f := range []struct {
+			s   []*streamOp
+			pos string
+		}{{sa, "r24"}, {sb, "r25"}} {
+			lastPop, nextFill := f.s[len(f.s)-1].t, f.s[0].t+ii
+			placed := false
+			for t := nextFill - L.ALUDst; t > lastPop && !placed; t-- {
+				for _, sl := range []string{"alu", "mv"} {
+					if k.busy(sl, t) || k.coversBusy(sl, t) {
+						continue
+					}
+					pos, opn := f.pos, map[string]string{"alu": "movx", "mv": "mov"}[sl]
+					k.add(sl, t, opn, func() []vliw.Arg { return []vliw.Arg{vliw.R(reg("%s", pos)), vliw.Imm(0)} })
+					placed = true
+					break
+				}
+			}
+			if !placed {
+				return nil, fmt.Errorf("no scalar slot resets %s between blocks", f.pos)
+			}
+		}
+	}
 
 	// stores: tiles in the order their chains end, four 64-byte quarters each; m = 0 tiles
 	// through p2 (first half of the output), m = 1 through p3.
-	storeLead := L.MACDst - L.VSTSrc + 1
-	quarters := []string{"bmll", "bmlh", "bmhl", "bmhh"}
-	next := 0
-	for c := 0; c < 4; c++ {
-		c := c
-		v := chain[k1-1][c]
-		ptr := reg("p2")
-		if c&1 == 1 {
-			ptr = reg("p3")
-		}
-		for q := 0; q < 4; q++ {
-			q := q
-			t := k.asap("st", max(next, when[c][k1-1]+storeLead))
-			o := k.add("st", t, "vst", func() []vliw.Arg {
-				return []vliw.Arg{vliw.R(reg("%s%d", quarters[q], v.reg)), vliw.MemPost(ptr, 64)}
-			})
-			o.reads(0, v, L.VSTSrc)
-			next = t + 1
-		}
-	}
 	if err := k.allocate(map[string]int{"ex": a.VecRegs, "dm": a.AccRegs}); err != nil {
 		return nil, fmt.Errorf("aie2p k1=%d: %v", k1, err)
 	}
 	// once-only set-up before the first iteration
-	slice := int64(2 * k1 * 72)
 	k.setup = append(k.setup,
 		&setupOp{in: k.isa.Operation("movx", vliw.R(reg("r24")), vliw.Imm(0)), deadline: sa[0].t},
 		&setupOp{in: k.isa.Operation("mov", vliw.R(reg("r25")), vliw.Imm(0)), deadline: sb[0].t},
@@ -267,8 +350,80 @@ func genAIE2P(a *Arch, e *op.Einsum, name string, g genOpts) (*kern, error) {
 		&setupOp{in: k.isa.Operation("movx", vliw.R(reg("r1")), vliw.Imm(0)), deadline: t0},
 		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r2")), vliw.Imm(int64(d.n2))), deadline: t0 + 1},
 		&setupOp{in: k.isa.Operation("movx", vliw.R(reg("r3")), vliw.Imm(1)), deadline: t0},
-		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r4")), vliw.Imm(-slice)), deadline: t0 + 4},
-		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r5")), vliw.Imm(-slice*int64(d.n2))), deadline: t0 + 5},
+		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r4")), vliw.Imm(-int64(slice+pad))), deadline: t0 + 4},
+		&setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r5")), vliw.Imm(-int64(slice+pad)*int64(d.n2))), deadline: t0 + 5},
 	)
+	if pad > 0 {
+		k.setup = append(k.setup, &setupOp{in: k.isa.Operation("movxm", vliw.R(reg("r8")), vliw.Imm(int64(pad))), deadline: t0 + 6})
+	}
+	if g.acc {
+		// the output loads' pointers start where the stores' do (p4: first half, p5: second)
+		k.setup = append(k.setup,
+			&setupOp{in: k.isa.Operation("mov", vliw.R(reg("p4")), vliw.R(reg("p2"))), deadline: firstLoad[0]},
+			&setupOp{in: k.isa.Operation("mov", vliw.R(reg("p5")), vliw.R(reg("p3"))), deadline: firstLoad[1]})
+	}
 	return k, nil
+}
+
+// outputLoadsAIE2P places the 16 output loads of a block (accumulate): tile c's four 64-byte
+// quarters into its accumulator register through unit A (only A writes accumulators [seed]),
+// landing before the chain's first VMAC.F reads them (issue <= first - (VLDDst - MACAcc + 1)),
+// each half of the output through its own pointer in memory order (p4: tiles c = 0, 2; p5: c =
+// 1, 3), placed as late as possible in unit A's free cycles, never directly after a pop on
+// unit A (the caller places the pops around them: [XD-isa] "Cannot be followed by a standard
+// (non-pipeline) load operation") and never in a cycle that stores to the same half (one bank
+// access per cycle: no conflict stall). A tile's register is shared quarter by quarter with the
+// previous tile the stores drain from it (tval.pland/plast), as seed 002 shares DM2-DM4.
+func (k *kern) outputLoadsAIE2P(cin [4]*tval, when [][]int, storeAt [2][]bool) (first [2]int, err error) {
+	L, ii := k.a.Lat, k.ii
+	quarters := []string{"bmll", "bmlh", "bmhl", "bmhh"}
+	lead := L.VLDDst - L.MACAcc + 1
+	for h := 0; h < 2; h++ {
+		ptr := "p4"
+		if h == 1 {
+			ptr = "p5"
+		}
+		// memory order: tile (h, n1 = 0) then (h, n1 = 1), quarters in order; placed last first
+		type ld struct{ c, q int }
+		var seq []ld
+		for n := 0; n < 2; n++ {
+			for q := 0; q < 4; q++ {
+				seq = append(seq, ld{h + 2*n, q})
+			}
+		}
+		next, lastT := 1<<30, 0
+		for j := len(seq) - 1; j >= 0; j-- {
+			l := seq[j]
+			t := min(when[l.c][0]-lead, next-1)
+			placed := false
+			for i := 0; i < ii; i++ {
+				u := t - i
+				if k.busy("lda", u) || storeAt[h][mod(u, ii)] {
+					continue
+				}
+				t, placed = u, true
+				break
+			}
+			if !placed {
+				return first, fmt.Errorf("no unit-A cycle for output load %d of half %d", j, h)
+			}
+			k.take("lda", t)
+			v, q, p := cin[l.c], l.q, ptr
+			o := &top{slot: "lda", t: t, op: "vlda", uses: map[int]*tval{}}
+			o.args = func() []vliw.Arg {
+				return []vliw.Arg{vliw.R(k.a.M.MustReg(fmt.Sprintf("%s%d", quarters[q], v.reg))), vliw.MemPost(k.a.M.MustReg(p), 64)}
+			}
+			o.definesPart(v, q, L.VLDDst)
+			k.ops = append(k.ops, o)
+			if j == len(seq)-1 {
+				lastT = t
+			}
+			next = t
+		}
+		first[h] = next
+		if lastT-next >= ii {
+			return first, fmt.Errorf("the output loads of half %d span more than a block", h)
+		}
+	}
+	return first, nil
 }

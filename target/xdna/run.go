@@ -18,6 +18,34 @@ import (
 type Layout struct {
 	In0, In1, Out                int
 	In0Bytes, In1Bytes, OutBytes int
+	// In0Pack, In1Pack: how the kernel packs its operand images (zero: contiguous).
+	In0Pack, In1Pack Packing
+}
+
+// Packing is an operand layout that cuts the tensor's contiguous memory image into chunks of
+// Chunk bytes and starts chunk i at i*Stride (Stride >= Chunk; the gap holds zeros). The aie2p
+// generator pads each block's operand slice to the 64-byte line the load FIFO fetches.
+type Packing struct{ Chunk, Stride int }
+
+// Bytes is the memory size of an image of n bytes packed.
+func (p Packing) Bytes(n int) int {
+	if p.Chunk <= 0 || p.Stride == p.Chunk {
+		return n
+	}
+	chunks := (n + p.Chunk - 1) / p.Chunk
+	return (chunks-1)*p.Stride + (n - (chunks-1)*p.Chunk)
+}
+
+// Apply returns the packed image of a contiguous one.
+func (p Packing) Apply(img []byte) []byte {
+	if p.Chunk <= 0 || p.Stride == p.Chunk {
+		return img
+	}
+	out := make([]byte, p.Bytes(len(img)))
+	for i := 0; i*p.Chunk < len(img); i++ {
+		copy(out[i*p.Stride:], img[i*p.Chunk:min(len(img), (i+1)*p.Chunk)])
+	}
+	return out
 }
 
 // TensorBytes is the memory size of an einsum tensor of n elements of type t.
@@ -38,12 +66,18 @@ func TensorBytes(t op.DType, n int) int {
 // the second starts, so the two halves (the m1 = 0 and m1 = 1 slices) can be accessed in one
 // cycle without a conflict. Every buffer stays off the others' banks.
 func (a *Arch) PlaceBuffers(e *op.Einsum) (Layout, error) {
+	return a.PlaceBuffersPacked(e, Packing{}, Packing{})
+}
+
+// PlaceBuffersPacked is PlaceBuffers with the operands packed by p0 and p1.
+func (a *Arch) PlaceBuffersPacked(e *op.Einsum, p0, p1 Packing) (Layout, error) {
 	bank := a.M.BankBytes
 	up := func(x int) int { return (x + bank - 1) / bank * bank }
 	l := Layout{
-		In0Bytes: TensorBytes(a.TileDType, e.Len(e.In[0])),
-		In1Bytes: TensorBytes(a.TileDType, e.Len(e.In[1])),
+		In0Bytes: p0.Bytes(TensorBytes(a.TileDType, e.Len(e.In[0]))),
+		In1Bytes: p1.Bytes(TensorBytes(a.TileDType, e.Len(e.In[1]))),
 		OutBytes: TensorBytes(op.FP32, e.Len(e.Out)),
+		In0Pack:  p0, In1Pack: p1,
 	}
 	l.In0 = 0
 	l.In1 = up(l.In0 + l.In0Bytes)
@@ -145,7 +179,7 @@ func (a *Arch) Run(p *vliw.Program, e *op.Einsum, lay Layout, o *Operands) (*Run
 	for _, init := range []struct {
 		addr int
 		data []byte
-	}{{lay.In0, o.In0}, {lay.In1, o.In1}, {lay.Out, o.C0}} {
+	}{{lay.In0, lay.In0Pack.Apply(o.In0)}, {lay.In1, lay.In1Pack.Apply(o.In1)}, {lay.Out, o.C0}} {
 		if err := s.InitMem(init.addr, init.data); err != nil {
 			return nil, err
 		}
