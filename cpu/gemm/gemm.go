@@ -280,6 +280,8 @@ func KernelISA(dtype string) string {
 		if floats().avx512 {
 			s = kernels.ISAAVX512
 		}
+	case "bf16":
+		s = bf16Set()
 	case "int16", "u8s8-exact":
 		s = ints().isa
 	case "u8s8":
@@ -340,6 +342,8 @@ func DefaultBlocking(dtype string) (Blocking, error) {
 		return derive(Caches(), ints().i16), nil
 	case "u8s8":
 		return derive(Caches(), ints().u8), nil
+	case "bf16":
+		return derive(Caches(), shapeBF16Z), nil
 	}
 	return Blocking{}, fmt.Errorf("gemm: unknown element type %q", dtype)
 }
