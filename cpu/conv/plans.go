@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/sumacdev/sumac/cpu/gemm"
 	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/internal/team"
 	"github.com/sumacdev/sumac/op"
@@ -378,6 +379,8 @@ func KernelISA(c *op.Conv2D, dtype string, exact bool) string {
 	kg := c.K / c.Groups
 	var s kernels.ISA
 	switch {
+	case dtype == "bf16":
+		return gemm.KernelISA("bf16") // BF16's GEMM
 	case kg < minPanelFill && dtype == "float32":
 		s = dwF32(&op.Conv2D{X: 1, Y: 1, K: c.K, C: c.K, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: c.K, XIn: 1, YIn: 1}, make([]float32, c.K), 1).isa
 	case kg < minPanelFill:
