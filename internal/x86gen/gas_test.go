@@ -75,3 +75,55 @@ func TestEVEXDPBF16PS(t *testing.T) {
 		}
 	}
 }
+
+// TestAMXEncodings checks every AMX instruction the kernels use, over every tile register
+// and the memory operands of the kernels (and the awkward bases: SP, BP, R12, R13; disp 0,
+// 8 and 32 bits), against GNU as.
+func TestAMXEncodings(t *testing.T) {
+	type c struct {
+		gas               string
+		op                string
+		tile, t1, t2      int
+		base, index, disp int
+	}
+	reg := func(n int) string {
+		return []string{"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"}[n]
+	}
+	mem := func(base, index, disp int) string {
+		s := ""
+		if disp != 0 {
+			s = strconv.Itoa(disp)
+		}
+		if index < 0 {
+			return s + "(%" + reg(base) + ")"
+		}
+		return s + "(%" + reg(base) + ",%" + reg(index) + ",1)"
+	}
+	var cs []c
+	for _, b := range []int{0, 4, 5, 7, 12, 13} {
+		cs = append(cs, c{"ldtilecfg " + mem(b, -1, 0), "LDTILECFG", 0, 0, 0, b, -1, 0},
+			c{"sttilecfg " + mem(b, -1, 64), "STTILECFG", 0, 0, 0, b, -1, 64})
+	}
+	for tile := 0; tile < 8; tile++ {
+		for _, m := range [][3]int{{6, 11, 0}, {6, 11, 1024}, {7, 11, 1024}, {8, 9, 64}, {12, 9, 0}, {12, 9, 64}, {13, 2, 0}, {5, 0, -8}} {
+			cs = append(cs, c{"tileloadd " + mem(m[0], m[1], m[2]) + ", %tmm" + strconv.Itoa(tile), "TILELOADD", tile, 0, 0, m[0], m[1], m[2]},
+				c{"tilestored %tmm" + strconv.Itoa(tile) + ", " + mem(m[0], m[1], m[2]), "TILESTORED", tile, 0, 0, m[0], m[1], m[2]})
+		}
+		cs = append(cs, c{"tilezero %tmm" + strconv.Itoa(tile), "TILEZERO", tile, 0, 0, 0, -1, 0})
+		for _, op := range []string{"TDPBUSD", "TDPBSSD", "TDPBF16PS"} {
+			t1, t2 := (tile+3)%8, (tile+5)%8
+			cs = append(cs, c{strings.ToLower(op) + " %tmm" + strconv.Itoa(t2) + ", %tmm" + strconv.Itoa(t1) + ", %tmm" + strconv.Itoa(tile), op, tile, t1, t2, 0, -1, 0})
+		}
+	}
+	cs = append(cs, c{"tilerelease", "TILERELEASE", 0, 0, 0, 0, -1, 0})
+	var lines []string
+	for _, x := range cs {
+		lines = append(lines, x.gas)
+	}
+	want := gasBytes(t, lines)
+	for i, x := range cs {
+		if got := amxBytes(x.op, x.tile, x.t1, x.t2, x.base, x.index, x.disp); !bytes.Equal(got, want[i]) {
+			t.Errorf("%s: % x, GNU as % x", x.gas, got, want[i])
+		}
+	}
+}
