@@ -12,7 +12,7 @@ import (
 // within ref.BF16Bound of the exact result (products of two bf16 values are exact in fp32;
 // the k sum is rounded once per product, in the kernel's order).
 //
-// Kernels, best first (kernels.ForDType("bf16")): AVX512_BF16's VDPBF16PS on k pairs, whose
+// Kernels, best first (kernels.ForDType("bf16")): AMX's TDPBF16PS (amx.go), AVX512_BF16's VDPBF16PS on k pairs, whose
 // packed layouts are the int16 kernels' (a bf16 pair is a dword, as an int16 pair is), so the
 // packing runs as for int16; else the float32 kernels (AVX-512, AVX2 or Go) on operands
 // widened to float32 (exact: a bf16 is the top half of a float32).
@@ -57,6 +57,18 @@ func (o Options) GemmBF16(tA, tB Transpose, m, n, k int, alpha float32, a []uint
 	ar, err := o.check(tA, tB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
 	if err != nil {
 		return err
+	}
+	if useAMX() {
+		if ar.swapped {
+			a, b = b, a
+		}
+		threads, err := o.threads()
+		if err != nil {
+			return err
+		}
+		va, vb := views(ar, asI16(a), asI16(b))
+		amxGEMM(amxBF16, 2, threads, ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
+		return nil
 	}
 	if bf16Set() != kernels.ISAAVX512BF16 {
 		// Widen to float32 and run the float kernels (Sgemm checks and normalizes again).

@@ -282,9 +282,15 @@ func KernelISA(dtype string) string {
 		}
 	case "bf16":
 		s = bf16Set()
+		if useAMX() {
+			return kernels.ISAAMX.String()
+		}
 	case "int16", "u8s8-exact":
 		s = ints().isa
 	case "u8s8":
+		if useAMX() {
+			return kernels.ISAAMX.String()
+		}
 		s = ints().isa
 		if d := kernels.ForDType("u8s8"); d == kernels.ISANEONDot {
 			s = d // the byte kernels on the Arm dot-product instructions
@@ -422,6 +428,17 @@ func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8,
 	ar, err := o.check(tA, tB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
 	if err != nil {
 		return err
+	}
+	if p := o.U8Path; useAMX() && !ar.swapped && (p == kernels.U8Auto || p == kernels.U8Exact || p == kernels.U8Fast) {
+		// The AMX tile kernels (TDPBUSD, exact for every input). Column-major C would put the
+		// signed operand first, which the catalog's TDPBUSD kernel does not take.
+		threads, err := o.threads()
+		if err != nil {
+			return err
+		}
+		va, vb := views(ar, a, b)
+		amxGEMM(amxU8S8, 1, threads, ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
+		return nil
 	}
 	ks := ints()
 	path := o.U8Path

@@ -32,3 +32,5 @@ func amxUsable() error {
 // AMXStatus reports whether the AMX tile kernels can run on this machine, whatever the cap:
 // nil, or the reason (the CPU lacks AMX, or the OS refused the tile data permission).
 func AMXStatus() error { return amxUsable() }
+
+func amxInUse() bool { return useAMX }

@@ -111,7 +111,7 @@ func forDType(dtype string, runs func(ISA) bool) ISA {
 		order = []ISA{ISAAVX512VNNI, ISAAVX2VNNI, ISAAVX2}
 	case "bf16":
 		// VDPBF16PS, else the float kernels on operands widened to fp32 (cpu/gemm).
-		order = []ISA{ISAAVX512BF16, ISAAVX512, ISAAVX2}
+		order = []ISA{ISAAMX, ISAAVX512BF16, ISAAVX512, ISAAVX2}
 	default:
 		order = []ISA{ISAAVX2}
 	}

@@ -1,0 +1,20 @@
+package conv
+
+import (
+	"github.com/sumacdev/sumac/cpu/gemm"
+	"github.com/sumacdev/sumac/op"
+)
+
+// amxConv reports whether a uint8 x int8 plan of shape c runs on the AMX tile kernels: where
+// cpu/gemm's AMX paths are in use (gemm.AMXInUse) and the groups are wide enough for the
+// 32-column tile blocks to be mostly real channels (depth-wise layers keep their vector
+// kernels). The convolution is then lowered to the AMX GEMM (gemmConv), exact for every
+// input (TDPBUSD sums in int32).
+func amxConv(c *op.Conv2D) bool { return gemm.AMXInUse() && c.K/c.Groups >= minPanelFill }
+
+func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) *gemmConv[uint8, int8, int32] {
+	opt := gemm.Options{Threads: threads}
+	return newGemmConv(c, weights, func(m, n, k int, a []uint8, lda int, b []int8, out []int32, ldc int) error {
+		return opt.GemmU8S8(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, lda, b, n, 0, out, ldc)
+	})
+}
