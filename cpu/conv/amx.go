@@ -14,7 +14,7 @@ func amxConv(c *op.Conv2D) bool { return gemm.AMXInUse() && c.K/c.Groups >= minP
 
 func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) *gemmConv[uint8, int8, int32] {
 	opt := gemm.Options{Threads: threads}
-	return newGemmConv(c, weights, func(m, n, k int, a []uint8, lda int, b []int8, out []int32, ldc int) error {
+	return newGemmConv(c, weights, 4, func(_, m, n, k int, a []uint8, lda int, b []int8, out []int32, ldc int) error {
 		return opt.GemmU8S8(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, lda, b, n, 0, out, ldc)
 	})
 }

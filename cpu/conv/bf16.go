@@ -9,7 +9,8 @@ import (
 // a float32; ref.BF16Bound bounds each output's error). It lowers the convolution to
 // cpu/gemm's bf16 GEMM (gemmConv: in place for 1x1, else through an im2col buffer), whose
 // kernels it runs (gemm.KernelISA("bf16"): AMX, AVX512_BF16, or the fp32 kernels on widened
-// operands). Run may be called from several goroutines at once.
+// operands); the weights are packed into the GEMM's B layout once, when the plan is built.
+// Run may be called from several goroutines at once.
 type BF16 struct {
 	shape op.Conv2D
 	g     *gemmConv[uint16, uint16, float32]
@@ -24,9 +25,20 @@ func NewBF16(c *op.Conv2D, weights []uint16, o Options) (*BF16, error) {
 		return nil, err
 	}
 	opt := gemm.Options{Threads: o.threads()}
-	return &BF16{shape: *c, g: newGemmConv(c, weights, func(m, n, k int, a []uint16, lda int, b []uint16, c []float32, ldc int) error {
-		return opt.GemmBF16(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, lda, b, n, 0, c, ldc)
-	})}, nil
+	var packed []*gemm.PackedBF16
+	p := &BF16{shape: *c}
+	p.g = newGemmConv(c, weights, 2, func(g, m, n, k int, a []uint16, lda int, _ []uint16, c []float32, ldc int) error {
+		return packed[g].Gemm(gemm.NoTrans, m, 1, a, lda, 0, c, ldc)
+	})
+	// The weights go into the GEMM's packed B layout once (gemm.PackBF16).
+	for g := range p.g.w {
+		pb, err := opt.PackBF16(gemm.NoTrans, c.K/c.Groups, p.g.red, p.g.w[g], c.K/c.Groups)
+		if err != nil {
+			return nil, err
+		}
+		packed = append(packed, pb)
+	}
+	return p, nil
 }
 
 // ISA names the instruction set of the GEMM kernels the plan runs.

@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"fmt"
 	"math"
 	"unsafe"
 
@@ -98,4 +99,75 @@ func WidenBF16(h []uint16) []float32 {
 		f[i] = math.Float32frombits(uint32(v) << 16)
 	}
 	return f
+}
+
+// PackedBF16 is a bf16 B operand (k x n) packed once for many GemmBF16 calls that share it
+// (a convolution's weights): on the VDPBF16PS path the calls then pack only A. Other paths
+// run GemmBF16 on the original B.
+type PackedBF16 struct {
+	o      Options
+	tB     Transpose
+	n, k   int
+	b      []uint16
+	ldb    int
+	base   Blocking  // the blocking before fitting (plan.blk)
+	kc, nc int       // the fitted B block sizes (they do not depend on m)
+	blocks [][]int16 // B's blocks, (jc/nc)*pcs + pc/kc, each as the driver packs it
+	pcs    int
+}
+
+// PackBF16 packs B (k x n, op(B) per tB, row stride ldb) for Gemm calls with these options
+// (row-major only). B must not change while the PackedBF16 is in use.
+func (o Options) PackBF16(tB Transpose, n, k int, b []uint16, ldb int) (*PackedBF16, error) {
+	if o.Layout != RowMajor {
+		return nil, fmt.Errorf("gemm: PackBF16 takes row-major operands")
+	}
+	if _, err := o.check(NoTrans, tB, 1, n, k, max(1, k), ldb, max(1, n), k, len(b), n); err != nil {
+		return nil, err
+	}
+	p := &PackedBF16{o: o, tB: tB, n: n, k: k, b: b, ldb: ldb}
+	base, err := o.blocking(shapeBF16Z)
+	if err != nil {
+		return nil, err
+	}
+	p.base = base
+	if n == 0 || k == 0 {
+		return p, nil
+	}
+	s := shapeBF16Z
+	blk := base.fit(s, 1, n, k)
+	p.kc, p.nc = blk.KC, blk.NC
+	p.pcs = (k + p.kc - 1) / p.kc
+	_, vb := views(args{ldb: ldb, transB: tB == Trans}, []int16(nil), asI16(b))
+	for jc := 0; jc < n; jc += p.nc {
+		nb := min(p.nc, n-jc)
+		for pc := 0; pc < k; pc += p.kc {
+			kb := min(p.kc, k-pc)
+			kg := (kb + s.group - 1) / s.group
+			buf := make([]int16, (nb+s.nr-1)/s.nr*kg*s.group*s.nr)
+			packB(buf, vb, pc, kb, jc, nb, s.nr, s.group)
+			p.blocks = append(p.blocks, buf)
+		}
+	}
+	return p, nil
+}
+
+// Gemm computes C = alpha*op(A)*B + beta*C for op(A) m x k (row stride lda) and the packed B.
+func (p *PackedBF16) Gemm(tA Transpose, m int, alpha float32, a []uint16, lda int, beta float32, c []float32, ldc int) error {
+	if useAMX() || bf16Set() != kernels.ISAAVX512BF16 || p.blocks == nil {
+		return p.o.GemmBF16(tA, p.tB, m, p.n, p.k, alpha, a, lda, p.b, p.ldb, beta, c, ldc)
+	}
+	ar, err := p.o.check(tA, p.tB, m, p.n, p.k, lda, p.ldb, ldc, len(a), len(p.b), len(c))
+	if err != nil {
+		return err
+	}
+	threads, err := p.o.threads()
+	if err != nil {
+		return err
+	}
+	va, vb := views(ar, asI16(a), asI16(p.b))
+	pl := plan[int16, int16, int16, int16, float32]{s: shapeBF16Z, kern: bf16Tiles, blk: p.base, threads: threads, ws: &wsBF16,
+		packedB: func(jc, pc int) []int16 { return p.blocks[jc/p.nc*p.pcs+pc/p.kc] }}
+	pl.run(ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
+	return nil
 }

@@ -145,3 +145,48 @@ func BenchmarkGemmBF16(b *testing.B) {
 		b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 	})
 }
+
+// TestPackBF16: Gemm on a packed B gives the same bits as GemmBF16 on the same operands (the
+// same kernels and blocks), for several m, transposes and thread counts; bad calls are errors.
+func TestPackBF16(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	for _, s := range [][4]int{{49, 512, 4608, 1}, {196, 256, 2304, 2}, {7, 33, 91, 1}, {100, 64, 147, 2}} {
+		m, n, k := s[0], s[1], s[2]
+		o := Options{Threads: s[3]}
+		a, b := make([]uint16, m*k), make([]uint16, k*n)
+		for i := range a {
+			a[i] = ref.ToBF16s([]float32{float32(r.NormFloat64())})[0]
+		}
+		for i := range b {
+			b[i] = ref.ToBF16s([]float32{float32(r.NormFloat64())})[0]
+		}
+		for _, tB := range []Transpose{NoTrans, Trans} {
+			bs, ldb := b, n
+			if tB == Trans {
+				bs, ldb = transpose16(b, k, n), k
+			}
+			p, err := o.PackBF16(tB, n, k, bs, ldb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := make([]float32, m*n), make([]float32, m*n)
+			if err := p.Gemm(NoTrans, m, 1, a, k, 0, got, n); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.GemmBF16(NoTrans, tB, m, n, k, 1, a, k, bs, ldb, 0, want, n); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%v tB=%v: C[%d] = %v packed, %v unpacked", s, tB, i, got[i], want[i])
+				}
+			}
+		}
+	}
+	if _, err := (Options{Layout: ColMajor}).PackBF16(NoTrans, 2, 2, make([]uint16, 4), 2); err == nil {
+		t.Error("column-major accepted")
+	}
+	if _, err := (Options{}).PackBF16(NoTrans, 2, 3, make([]uint16, 4), 2); err == nil {
+		t.Error("short B accepted")
+	}
+}
