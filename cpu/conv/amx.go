@@ -14,7 +14,17 @@ func amxConv(c *op.Conv2D) bool { return gemm.AMXInUse() && c.K/c.Groups >= minP
 
 func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) *gemmConv[uint8, int8, int32] {
 	opt := gemm.Options{Threads: threads}
-	return newGemmConv(c, weights, 4, func(_, m, n, k int, a []uint8, lda int, b []int8, out []int32, ldc int) error {
-		return opt.GemmU8S8(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, lda, b, n, 0, out, ldc)
+	var packed []*gemm.PackedU8S8
+	g := newGemmConv(c, weights, 4, func(g, m, n, k int, a []uint8, lda int, _ []int8, out []int32, ldc int) error {
+		return packed[g].Gemm(gemm.NoTrans, m, 1, a, lda, 0, out, ldc)
 	})
+	// The weights go into the AMX kernels' VNNI tiles once (gemm.PackU8S8).
+	for i := range g.w {
+		p, err := opt.PackU8S8(gemm.NoTrans, c.K/c.Groups, g.red, g.w[i], c.K/c.Groups)
+		if err != nil {
+			panic(err) // the shapes were validated: an error here is a bug
+		}
+		packed = append(packed, p)
+	}
+	return g
 }

@@ -1,6 +1,8 @@
 package gemm
 
 import (
+	"fmt"
+
 	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/internal/team"
 )
@@ -22,9 +24,38 @@ const (
 // amxKernel is one of kernels' AMX tile functions on typed packed panels.
 type amxKernel[TA, TB, C number] func(kg int, a []TA, b []TB, c []C, ldc int, load bool)
 
+// amxPacked is B packed once for many AMX GEMMs (PackedU8S8, PackedBF16): its blocks of
+// amxNC columns and amxKCBytes of k, in amxRows' order.
+type amxPacked[TB number] struct {
+	blocks [][]TB
+	pcs    int // k blocks per column block
+}
+
+func packAMXAll[TB number](vb view[TB], n, k, eb int) *amxPacked[TB] {
+	kc := amxKCBytes / eb
+	p := &amxPacked[TB]{pcs: (k + kc - 1) / kc}
+	kps := kernels.AMXKStep / eb
+	for jc := 0; jc < n; jc += amxNC {
+		nb := min(amxNC, n-jc)
+		for pc := 0; pc < k; pc += kc {
+			kb := min(kc, k-pc)
+			steps := (kb + kps - 1) / kps
+			buf := make([]TB, (nb+kernels.AMXBlock-1)/kernels.AMXBlock*steps*2*kernels.AMXTileBytes/eb)
+			packBAMX(buf, vb, pc, kb, steps, jc, nb, eb)
+			p.blocks = append(p.blocks, buf)
+		}
+	}
+	return p
+}
+
 // amxGEMM computes C = alpha*op(A)*op(B) + beta*C (row-major C, op(A) m x k through va, op(B)
 // k x n through vb) with elements of eb bytes (1: int8 types, 2: bf16 as uint16).
 func amxGEMM[TA, TB, C number](kern amxKernel[TA, TB, C], eb, threads int, m, n, k int, alpha C, va view[TA], vb view[TB], beta C, c []C, ldc int) {
+	amxGEMMPacked(kern, eb, threads, m, n, k, alpha, va, vb, nil, beta, c, ldc)
+}
+
+// amxGEMMPacked is amxGEMM with B already packed when pre is not nil (vb unused then).
+func amxGEMMPacked[TA, TB, C number](kern amxKernel[TA, TB, C], eb, threads int, m, n, k int, alpha C, va view[TA], vb view[TB], pre *amxPacked[TB], beta C, c []C, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -35,7 +66,7 @@ func amxGEMM[TA, TB, C number](kern amxKernel[TA, TB, C], eb, threads int, m, n,
 	if alpha != 1 || (beta != 0 && beta != 1) {
 		// The tile kernels compute C = A*B or C += A*B: other scalings combine afterwards.
 		t := make([]C, m*n)
-		amxGEMM(kern, eb, threads, m, n, k, 1, va, vb, 0, t, n)
+		amxGEMMPacked(kern, eb, threads, m, n, k, 1, va, vb, pre, 0, t, n)
 		for i := 0; i < m; i++ {
 			row := c[i*ldc:][:n]
 			for j, v := range t[i*n : (i+1)*n] {
@@ -57,19 +88,22 @@ func amxGEMM[TA, TB, C number](kern amxKernel[TA, TB, C], eb, threads int, m, n,
 		p0, p1 := share(panels, threads, t)
 		i0, i1 := p0*kernels.AMXBlock, min(m, p1*kernels.AMXBlock)
 		if i1 > i0 {
-			amxRows(kern, eb, i0, i1, n, k, va, vb, beta, c, ldc)
+			amxRows(kern, eb, i0, i1, n, k, va, vb, pre, beta, c, ldc)
 		}
 	})
 }
 
 // amxRows runs rows i0..i1 of C (beta 0 or 1, alpha 1).
-func amxRows[TA, TB, C number](kern amxKernel[TA, TB, C], eb, i0, i1, n, k int, va view[TA], vb view[TB], beta C, c []C, ldc int) {
+func amxRows[TA, TB, C number](kern amxKernel[TA, TB, C], eb, i0, i1, n, k int, va view[TA], vb view[TB], pre *amxPacked[TB], beta C, c []C, ldc int) {
 	const blk = kernels.AMXBlock
 	kps := kernels.AMXKStep / eb // k values per step
 	kc := amxKCBytes / eb
 	tileElems := kernels.AMXTileBytes / eb
 	var scratch [blk * blk]C
-	bufB := make([]TB, (amxNC/blk)*(kc/kps)*2*tileElems)
+	var bufB []TB
+	if pre == nil {
+		bufB = make([]TB, (amxNC/blk)*(kc/kps)*2*tileElems)
+	}
 	bufA := make([]TA, (amxMC/blk)*(kc/kps)*2*tileElems)
 	for jc := 0; jc < n; jc += amxNC {
 		nb := min(amxNC, n-jc)
@@ -77,14 +111,19 @@ func amxRows[TA, TB, C number](kern amxKernel[TA, TB, C], eb, i0, i1, n, k int, 
 			kb := min(kc, k-pc)
 			steps := (kb + kps - 1) / kps
 			panel := steps * 2 * tileElems
-			packBAMX(bufB, vb, pc, kb, steps, jc, nb, eb)
+			bB := bufB
+			if pre != nil {
+				bB = pre.blocks[jc/amxNC*pre.pcs+pc/kc]
+			} else {
+				packBAMX(bufB, vb, pc, kb, steps, jc, nb, eb)
+			}
 			load := pc > 0 || beta == 1
 			for ic := i0; ic < i1; ic += amxMC {
 				mb := min(amxMC, i1-ic)
 				packAAMX(bufA, va, ic, mb, pc, kb, steps, eb)
 				for jp := 0; jp*blk < nb; jp++ {
 					cols := min(blk, nb-jp*blk)
-					bp := bufB[jp*panel:][:panel]
+					bp := bB[jp*panel:][:panel]
 					for ip := 0; ip*blk < mb; ip++ {
 						rows := min(blk, mb-ip*blk)
 						ap := bufA[ip*panel:][:panel]
@@ -232,4 +271,51 @@ func ForceAMXModel() (restore func()) {
 	old := forceAMX
 	forceAMX = true
 	return func() { forceAMX = old }
+}
+
+// PackedU8S8 is an int8 B operand (k x n) packed once for many GemmU8S8 calls that share it
+// (a convolution's weights): where the AMX kernels run, B goes into their VNNI tiles once;
+// elsewhere Gemm runs GemmU8S8 on the original B.
+type PackedU8S8 struct {
+	o    Options
+	tB   Transpose
+	n, k int
+	b    []int8
+	ldb  int
+	amx  *amxPacked[int8]
+}
+
+// PackU8S8 packs B (k x n, op(B) per tB, row stride ldb) for Gemm calls (row-major only). B
+// must not change while the PackedU8S8 is in use.
+func (o Options) PackU8S8(tB Transpose, n, k int, b []int8, ldb int) (*PackedU8S8, error) {
+	if o.Layout != RowMajor {
+		return nil, fmt.Errorf("gemm: PackU8S8 takes row-major operands")
+	}
+	if _, err := o.check(NoTrans, tB, 1, n, k, max(1, k), ldb, max(1, n), k, len(b), n); err != nil {
+		return nil, err
+	}
+	p := &PackedU8S8{o: o, tB: tB, n: n, k: k, b: b, ldb: ldb}
+	if useAMX() && n > 0 && k > 0 {
+		_, vb := views(args{ldb: ldb, transB: tB == Trans}, []uint8(nil), b)
+		p.amx = packAMXAll(vb, n, k, 1)
+	}
+	return p, nil
+}
+
+// Gemm computes C = alpha*op(A)*B + beta*C for uint8 op(A) m x k (row stride lda).
+func (p *PackedU8S8) Gemm(tA Transpose, m int, alpha int32, a []uint8, lda int, beta int32, c []int32, ldc int) error {
+	if p.amx == nil {
+		return p.o.GemmU8S8(tA, p.tB, m, p.n, p.k, alpha, a, lda, p.b, p.ldb, beta, c, ldc)
+	}
+	ar, err := p.o.check(tA, p.tB, m, p.n, p.k, lda, p.ldb, ldc, len(a), len(p.b), len(c))
+	if err != nil {
+		return err
+	}
+	threads, err := p.o.threads()
+	if err != nil {
+		return err
+	}
+	va, vb := views(ar, a, p.b)
+	amxGEMMPacked(amxU8S8, 1, threads, ar.m, ar.n, ar.k, alpha, va, vb, p.amx, beta, c, ar.ldc)
+	return nil
 }

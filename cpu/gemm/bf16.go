@@ -114,6 +114,7 @@ type PackedBF16 struct {
 	kc, nc int       // the fitted B block sizes (they do not depend on m)
 	blocks [][]int16 // B's blocks, (jc/nc)*pcs + pc/kc, each as the driver packs it
 	pcs    int
+	amx    *amxPacked[int16] // B packed for the AMX driver, where it runs
 }
 
 // PackBF16 packs B (k x n, op(B) per tB, row stride ldb) for Gemm calls with these options
@@ -134,11 +135,15 @@ func (o Options) PackBF16(tB Transpose, n, k int, b []uint16, ldb int) (*PackedB
 	if n == 0 || k == 0 {
 		return p, nil
 	}
+	_, vb := views(args{ldb: ldb, transB: tB == Trans}, []int16(nil), asI16(b))
+	if useAMX() {
+		p.amx = packAMXAll(vb, n, k, 2)
+		return p, nil
+	}
 	s := shapeBF16Z
 	blk := base.fit(s, 1, n, k)
 	p.kc, p.nc = blk.KC, blk.NC
 	p.pcs = (k + p.kc - 1) / p.kc
-	_, vb := views(args{ldb: ldb, transB: tB == Trans}, []int16(nil), asI16(b))
 	for jc := 0; jc < n; jc += p.nc {
 		nb := min(p.nc, n-jc)
 		for pc := 0; pc < k; pc += p.kc {
@@ -153,8 +158,10 @@ func (o Options) PackBF16(tB Transpose, n, k int, b []uint16, ldb int) (*PackedB
 }
 
 // Gemm computes C = alpha*op(A)*B + beta*C for op(A) m x k (row stride lda) and the packed B.
+// The kernels are the ones of the PackBF16 call's machine state (AMX or not).
 func (p *PackedBF16) Gemm(tA Transpose, m int, alpha float32, a []uint16, lda int, beta float32, c []float32, ldc int) error {
-	if useAMX() || bf16Set() != kernels.ISAAVX512BF16 || p.blocks == nil {
+	usePacked := p.amx != nil || bf16Set() == kernels.ISAAVX512BF16 && !useAMX() && p.blocks != nil
+	if !usePacked {
 		return p.o.GemmBF16(tA, p.tB, m, p.n, p.k, alpha, a, lda, p.b, p.ldb, beta, c, ldc)
 	}
 	ar, err := p.o.check(tA, p.tB, m, p.n, p.k, lda, p.ldb, ldc, len(a), len(p.b), len(c))
@@ -166,6 +173,10 @@ func (p *PackedBF16) Gemm(tA Transpose, m int, alpha float32, a []uint16, lda in
 		return err
 	}
 	va, vb := views(ar, asI16(a), asI16(p.b))
+	if p.amx != nil {
+		amxGEMMPacked(amxBF16, 2, threads, ar.m, ar.n, ar.k, alpha, va, vb, p.amx, beta, c, ar.ldc)
+		return nil
+	}
 	pl := plan[int16, int16, int16, int16, float32]{s: shapeBF16Z, kern: bf16Tiles, blk: p.base, threads: threads, ws: &wsBF16,
 		packedB: func(jc, pc int) []int16 { return p.blocks[jc/p.nc*p.pcs+pc/p.kc] }}
 	pl.run(ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
