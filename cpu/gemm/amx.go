@@ -22,7 +22,7 @@ const (
 )
 
 // amxKernel is one of kernels' AMX tile functions on typed packed panels.
-type amxKernel[TA, TB, C number] func(kg int, a []TA, b []TB, c []C, ldc int, load bool)
+type amxKernel[TA, TB, C number] func(tiles, kg int, a []TA, b []TB, c []C, ldc int, load bool)
 
 // amxPacked is B packed once for many AMX GEMMs (PackedU8S8, PackedBF16): its blocks of
 // amxNC columns and amxKCBytes of k, in amxRows' order.
@@ -124,21 +124,23 @@ func amxRows[TA, TB, C number](kern amxKernel[TA, TB, C], eb, i0, i1, n, k int, 
 				for jp := 0; jp*blk < nb; jp++ {
 					cols := min(blk, nb-jp*blk)
 					bp := bB[jp*panel:][:panel]
-					for ip := 0; ip*blk < mb; ip++ {
+					ip := 0
+					if full := mb / blk; cols == blk && full > 0 {
+						// Every whole block of this column panel in one call.
+						kern(full, steps, bufA[:full*panel], bp, c[ic*ldc+jc+jp*blk:], ldc, load)
+						ip = full
+					}
+					for ; ip*blk < mb; ip++ {
 						rows := min(blk, mb-ip*blk)
 						ap := bufA[ip*panel:][:panel]
 						off := (ic+ip*blk)*ldc + jc + jp*blk
-						if rows == blk && cols == blk {
-							kern(steps, ap, bp, c[off:], ldc, load)
-							continue
-						}
 						// An edge block: through a full 32 x 32 scratch block.
 						if load {
 							for i := 0; i < rows; i++ {
 								copy(scratch[i*blk:][:cols], c[off+i*ldc:][:cols])
 							}
 						}
-						kern(steps, ap, bp, scratch[:], blk, load)
+						kern(1, steps, ap, bp, scratch[:], blk, load)
 						for i := 0; i < rows; i++ {
 							copy(c[off+i*ldc:][:cols], scratch[i*blk:][:cols])
 						}
@@ -208,14 +210,14 @@ func packBAMX[TB number](dst []TB, b view[TB], p0, kb, steps, j0, nb, eb int) {
 }
 
 // Typed adapters of kernels' AMX functions.
-func amxU8S8(kg int, a []uint8, b []int8, c []int32, ldc int, load bool) {
-	kernels.AMXU8S8(kg, a, b, c, ldc, load)
+func amxU8S8(tiles, kg int, a []uint8, b []int8, c []int32, ldc int, load bool) {
+	kernels.AMXU8S8(tiles, kg, a, b, c, ldc, load)
 }
-func amxS8S8(kg int, a []int8, b []int8, c []int32, ldc int, load bool) {
-	kernels.AMXS8S8(kg, a, b, c, ldc, load)
+func amxS8S8(tiles, kg int, a []int8, b []int8, c []int32, ldc int, load bool) {
+	kernels.AMXS8S8(tiles, kg, a, b, c, ldc, load)
 }
-func amxBF16(kg int, a []int16, b []int16, c []float32, ldc int, load bool) {
-	kernels.AMXBF16(kg, asU16(a), asU16(b), c, ldc, load)
+func amxBF16(tiles, kg int, a []int16, b []int16, c []float32, ldc int, load bool) {
+	kernels.AMXBF16(tiles, kg, asU16(a), asU16(b), c, ldc, load)
 }
 
 // forceAMX (tests) runs the AMX paths where the CPU has no AMX: the kernels then run their

@@ -7,9 +7,10 @@ import (
 	"unsafe"
 )
 
-// AMX tile kernels (docs/cpu-amx.md): one call updates a 32 x 32 block of C (2 x 2 tiles of
-// 16 x 16 int32 or float32) from kg k steps of packed A and B. A k step is 64 bytes of k: 64
-// int8 values or 32 bf16 values.
+// AMX tile kernels (docs/cpu-amx.md): one call updates tiles 32 x 32 blocks of C stacked
+// down C (each 2 x 2 tiles of 16 x 16 int32 or float32) from kg k steps of tiles consecutive
+// packed A panels and one packed B panel. A k step is 64 bytes of k: 64 int8 values or 32
+// bf16 values.
 //
 // Packed A, per k step: the tile of rows 0-15 then the tile of rows 16-31, each 16 rows of 64
 // bytes (a row's 64 bytes of k in order): AMXTileBytes*2 bytes a step.
@@ -58,11 +59,18 @@ type amxTiles [8][16][64]byte
 // partial sum over the tile's 16 k pairs, each a fused multiply-add with round to nearest
 // even, denormal inputs read as zero and denormal results flushed; then the two are added and
 // the sum added to C, each rounded once).
-func amxRun(p *amxProgram, kg int, a, b *byte, c unsafe.Pointer, ldc, load int) {
-	var tm amxTiles
-	as := unsafe.Slice(a, kg*p.step)
+func amxRun(p *amxProgram, kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
+	as := unsafe.Slice(a, tiles*kg*p.step)
 	bs := unsafe.Slice(b, kg*p.step)
-	cs := unsafe.Slice((*byte)(c), 31*ldc+2*AMXKStep)
+	cs := unsafe.Slice((*byte)(c), (32*tiles-1)*ldc+2*AMXKStep)
+	for t := 0; t < tiles; t++ {
+		amxRunBlock(p, kg, as[t*kg*p.step:], bs, cs[32*t*ldc:], ldc, load)
+	}
+}
+
+// amxRunBlock is one block of amxRun: the program's loads or zeroing of C, kg steps, stores.
+func amxRunBlock(p *amxProgram, kg int, as, bs, cs []byte, ldc, load int) {
+	var tm amxTiles
 	at := func(o amxOp, s int) ([]byte, int) {
 		switch o.ptr {
 		case 0:
@@ -153,16 +161,25 @@ func amxDot(e amxElem, dst, s1, s2 *[16][64]byte) {
 // Without them the AMX functions below run the Go model of the instructions (slow: tests).
 func AMX() bool { return amxInUse() }
 
-func checkAMX(kg, aLen, bLen, cLen, ldc int) {
-	if kg < 1 {
-		panic(fmt.Sprintf("kernels: AMX k step count %d is not positive", kg))
+func checkAMX(tiles, kg, aLen, bLen, cLen, ldc int) {
+	if kg < 1 || tiles < 1 {
+		panic(fmt.Sprintf("kernels: AMX k step count %d or block count %d is not positive", kg, tiles))
 	}
 	if ldc < AMXBlock {
 		panic(fmt.Sprintf("kernels: ldc=%d is smaller than the AMX block %d", ldc, AMXBlock))
 	}
-	check("A", aLen, kg*2*AMXTileBytes)
+	check("A", aLen, tiles*kg*2*AMXTileBytes)
 	check("B", bLen, kg*2*AMXTileBytes)
-	check("C", cLen, 31*ldc+AMXBlock)
+	check("C", cLen, (tiles*AMXBlock-1)*ldc+AMXBlock)
+}
+
+// amxCalls runs tiles blocks in calls of boundedly many tile multiplies (an assembly call
+// is not preemptible: about 50 us each at most).
+func amxCalls(tiles, kg int, f func(t0, n int)) {
+	step := max(1, 1024/kg)
+	for t0 := 0; t0 < tiles; t0 += step {
+		f(t0, min(step, tiles-t0))
+	}
 }
 
 func b2i(v bool) int {
@@ -172,22 +189,29 @@ func b2i(v bool) int {
 	return 0
 }
 
-// AMXU8S8 updates the 32 x 32 int32 block c (row stride ldc) with kg k steps of packed uint8
-// A and int8 B (TDPBUSD): C = A*B, or C += A*B when load is set; sums wrap modulo 2^32.
-func AMXU8S8(kg int, a []uint8, b []int8, c []int32, ldc int, load bool) {
-	checkAMX(kg, len(a), len(b), len(c), ldc)
-	kAMXU8S8(kg, &a[0], (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[0]), 4*ldc, b2i(load))
+// AMXU8S8 updates tiles 32 x 32 int32 blocks stacked down c (row stride ldc; block t at row
+// 32t) with kg k steps of packed uint8 A (block t: the t-th panel of kg steps) and int8 B
+// (TDPBUSD): C = A*B, or C += A*B when load is set; sums wrap modulo 2^32.
+func AMXU8S8(tiles, kg int, a []uint8, b []int8, c []int32, ldc int, load bool) {
+	checkAMX(tiles, kg, len(a), len(b), len(c), ldc)
+	amxCalls(tiles, kg, func(t0, n int) {
+		kAMXU8S8(kg, &a[t0*kg*2*AMXTileBytes], (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n)
+	})
 }
 
 // AMXS8S8 is AMXU8S8 with int8 A (TDPBSSD).
-func AMXS8S8(kg int, a []int8, b []int8, c []int32, ldc int, load bool) {
-	checkAMX(kg, len(a), len(b), len(c), ldc)
-	kAMXS8S8(kg, (*byte)(unsafe.Pointer(&a[0])), (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[0]), 4*ldc, b2i(load))
+func AMXS8S8(tiles, kg int, a []int8, b []int8, c []int32, ldc int, load bool) {
+	checkAMX(tiles, kg, len(a), len(b), len(c), ldc)
+	amxCalls(tiles, kg, func(t0, n int) {
+		kAMXS8S8(kg, (*byte)(unsafe.Pointer(&a[t0*kg*2*AMXTileBytes])), (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n)
+	})
 }
 
-// AMXBF16 is the bf16 x bf16 -> float32 block (TDPBF16PS): packed A and B hold bf16 values
+// AMXBF16 is the bf16 x bf16 -> float32 kernel (TDPBF16PS): packed A and B hold bf16 values
 // (uint16; a k step is 32 of them per row), C float32.
-func AMXBF16(kg int, a []uint16, b []uint16, c []float32, ldc int, load bool) {
-	checkAMX(kg, 2*len(a), 2*len(b), len(c), ldc)
-	kAMXBF16(kg, (*byte)(unsafe.Pointer(&a[0])), (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[0]), 4*ldc, b2i(load))
+func AMXBF16(tiles, kg int, a []uint16, b []uint16, c []float32, ldc int, load bool) {
+	checkAMX(tiles, kg, 2*len(a), 2*len(b), len(c), ldc)
+	amxCalls(tiles, kg, func(t0, n int) {
+		kAMXBF16(kg, (*byte)(unsafe.Pointer(&a[t0*kg*AMXTileBytes])), (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n)
+	})
 }

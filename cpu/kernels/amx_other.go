@@ -15,14 +15,14 @@ func AMXStatus() error {
 }
 
 // The AMX dispatchers run the Go model of the tile instructions in this build.
-func kAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load int) {
-	amxRun(&amxProgU8S8, kg, a, b, c, ldc, load)
+func kAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
+	amxRun(&amxProgU8S8, kg, a, b, c, ldc, load, tiles)
 }
 
-func kAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load int) {
-	amxRun(&amxProgS8S8, kg, a, b, c, ldc, load)
+func kAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
+	amxRun(&amxProgS8S8, kg, a, b, c, ldc, load, tiles)
 }
 
-func kAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load int) {
-	amxRun(&amxProgBF16, kg, a, b, c, ldc, load)
+func kAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
+	amxRun(&amxProgBF16, kg, a, b, c, ldc, load, tiles)
 }

@@ -43,8 +43,8 @@ func TestAMXTilesInt(t *testing.T) {
 				c0[i] = int32(r.Uint32())
 			}
 			cu, cs := append([]int32(nil), c0...), append([]int32(nil), c0...)
-			AMXU8S8(kg, a, b, cu, ldc, load)
-			AMXS8S8(kg, as, b, cs, ldc, load)
+			AMXU8S8(1, kg, a, b, cu, ldc, load)
+			AMXS8S8(1, kg, as, b, cs, ldc, load)
 			for i := 0; i < AMXBlock; i++ {
 				for j := 0; j < ldc; j++ {
 					var wu, ws int32
@@ -85,7 +85,7 @@ func TestAMXTilesBF16(t *testing.T) {
 		c[i] = float32(r.NormFloat64())
 	}
 	c0 := append([]float32(nil), c...)
-	AMXBF16(kg, a, b, c, AMXBlock, true)
+	AMXBF16(1, kg, a, b, c, AMXBlock, true)
 	n := kg * AMXKStep / 2
 	for i := 0; i < AMXBlock; i++ {
 		for j := 0; j < AMXBlock; j++ {
@@ -132,9 +132,9 @@ func TestAMXHardware(t *testing.T) {
 		for i := range u {
 			u[i], s[i], f[i] = int32(i*7919), int32(i*104729), float32(i)/7
 		}
-		AMXU8S8(kg, a, b, u, 40, true)
-		AMXS8S8(kg, as, b, s, 40, false)
-		AMXBF16(kg, h1, h2, f, 40, true)
+		AMXU8S8(1, kg, a, b, u, 40, true)
+		AMXS8S8(1, kg, as, b, s, 40, false)
+		AMXBF16(1, kg, h1, h2, f, 40, true)
 		return
 	}
 	hu, hs, hf := run()
@@ -155,4 +155,35 @@ func TestAMXHardware(t *testing.T) {
 		}
 	}
 	t.Logf("bf16: %d of %d outputs differ in bits between the hardware and the SDM model", diff, len(hf))
+}
+
+// TestAMXTilesMulti: one call over several blocks stacked down C equals one call per block
+// (each block its own A panel, the B panel shared), also when the calls are split (amxCalls).
+func TestAMXTilesMulti(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	for _, c := range []struct{ tiles, kg int }{{3, 2}, {5, 300}} {
+		a, b := make([]uint8, c.tiles*c.kg*2*AMXTileBytes), make([]int8, c.kg*2*AMXTileBytes)
+		for i := range a {
+			a[i] = uint8(r.Intn(256))
+		}
+		for i := range b {
+			b[i] = int8(r.Intn(256) - 128)
+		}
+		ldc := 40
+		got, want := make([]int32, c.tiles*AMXBlock*ldc), make([]int32, c.tiles*AMXBlock*ldc)
+		for i := range got {
+			got[i] = int32(r.Uint32())
+			want[i] = got[i]
+		}
+		AMXU8S8(c.tiles, c.kg, a, b, got, ldc, true)
+		panel := c.kg * 2 * AMXTileBytes
+		for tb := 0; tb < c.tiles; tb++ {
+			AMXU8S8(1, c.kg, a[tb*panel:][:panel], b, want[tb*AMXBlock*ldc:], ldc, true)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%+v: C[%d] = %d, want %d", c, i, got[i], want[i])
+			}
+		}
+	}
 }

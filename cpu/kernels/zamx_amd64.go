@@ -8,39 +8,39 @@ import "unsafe"
 
 // kAMXU8S8 runs asmAMXU8S8 when the AMX kernels are in use, else the Go model of the tile
 // instructions on the same program (amxProgU8S8).
-func kAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load int) {
+func kAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
 	if useAMX {
-		asmAMXU8S8(kg, a, b, c, ldc, load)
+		asmAMXU8S8(kg, a, b, c, ldc, load, tiles)
 		return
 	}
-	amxRun(&amxProgU8S8, kg, a, b, c, ldc, load)
+	amxRun(&amxProgU8S8, kg, a, b, c, ldc, load, tiles)
 }
 
 //go:noescape
-func asmAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load int)
+func asmAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
 
 // kAMXS8S8 runs asmAMXS8S8 when the AMX kernels are in use, else the Go model of the tile
 // instructions on the same program (amxProgS8S8).
-func kAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load int) {
+func kAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
 	if useAMX {
-		asmAMXS8S8(kg, a, b, c, ldc, load)
+		asmAMXS8S8(kg, a, b, c, ldc, load, tiles)
 		return
 	}
-	amxRun(&amxProgS8S8, kg, a, b, c, ldc, load)
+	amxRun(&amxProgS8S8, kg, a, b, c, ldc, load, tiles)
 }
 
 //go:noescape
-func asmAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load int)
+func asmAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
 
 // kAMXBF16 runs asmAMXBF16 when the AMX kernels are in use, else the Go model of the tile
 // instructions on the same program (amxProgBF16).
-func kAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load int) {
+func kAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
 	if useAMX {
-		asmAMXBF16(kg, a, b, c, ldc, load)
+		asmAMXBF16(kg, a, b, c, ldc, load, tiles)
 		return
 	}
-	amxRun(&amxProgBF16, kg, a, b, c, ldc, load)
+	amxRun(&amxProgBF16, kg, a, b, c, ldc, load, tiles)
 }
 
 //go:noescape
-func asmAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load int)
+func asmAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)

@@ -15,18 +15,14 @@ DATA amxcfg<>+48(SB)/8, $0x1010101010101010
 DATA amxcfg<>+56(SB)/8, $0
 GLOBL amxcfg<>(SB), RODATA|NOPTR, $64
 
-// func asmAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load int)
-TEXT ·asmAMXU8S8(SB), NOSPLIT, $0-48
-	MOVQ kg+0(FP), CX
+// func asmAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
+TEXT ·asmAMXU8S8(SB), NOSPLIT, $0-56
 	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
 	MOVQ c+24(FP), R8
 	MOVQ ldc+32(FP), R9
 	MOVQ load+40(FP), R10
+	MOVQ tiles+48(FP), DX
 	MOVQ $64, R11
-	MOVQ R9, R12
-	SHLQ $4, R12
-	ADDQ R8, R12
 	LEAQ amxcfg<>(SB), AX
 	BYTE $0xc4
 	BYTE $0xe2
@@ -34,6 +30,12 @@ TEXT ·asmAMXU8S8(SB), NOSPLIT, $0-48
 	BYTE $0x49
 	BYTE $0x00
 	// LDTILECFG [AX]
+block:
+	MOVQ kg+0(FP), CX
+	MOVQ b+16(FP), DI
+	MOVQ R9, R12
+	SHLQ $4, R12
+	ADDQ R8, R12
 	TESTQ R10, R10
 	JZ zero
 	BYTE $0xc4
@@ -187,6 +189,11 @@ loop:
 	BYTE $0x0c
 	BYTE $0x40
 	// TILESTORED [R12 + 64 + R9*1], tmm3
+	MOVQ R9, R8
+	SHLQ $4, R8
+	ADDQ R12, R8
+	DECQ DX
+	JNZ block
 	BYTE $0xc4
 	BYTE $0xe2
 	BYTE $0x78
@@ -195,18 +202,14 @@ loop:
 	// TILERELEASE
 	RET
 
-// func asmAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load int)
-TEXT ·asmAMXS8S8(SB), NOSPLIT, $0-48
-	MOVQ kg+0(FP), CX
+// func asmAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
+TEXT ·asmAMXS8S8(SB), NOSPLIT, $0-56
 	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
 	MOVQ c+24(FP), R8
 	MOVQ ldc+32(FP), R9
 	MOVQ load+40(FP), R10
+	MOVQ tiles+48(FP), DX
 	MOVQ $64, R11
-	MOVQ R9, R12
-	SHLQ $4, R12
-	ADDQ R8, R12
 	LEAQ amxcfg<>(SB), AX
 	BYTE $0xc4
 	BYTE $0xe2
@@ -214,6 +217,12 @@ TEXT ·asmAMXS8S8(SB), NOSPLIT, $0-48
 	BYTE $0x49
 	BYTE $0x00
 	// LDTILECFG [AX]
+block:
+	MOVQ kg+0(FP), CX
+	MOVQ b+16(FP), DI
+	MOVQ R9, R12
+	SHLQ $4, R12
+	ADDQ R8, R12
 	TESTQ R10, R10
 	JZ zero
 	BYTE $0xc4
@@ -367,6 +376,11 @@ loop:
 	BYTE $0x0c
 	BYTE $0x40
 	// TILESTORED [R12 + 64 + R9*1], tmm3
+	MOVQ R9, R8
+	SHLQ $4, R8
+	ADDQ R12, R8
+	DECQ DX
+	JNZ block
 	BYTE $0xc4
 	BYTE $0xe2
 	BYTE $0x78
@@ -375,18 +389,14 @@ loop:
 	// TILERELEASE
 	RET
 
-// func asmAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load int)
-TEXT ·asmAMXBF16(SB), NOSPLIT, $0-48
-	MOVQ kg+0(FP), CX
+// func asmAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
+TEXT ·asmAMXBF16(SB), NOSPLIT, $0-56
 	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
 	MOVQ c+24(FP), R8
 	MOVQ ldc+32(FP), R9
 	MOVQ load+40(FP), R10
+	MOVQ tiles+48(FP), DX
 	MOVQ $64, R11
-	MOVQ R9, R12
-	SHLQ $4, R12
-	ADDQ R8, R12
 	LEAQ amxcfg<>(SB), AX
 	BYTE $0xc4
 	BYTE $0xe2
@@ -394,6 +404,12 @@ TEXT ·asmAMXBF16(SB), NOSPLIT, $0-48
 	BYTE $0x49
 	BYTE $0x00
 	// LDTILECFG [AX]
+block:
+	MOVQ kg+0(FP), CX
+	MOVQ b+16(FP), DI
+	MOVQ R9, R12
+	SHLQ $4, R12
+	ADDQ R8, R12
 	TESTQ R10, R10
 	JZ zero
 	BYTE $0xc4
@@ -547,6 +563,11 @@ loop:
 	BYTE $0x0c
 	BYTE $0x40
 	// TILESTORED [R12 + 64 + R9*1], tmm3
+	MOVQ R9, R8
+	SHLQ $4, R8
+	ADDQ R12, R8
+	DECQ DX
+	JNZ block
 	BYTE $0xc4
 	BYTE $0xe2
 	BYTE $0x78

@@ -46,7 +46,9 @@ const (
 
 // AMXKernel is one tile kernel: C (32 x 32, int32 or float32, row stride ldc bytes) = the
 // sum over kg k steps of packed A (two 16 x 64-byte tiles per step) times packed B (two
-// VNNI tiles per step), plus C itself when load is set (beta = 1), else from zero.
+// VNNI tiles per step), plus C itself when load is set (beta = 1), else from zero; repeated
+// for tiles blocks stacked down C, each with the next packed A panel and the same B panel
+// (one tile configuration per call).
 type AMXKernel struct{ Elem AMXElem }
 
 // Symbol is the assembly function's name.
@@ -234,26 +236,28 @@ func (k AMXKernel) emitOp(a *asm, o AMXOp) {
 
 // emit writes
 //
-//	func asmAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc int, load int)
+//	func asmAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
 //
-// (ldc in bytes; kg >= 1): configure the tiles, C's tiles from C (load != 0) or zero, kg
-// k steps, store C, release the tiles.
+// (ldc in bytes; kg, tiles >= 1): configure the tiles; per block, C's tiles from C (load !=
+// 0) or zero, kg k steps, store C; release the tiles.
 func (k AMXKernel) emit(a *asm) {
 	p := k.Program()
-	a.line("// func %s(kg int, a, b *byte, c unsafe.Pointer, ldc, load int)", k.Symbol())
-	a.line("TEXT ·%s(SB), NOSPLIT, $0-48", k.Symbol())
-	a.ins("MOVQ", "kg+0(FP)", "CX")
+	a.line("// func %s(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)", k.Symbol())
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-56", k.Symbol())
 	a.ins("MOVQ", "a+8(FP)", "SI")
-	a.ins("MOVQ", "b+16(FP)", "DI")
 	a.ins("MOVQ", "c+24(FP)", "R8")
 	a.ins("MOVQ", "ldc+32(FP)", "R9")
 	a.ins("MOVQ", "load+40(FP)", "R10")
+	a.ins("MOVQ", "tiles+48(FP)", "DX")
 	a.ins("MOVQ", imm(amxColsB), "R11")
-	a.ins("MOVQ", "R9", "R12")
-	a.ins("SHLQ", imm(log2(amxRows)), "R12")
-	a.ins("ADDQ", "R8", "R12")
 	a.ins("LEAQ", "amxcfg<>(SB)", "AX")
 	a.amxIns("LDTILECFG [AX]", "LDTILECFG", 0, 0, 0, "AX", "", 0)
+	a.label("block")
+	a.ins("MOVQ", "kg+0(FP)", "CX")
+	a.ins("MOVQ", "b+16(FP)", "DI")
+	a.ins("MOVQ", "R9", "R12")
+	a.ins("SHLQ", imm(log2(amxRows)), "R12")
+	a.ins("ADDQ", "R8", "R12") // C's second row block
 	a.ins("TESTQ", "R10", "R10")
 	a.ins("JZ", "zero")
 	for _, o := range p.LoadC {
@@ -275,6 +279,13 @@ func (k AMXKernel) emit(a *asm) {
 	for _, o := range p.Store {
 		k.emitOp(a, o)
 	}
+	// The next block: 32 rows of C further (R12 + 16 rows), the next A panel (SI already
+	// points at it), the same B panel.
+	a.ins("MOVQ", "R9", "R8")
+	a.ins("SHLQ", imm(log2(amxRows)), "R8")
+	a.ins("ADDQ", "R12", "R8")
+	a.ins("DECQ", "DX")
+	a.ins("JNZ", "block")
 	a.amxIns("TILERELEASE", "TILERELEASE", 0, 0, 0, "", "", 0)
 	a.ins("RET")
 	a.blank()
@@ -313,10 +324,10 @@ func generateAMX(pkg string, ks []AMXKernel) (asmSrc, amd64Go, progGo []byte) {
 		k.emit(&s)
 		tag := amxElems[k.Elem].tag
 		fmt.Fprintf(&g, "// kAMX%s runs %s when the AMX kernels are in use, else the Go model of the tile\n// instructions on the same program (amxProg%s).\n", tag, k.Symbol(), tag)
-		fmt.Fprintf(&g, "func kAMX%s(kg int, a, b *byte, c unsafe.Pointer, ldc, load int) {\n", tag)
-		fmt.Fprintf(&g, "\tif useAMX {\n\t\t%s(kg, a, b, c, ldc, load)\n\t\treturn\n\t}\n", k.Symbol())
-		fmt.Fprintf(&g, "\tamxRun(&amxProg%s, kg, a, b, c, ldc, load)\n}\n\n", tag)
-		fmt.Fprintf(&g, "//go:noescape\nfunc %s(kg int, a, b *byte, c unsafe.Pointer, ldc, load int)\n\n", k.Symbol())
+		fmt.Fprintf(&g, "func kAMX%s(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {\n", tag)
+		fmt.Fprintf(&g, "\tif useAMX {\n\t\t%s(kg, a, b, c, ldc, load, tiles)\n\t\treturn\n\t}\n", k.Symbol())
+		fmt.Fprintf(&g, "\tamxRun(&amxProg%s, kg, a, b, c, ldc, load, tiles)\n}\n\n", tag)
+		fmt.Fprintf(&g, "//go:noescape\nfunc %s(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)\n\n", k.Symbol())
 		p := k.Program()
 		fmt.Fprintf(&pg, "// amxProg%s is %s's tile program (internal/x86gen AMXKernel.Program).\n", tag, k.Symbol())
 		fmt.Fprintf(&pg, "var amxProg%s = amxProgram{elem: amx%s, step: %d,\n", tag, strings.ToLower(tag), p.Step)
