@@ -112,7 +112,7 @@ func Run(s *suite.Suite, cfg Config) ([]Row, error) {
 			// The register-only peak loop runs on one goroutine: per core, then scaled. It is
 			// measured right after each row, since a shared machine's speed drifts.
 			peakLoop := runPeakKernel[dt]
-			if dt == "bf16" && r.ISA != "avx512-bf16" {
+			if dt == "bf16" && r.ISA != "avx512-bf16" && r.ISA != "amx" {
 				peakLoop = "float32" // the widened fallback runs the fp32 kernels
 			}
 			if r.ISA != "go" {

@@ -6,6 +6,19 @@ package kernels
 
 import "unsafe"
 
+func init() {
+	peaks[ISAAMX] = map[string]peak{
+		"u8s8": {peakAMXU8S8, 65536},
+		"s8s8": {peakAMXS8S8, 65536},
+		"bf16": {peakAMXBF16, 32768},
+	}
+}
+
+// peakAMXU8S8 runs n iterations of the U8S8 kernel's tile multiplies on zeroed tiles.
+//
+//go:noescape
+func peakAMXU8S8(n int)
+
 // kAMXU8S8 runs asmAMXU8S8 when the AMX kernels are in use, else the Go model of the tile
 // instructions on the same program (amxProgU8S8).
 func kAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
@@ -19,6 +32,11 @@ func kAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
 //go:noescape
 func asmAMXU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
 
+// peakAMXS8S8 runs n iterations of the S8S8 kernel's tile multiplies on zeroed tiles.
+//
+//go:noescape
+func peakAMXS8S8(n int)
+
 // kAMXS8S8 runs asmAMXS8S8 when the AMX kernels are in use, else the Go model of the tile
 // instructions on the same program (amxProgS8S8).
 func kAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
@@ -31,6 +49,11 @@ func kAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
 
 //go:noescape
 func asmAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
+
+// peakAMXBF16 runs n iterations of the BF16 kernel's tile multiplies on zeroed tiles.
+//
+//go:noescape
+func peakAMXBF16(n int)
 
 // kAMXBF16 runs asmAMXBF16 when the AMX kernels are in use, else the Go model of the tile
 // instructions on the same program (amxProgBF16).

@@ -202,6 +202,99 @@ loop:
 	// TILERELEASE
 	RET
 
+// func peakAMXU8S8(n int)
+TEXT ·peakAMXU8S8(SB), NOSPLIT, $0-8
+	MOVQ n+0(FP), CX
+	LEAQ amxcfg<>(SB), AX
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0x00
+	// LDTILECFG [AX]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc0
+	// TILEZERO tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc8
+	// TILEZERO tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd0
+	// TILEZERO tmm2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd8
+	// TILEZERO tmm3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xe0
+	// TILEZERO tmm4
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xe8
+	// TILEZERO tmm5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xf0
+	// TILEZERO tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xf8
+	// TILEZERO tmm7
+loop:
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x49
+	BYTE $0x5e
+	BYTE $0xc4
+	// TDPBUSD tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x41
+	BYTE $0x5e
+	BYTE $0xcc
+	// TDPBUSD tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x49
+	BYTE $0x5e
+	BYTE $0xd5
+	// TDPBUSD tmm2, tmm5, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x41
+	BYTE $0x5e
+	BYTE $0xdd
+	// TDPBUSD tmm3, tmm5, tmm7
+	DECQ CX
+	JNZ loop
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0xc0
+	// TILERELEASE
+	RET
+
 // func asmAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
 TEXT ·asmAMXS8S8(SB), NOSPLIT, $0-56
 	MOVQ a+8(FP), SI
@@ -389,6 +482,99 @@ loop:
 	// TILERELEASE
 	RET
 
+// func peakAMXS8S8(n int)
+TEXT ·peakAMXS8S8(SB), NOSPLIT, $0-8
+	MOVQ n+0(FP), CX
+	LEAQ amxcfg<>(SB), AX
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0x00
+	// LDTILECFG [AX]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc0
+	// TILEZERO tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc8
+	// TILEZERO tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd0
+	// TILEZERO tmm2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd8
+	// TILEZERO tmm3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xe0
+	// TILEZERO tmm4
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xe8
+	// TILEZERO tmm5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xf0
+	// TILEZERO tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xf8
+	// TILEZERO tmm7
+loop:
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4b
+	BYTE $0x5e
+	BYTE $0xc4
+	// TDPBSSD tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x43
+	BYTE $0x5e
+	BYTE $0xcc
+	// TDPBSSD tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4b
+	BYTE $0x5e
+	BYTE $0xd5
+	// TDPBSSD tmm2, tmm5, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x43
+	BYTE $0x5e
+	BYTE $0xdd
+	// TDPBSSD tmm3, tmm5, tmm7
+	DECQ CX
+	JNZ loop
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0xc0
+	// TILERELEASE
+	RET
+
 // func asmAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
 TEXT ·asmAMXBF16(SB), NOSPLIT, $0-56
 	MOVQ a+8(FP), SI
@@ -568,6 +754,99 @@ loop:
 	ADDQ R12, R8
 	DECQ DX
 	JNZ block
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0xc0
+	// TILERELEASE
+	RET
+
+// func peakAMXBF16(n int)
+TEXT ·peakAMXBF16(SB), NOSPLIT, $0-8
+	MOVQ n+0(FP), CX
+	LEAQ amxcfg<>(SB), AX
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0x00
+	// LDTILECFG [AX]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc0
+	// TILEZERO tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc8
+	// TILEZERO tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd0
+	// TILEZERO tmm2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd8
+	// TILEZERO tmm3
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xe0
+	// TILEZERO tmm4
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xe8
+	// TILEZERO tmm5
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xf0
+	// TILEZERO tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xf8
+	// TILEZERO tmm7
+loop:
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4a
+	BYTE $0x5c
+	BYTE $0xc4
+	// TDPBF16PS tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x42
+	BYTE $0x5c
+	BYTE $0xcc
+	// TDPBF16PS tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4a
+	BYTE $0x5c
+	BYTE $0xd5
+	// TDPBF16PS tmm2, tmm5, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x42
+	BYTE $0x5c
+	BYTE $0xdd
+	// TDPBF16PS tmm3, tmm5, tmm7
+	DECQ CX
+	JNZ loop
 	BYTE $0xc4
 	BYTE $0xe2
 	BYTE $0x78

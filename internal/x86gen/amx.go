@@ -291,6 +291,32 @@ func (k AMXKernel) emit(a *asm) {
 	a.blank()
 }
 
+// emitPeak writes the register-only loop of the kernel's arithmetic: n iterations of its four
+// tile multiplies on zeroed tiles (kernels.MeasurePeak; 4 x 16 x 16 x 64 int8 or x 32 bf16
+// multiply-adds an iteration).
+func (k AMXKernel) emitPeak(a *asm) {
+	op := amxElems[k.Elem].op
+	a.line("// func peakAMX%s(n int)", amxElems[k.Elem].tag)
+	a.line("TEXT ·peakAMX%s(SB), NOSPLIT, $0-8", amxElems[k.Elem].tag)
+	a.ins("MOVQ", "n+0(FP)", "CX")
+	a.ins("LEAQ", "amxcfg<>(SB)", "AX")
+	a.amxIns("LDTILECFG [AX]", "LDTILECFG", 0, 0, 0, "AX", "", 0)
+	for t := 0; t < 8; t++ {
+		a.amxIns(fmt.Sprintf("TILEZERO tmm%d", t), "TILEZERO", t, 0, 0, "", "", 0)
+	}
+	a.label("loop")
+	for _, o := range k.Program().Body {
+		if o.Op == AMXOpDot {
+			a.amxIns(fmt.Sprintf("%s tmm%d, tmm%d, tmm%d", op, o.T, o.T1, o.T2), op, o.T, o.T1, o.T2, "", "", 0)
+		}
+	}
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	a.amxIns("TILERELEASE", "TILERELEASE", 0, 0, 0, "", "", 0)
+	a.ins("RET")
+	a.blank()
+}
+
 // AMXCatalog is the AMX kernel set cpu/kernels ships.
 func AMXCatalog() []AMXKernel { return []AMXKernel{{AMXU8S8}, {AMXS8S8}, {AMXBF16}} }
 
@@ -320,9 +346,20 @@ func generateAMX(pkg string, ks []AMXKernel) (asmSrc, amd64Go, progGo []byte) {
 	fmt.Fprintf(&g, "//go:build amd64 && !noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
 	pg.WriteString(header)
 	fmt.Fprintf(&pg, "package %s\n\n", pkg)
+	g.WriteString("func init() {\n\tpeaks[ISAAMX] = map[string]peak{\n")
+	for _, k := range ks {
+		macs := 4 * 16 * 16 * 64
+		if k.Elem == AMXBF16 {
+			macs /= 2
+		}
+		fmt.Fprintf(&g, "\t\t%q: {peakAMX%s, %d},\n", strings.ToLower(amxElems[k.Elem].tag), amxElems[k.Elem].tag, macs)
+	}
+	g.WriteString("\t}\n}\n\n")
 	for _, k := range ks {
 		k.emit(&s)
+		k.emitPeak(&s)
 		tag := amxElems[k.Elem].tag
+		fmt.Fprintf(&g, "// peakAMX%s runs n iterations of the %s kernel's tile multiplies on zeroed tiles.\n//\n//go:noescape\nfunc peakAMX%s(n int)\n\n", tag, tag, tag)
 		fmt.Fprintf(&g, "// kAMX%s runs %s when the AMX kernels are in use, else the Go model of the tile\n// instructions on the same program (amxProg%s).\n", tag, k.Symbol(), tag)
 		fmt.Fprintf(&g, "func kAMX%s(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {\n", tag)
 		fmt.Fprintf(&g, "\tif useAMX {\n\t\t%s(kg, a, b, c, ldc, load, tiles)\n\t\treturn\n\t}\n", k.Symbol())
