@@ -17,6 +17,10 @@ var amxShapes = []op.Conv2D{
 	{X: 5, Y: 6, K: 64, C: 3, R: 7, S: 7, N: 1, Stride: 2, Pad: 3, Dilation: 1, Groups: 1},
 	{X: 6, Y: 5, K: 32, C: 32, R: 3, S: 3, N: 1, Stride: 1, Pad: 2, Dilation: 2, Groups: 2},
 	{X: 7, Y: 7, K: 16, C: 130, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: 1},
+	{X: 6, Y: 5, K: 40, C: 8, R: 3, S: 2, N: 2, Stride: 1, Pad: 0, Dilation: 1, Groups: 1},
+	{X: 9, Y: 8, K: 64, C: 64, R: 3, S: 3, N: 1, Stride: 1, Pad: 1, Dilation: 1, Groups: 1},
+	{X: 17, Y: 5, K: 48, C: 32, R: 3, S: 3, N: 2, Stride: 1, Pad: 1, Dilation: 1, Groups: 1}, // filter rows
+	{X: 16, Y: 3, K: 32, C: 16, R: 2, S: 2, N: 1, Stride: 1, Pad: 0, Dilation: 1, Groups: 1}, // filter rows, no padding
 }
 
 func fillIn(c *op.Conv2D) op.Conv2D {

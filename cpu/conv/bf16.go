@@ -7,7 +7,8 @@ import (
 
 // BF16 is a bf16 x bf16 -> float32 convolution plan (bf16 stored as uint16, the top half of
 // a float32; ref.BF16Bound bounds each output's error). It lowers the convolution to
-// cpu/gemm's bf16 GEMM (gemmConv: in place for 1x1, else through an im2col buffer), whose
+// cpu/gemm's bf16 GEMM (gemmConv: in place for 1x1, filter rows over the padded input for
+// stride 1, else through an im2col buffer), whose
 // kernels it runs (gemm.KernelISA("bf16"): AMX, AVX512_BF16, or the fp32 kernels on widened
 // operands); the weights are packed into the GEMM's B layout once, when the plan is built.
 // Run may be called from several goroutines at once.
@@ -24,19 +25,23 @@ func NewBF16(c *op.Conv2D, weights []uint16, o Options) (*BF16, error) {
 	if err := checkLen("weights", len(weights), c.WLen()); err != nil {
 		return nil, err
 	}
-	opt := gemm.Options{Threads: o.threads()}
-	var packed []*gemm.PackedBF16
-	p := &BF16{shape: *c}
-	p.g = newGemmConv(c, weights, 2, func(g, m, n, k int, a []uint16, lda int, _ []uint16, c []float32, ldc int) error {
-		return packed[g].Gemm(gemm.NoTrans, m, 1, a, lda, 0, c, ldc)
-	})
+	opt := gemm.Options{Threads: o.threads(), OverlapA: true}
+	p := &BF16{shape: *c, g: newGemmConv[uint16, uint16, float32](c, weights, 2)}
 	// The weights go into the GEMM's packed B layout once (gemm.PackBF16).
-	for g := range p.g.w {
-		pb, err := opt.PackBF16(gemm.NoTrans, c.K/c.Groups, p.g.red, p.g.w[g], c.K/c.Groups)
+	var packed []*gemm.PackedBF16
+	for _, b := range p.g.blocks() {
+		pb, err := opt.PackBF16(gemm.NoTrans, b.n, b.k, b.b, b.n)
 		if err != nil {
 			return nil, err
 		}
 		packed = append(packed, pb)
+	}
+	p.g.gemm = func(blk, m, n, k int, a []uint16, lda int, c []float32, ldc int, acc bool) error {
+		beta := float32(0)
+		if acc {
+			beta = 1
+		}
+		return packed[blk].Gemm(gemm.NoTrans, m, 1, a, lda, beta, c, ldc)
 	}
 	return p, nil
 }

@@ -21,6 +21,10 @@ func TestBF16(t *testing.T) {
 		{X: 5, Y: 6, K: 64, C: 3, R: 7, S: 7, N: 1, Stride: 2, Pad: 3, Dilation: 1, Groups: 1},
 		{X: 6, Y: 5, K: 32, C: 32, R: 3, S: 3, N: 1, Stride: 1, Pad: 2, Dilation: 2, Groups: 2},
 		{X: 4, Y: 4, K: 16, C: 20, R: 2, S: 3, N: 1, Stride: 2, Pad: 0, Dilation: 1, Groups: 1},
+		{X: 6, Y: 5, K: 40, C: 8, R: 3, S: 2, N: 2, Stride: 1, Pad: 0, Dilation: 1, Groups: 1},
+		{X: 7, Y: 7, K: 64, C: 64, R: 3, S: 3, N: 1, Stride: 1, Pad: 1, Dilation: 1, Groups: 1},
+		{X: 17, Y: 5, K: 48, C: 32, R: 3, S: 3, N: 2, Stride: 1, Pad: 1, Dilation: 1, Groups: 1}, // filter rows
+		{X: 16, Y: 3, K: 32, C: 16, R: 2, S: 2, N: 1, Stride: 1, Pad: 0, Dilation: 1, Groups: 1}, // filter rows, no padding
 	}
 	for _, limit := range []kernels.ISA{kernels.ISAAMX, kernels.ISAAVX512VNNI, kernels.ISAAVX2, kernels.ISAGo} {
 		restore := kernels.LimitISA(limit)
@@ -74,5 +78,28 @@ func checkBF16(t *testing.T, r *rand.Rand, c *op.Conv2D) {
 	}
 	if err := p.Run(in[1:], out); err == nil {
 		t.Error("short input accepted")
+	}
+}
+
+// TestGemmConvPaths: the lowering picks the filter-rows path for wide stride-1 layers and
+// im2col for narrow ones, strided, dilated and grouped ones (TestBF16 and TestU8S8AMX run
+// both on their shapes).
+func TestGemmConvPaths(t *testing.T) {
+	for _, tc := range []struct {
+		s    op.Conv2D
+		rows bool
+	}{
+		{op.Conv2D{X: 17, Y: 5, K: 48, C: 32, R: 3, S: 3, N: 2, Stride: 1, Pad: 1, Dilation: 1, Groups: 1}, true},
+		{op.Conv2D{X: 16, Y: 3, K: 32, C: 16, R: 2, S: 2, N: 1, Stride: 1, Pad: 0, Dilation: 1, Groups: 1}, true},
+		{op.Conv2D{X: 7, Y: 7, K: 64, C: 64, R: 3, S: 3, N: 1, Stride: 1, Pad: 1, Dilation: 1, Groups: 1}, false},
+		{op.Conv2D{X: 6, Y: 5, K: 32, C: 32, R: 3, S: 3, N: 1, Stride: 1, Pad: 2, Dilation: 2, Groups: 2}, false},
+	} {
+		c := fillIn(&tc.s)
+		if got := newGemmConv[uint16, uint16, float32](&c, make([]uint16, c.WLen()), 2).rows; got != tc.rows {
+			t.Errorf("%+v: filter rows %v, want %v", c, got, tc.rows)
+		}
+		if got := newGemmConv[uint8, int8, int32](&c, make([]int8, c.WLen()), 4).rows; got != tc.rows {
+			t.Errorf("%+v (AMX int8): filter rows %v, want %v", c, got, tc.rows)
+		}
 	}
 }

@@ -190,3 +190,38 @@ func TestPackBF16(t *testing.T) {
 		t.Error("short B accepted")
 	}
 }
+
+// TestOverlapA: with Options.OverlapA, A's rows may overlap (lda < k, as a convolution's
+// filter rows read in place): the result equals the GEMM on the rows copied out; without the
+// option such an lda is an error.
+func TestOverlapA(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	m, n, k, lda := 37, 40, 24, 8
+	data := make([]uint16, (m-1)*lda+k)
+	for i := range data {
+		data[i] = ref.ToBF16s([]float32{float32(r.NormFloat64())})[0]
+	}
+	b := make([]uint16, k*n)
+	for i := range b {
+		b[i] = ref.ToBF16s([]float32{float32(r.NormFloat64())})[0]
+	}
+	full := make([]uint16, m*k)
+	for i := 0; i < m; i++ {
+		copy(full[i*k:][:k], data[i*lda:][:k])
+	}
+	got, want := make([]float32, m*n), make([]float32, m*n)
+	if err := (Options{OverlapA: true}).GemmBF16(NoTrans, NoTrans, m, n, k, 1, data, lda, b, n, 0, got, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := GemmBF16(NoTrans, NoTrans, m, n, k, 1, full, k, b, n, 0, want, n); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("C[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if err := GemmBF16(NoTrans, NoTrans, m, n, k, 1, data, lda, b, n, 0, got, n); err == nil {
+		t.Error("overlapping rows accepted without OverlapA")
+	}
+}

@@ -49,6 +49,9 @@ type Options struct {
 	Threads  int            // goroutines; 0 means runtime.GOMAXPROCS(0)
 	Blocking *Blocking      // nil: derived from Caches(); set to experiment with block sizes
 	U8Path   kernels.U8Path // the uint8 x int8 path; the zero value, kernels.U8Auto, is exact
+	// OverlapA lets A's rows overlap (lda smaller than A's row length; A is only read): a
+	// convolution's filter rows read in place from the input (cpu/conv).
+	OverlapA bool
 }
 
 func (o Options) threads() (int, error) {
@@ -126,7 +129,7 @@ func (o Options) check(tA, tB Transpose, m, n, k, lda, ldb, ldc, lenA, lenB, len
 		if o.Layout == ColMajor {
 			rows, cols = cols, rows
 		}
-		if s.ld < max(1, cols) {
+		if s.ld < max(1, cols) && !(o.OverlapA && s.name == "A" && s.ld >= 1) {
 			return args{}, fmt.Errorf("gemm: ld%s=%d is smaller than max(1, %d)", lowerName(s.name), s.ld, cols)
 		}
 		if rows == 0 || cols == 0 {
