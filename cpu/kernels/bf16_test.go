@@ -67,3 +67,35 @@ func TestBF16Dot(t *testing.T) {
 		t.Errorf("2^24 + 1 + 1 = %v, want %v (two roundings)", got, big)
 	}
 }
+
+// TestISACaps: the bf16 and AMX sets parse, and each cap allows the sets below it only (amx >
+// avx512-bf16 > avx512-vnni > ...); bf16's preference order.
+func TestISACaps(t *testing.T) {
+	for _, name := range []string{"avx512-bf16", "AMX", "avx512_bf16"} {
+		if _, err := ParseISA(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, c := range []struct {
+		cap, set ISA
+		want     bool
+	}{
+		{ISAAMX, ISAAVX512BF16, true}, {ISAAMX, ISAAVX2, true}, {ISAAVX512BF16, ISAAMX, false},
+		{ISAAVX512BF16, ISAAVX512VNNI, true}, {ISAAVX512VNNI, ISAAVX512BF16, false}, {ISAAVX512VNNI, ISAAMX, false},
+		{ISAAVX512, ISAAVX512BF16, false}, {ISAAVX2, ISAAMX, false}, {ISANEONDot, ISAAMX, false},
+	} {
+		if got := c.cap.allows(c.set); got != c.want {
+			t.Errorf("cap %s allows %s: %v, want %v", c.cap, c.set, got, c.want)
+		}
+	}
+	all := func(ISA) bool { return true }
+	if got := forDType("bf16", all); got != ISAAMX {
+		t.Errorf("bf16 on a machine with everything: %s, want amx", got)
+	}
+	if got := forDType("bf16", func(s ISA) bool { return s != ISAAMX && s != ISAAVX512BF16 }); got != ISAAVX512 {
+		t.Errorf("bf16 without the bf16 instructions: %s, want avx512 (widened)", got)
+	}
+	if got := forDType("u8s8", all); got != ISAAVX512VNNI {
+		t.Errorf("u8s8's vector set: %s (AMX is chosen by cpu/gemm, not ForDType)", got)
+	}
+}
