@@ -183,8 +183,8 @@ func runBench(c *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
-	fmt.Fprintf(stderr, "peers: sumac: GEMM kernels float32 %s, float64 %s, int16 %s, u8s8 %s (%s caps them)\n",
-		gemm.KernelISA("float32"), gemm.KernelISA("float64"), gemm.KernelISA("int16"), gemm.KernelISA("u8s8"), kernels.MaxISAEnv)
+	fmt.Fprintf(stderr, "peers: sumac: GEMM kernels float32 %s, float64 %s, int16 %s, u8s8 %s, bf16 %s (%s caps them)\n",
+		gemm.KernelISA("float32"), gemm.KernelISA("float64"), gemm.KernelISA("int16"), gemm.KernelISA("u8s8"), gemm.KernelISA("bf16"), kernels.MaxISAEnv)
 	var rows []*Row
 	nextID := 0
 	for wi, w := range wls {
@@ -279,10 +279,11 @@ func progressLine(r *Row) string {
 }
 
 // writeTable prints the rates with sumac/peer ratios, then the geometric mean of each ratio
-// per type; int16 rows also show sumac's int16 over its own float32 on the same shape.
+// per type; int16 and bf16 rows also show sumac's rate over its own float32 on the same shape
+// (column /fp32).
 func writeTable(out io.Writer, rows []*Row) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "name\tdtype\tsumac\tsumac_exact\topenblas\tblis\tonednn\tonednn_nhwc\tonednn_any\tint16/fp32\t")
+	fmt.Fprintln(tw, "name\tdtype\tsumac\tsumac_exact\topenblas\tblis\tonednn\tonednn_nhwc\tonednn_any\t/fp32\t")
 	fp32 := map[string]float64{}
 	for _, r := range rows {
 		if r.DType == "float32" {
@@ -313,9 +314,9 @@ func writeTable(out io.Writer, rows []*Row) {
 				}
 			}
 		}
-		if f, ok := fp32[r.Name]; ok && r.DType == "int16" && f > 0 {
+		if f, ok := fp32[r.Name]; ok && (r.DType == "int16" || r.DType == "bf16") && f > 0 {
 			fmt.Fprintf(tw, "%.2fx\t", r.SumacGFLOPS/f)
-			logs[key{"int16", "sumac float32"}] = append(logs[key{"int16", "sumac float32"}], math.Log(r.SumacGFLOPS/f))
+			logs[key{r.DType, "sumac float32"}] = append(logs[key{r.DType, "sumac float32"}], math.Log(r.SumacGFLOPS/f))
 		} else {
 			fmt.Fprint(tw, "-\t")
 		}

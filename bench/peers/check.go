@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/sumacdev/sumac/cpu/gemm"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"
 )
@@ -128,10 +129,13 @@ func exact(t *Task) (want, bound []float64, err error) {
 		spec.GEMM = &op.GEMM{M: t.M, N: t.N, K: t.K}
 	}
 	switch t.DType {
-	case "float32", "float64":
+	case "float32", "float64", "bf16":
 		acc, dt := op.AccF32, op.FP32
-		if t.DType == "float64" {
+		switch t.DType {
+		case "float64":
 			acc, dt = op.AccF64, op.FP64
+		case "bf16":
+			dt = op.BF16
 		}
 		spec.Types = op.Types{A: dt, B: dt, Acc: acc, Out: op.FP64}
 		want, err = ref.RunFloat(spec, a, b)
@@ -156,6 +160,9 @@ func exact(t *Task) (want, bound []float64, err error) {
 		bound = make([]float64, len(sums))
 		for i, s := range sums {
 			bound[i] = ref.FloatBound(n, s, acc)
+			if t.DType == "bf16" {
+				bound[i] = ref.BF16Bound(n, s)
+			}
 		}
 		return want, bound, nil
 	}
@@ -196,6 +203,11 @@ func operands(t *Task) (a, b []float64) {
 		fillF64(a, t.seedA())
 		fillF64(b, t.seedB())
 		return a, b
+	case "bf16":
+		ha, hb := make([]uint16, t.aLen()), make([]uint16, t.bLen())
+		fillBF16(ha, t.seedA())
+		fillBF16(hb, t.seedB())
+		return widen(gemm.WidenBF16(ha)), widen(gemm.WidenBF16(hb))
 	case "int16":
 		ia, ib := make([]int16, t.aLen()), make([]int16, t.bLen())
 		fillI16(ia, t.seedA())

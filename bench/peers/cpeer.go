@@ -10,6 +10,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 )
 
@@ -121,6 +122,8 @@ func prepareGEMM(t *Task) (*peerOp, error) {
 		size = 8
 	case "u8s8":
 		size = 1
+	case "bf16":
+		size = 2
 	default:
 		return nil, errNoOp
 	}
@@ -134,7 +137,7 @@ func prepareGEMM(t *Task) (*peerOp, error) {
 		return nil, err
 	}
 	cs := size
-	if t.DType == "u8s8" {
+	if t.DType == "u8s8" || t.DType == "bf16" {
 		cs = 4
 	}
 	c, err := newCBuf(t.cLen() * cs)
@@ -166,6 +169,13 @@ func prepareGEMM(t *Task) (*peerOp, error) {
 			return status(C.peer_gemm_u8s8s32(m, n, k, (*C.uint8_t)(a.p), (*C.int8_t)(b.p), (*C.int32_t)(c.p)), "gemm_u8s8s32")
 		}
 		op.result = func() ([]float64, error) { return widen(cslice[int32](c.p, t.cLen())), nil }
+	case "bf16":
+		fillBF16(cslice[uint16](a.p, t.aLen()), t.seedA())
+		fillBF16(cslice[uint16](b.p, t.bLen()), t.seedB())
+		op.run = func() error {
+			return status(C.peer_gemm_bf16bf16f32(m, n, k, (*C.uint16_t)(a.p), (*C.uint16_t)(b.p), (*C.float)(c.p)), "matmul bf16")
+		}
+		op.result = func() ([]float64, error) { return widen(cslice[float32](c.p, t.cLen())), nil }
 	}
 	// One call up front: a peer without the operation says so here, and the first call's
 	// one-time costs (thread start, JIT) stay out of the measurement.
@@ -183,6 +193,8 @@ func prepareConv(t *Task) (*peerOp, error) {
 		dt = C.CONV_F32
 	case "u8s8":
 		dt = C.CONV_U8S8
+	case "bf16":
+		dt = C.CONV_BF16
 	default:
 		return nil, errNoOp
 	}
@@ -209,7 +221,11 @@ func prepareConv(t *Task) (*peerOp, error) {
 		i64(s.K), i64(s.S), i64(s.R), i64(s.Stride), i64(s.Stride), i64(s.Pad), i64(s.Pad),
 		i64(s.Dilation), i64(s.Dilation), i64(s.Y), i64(s.X), cws, buf, errLen)
 	if pc == nil {
-		return nil, errors.New(C.GoString(buf))
+		msg := C.GoString(buf)
+		if t.DType == "bf16" && strings.Contains(msg, "no implementation") {
+			return nil, errNoOp // oneDNN runs bf16 convolutions only from AVX-512 on
+		}
+		return nil, errors.New(msg)
 	}
 	var src, wei, dst unsafe.Pointer
 	C.peer_conv_buffers(pc, &src, &wei, &dst)
@@ -220,6 +236,9 @@ func prepareConv(t *Task) (*peerOp, error) {
 	case "u8s8":
 		fillU8(cslice[uint8](src, t.aLen()), t.seedA(), u8Max)
 		fillI8(cslice[int8](wei, t.bLen()), t.seedB())
+	case "bf16":
+		fillBF16(cslice[uint16](src, t.aLen()), t.seedA())
+		fillBF16(cslice[uint16](wei, t.bLen()), t.seedB())
 	}
 	if C.peer_conv_prepare(pc) != 0 {
 		C.peer_conv_destroy(pc)
@@ -233,7 +252,7 @@ func prepareConv(t *Task) (*peerOp, error) {
 			if C.peer_conv_result(pc) != 0 {
 				return nil, errors.New("oneDNN reorder of the output to NHWC failed")
 			}
-			if t.DType == "float32" {
+			if t.DType == "float32" || t.DType == "bf16" {
 				return widen(cslice[float32](dst, t.cLen())), nil
 			}
 			return widen(cslice[int32](dst, t.cLen())), nil

@@ -65,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.threads, "threads", 1, "threads for sumac and for every peer")
 	fs.IntVar(&c.rounds, "rounds", 5, "interleaved rounds per measurement; the median is reported")
 	fs.Float64Var(&c.minTime, "min-time", 0.1, "seconds of repeated calls per timed sample")
-	fs.StringVar(&dtypes, "dtype", "", "comma-separated element types (float32,float64,int16,u8s8); default: all the op supports")
+	fs.StringVar(&dtypes, "dtype", "", "comma-separated element types (float32,float64,int16,u8s8,bf16); default: all the op supports")
 	fs.StringVar(&peers, "peers", "openblas,blis,onednn", "comma-separated peers to run")
 	fs.StringVar(&c.clock, "clock", "wall", "wall: elapsed time; cpu: process CPU time, which leaves out time other processes hold the core (1 thread only)")
 	fs.StringVar(&c.onednnISA, "onednn-isa", "all", "oneDNN's instruction set cap: all (the default: AVX-512, VNNI, AMX where the CPU has them), avx2, avx2_vnni, avx512_core, avx512_core_vnni, avx512_core_bf16 or avx512_core_amx")
@@ -128,7 +128,7 @@ func splitList(s string) []string {
 	return out
 }
 
-var allDTypes = []string{"float32", "float64", "int16", "u8s8"}
+var allDTypes = []string{"float32", "float64", "int16", "u8s8", "bf16"}
 
 func (c *config) validate() error {
 	if c.threads < 1 || c.threads > 256 {

@@ -32,6 +32,8 @@ static char *(*p_bli_info_get_version_str)(void);
 #define DNNL_FN(name) static __typeof__(name) *p_##name
 DNNL_FN(dnnl_sgemm);
 DNNL_FN(dnnl_gemm_u8s8s32);
+DNNL_FN(dnnl_matmul_desc_init);
+DNNL_FN(dnnl_memory_set_data_handle);
 DNNL_FN(dnnl_engine_create);
 DNNL_FN(dnnl_stream_create);
 DNNL_FN(dnnl_stream_wait);
@@ -106,6 +108,8 @@ int peer_load(int kind, int threads, int max_isa, char *err, size_t errlen) {
 	case PEER_ONEDNN:
 		SYM(p_dnnl_sgemm, "dnnl_sgemm");
 		SYM(p_dnnl_gemm_u8s8s32, "dnnl_gemm_u8s8s32");
+		SYM(p_dnnl_matmul_desc_init, "dnnl_matmul_desc_init");
+		SYM(p_dnnl_memory_set_data_handle, "dnnl_memory_set_data_handle");
 		SYM(p_dnnl_engine_create, "dnnl_engine_create");
 		SYM(p_dnnl_stream_create, "dnnl_stream_create");
 		SYM(p_dnnl_stream_wait, "dnnl_stream_wait");
@@ -233,6 +237,58 @@ int peer_gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t *a, const i
 	return -1;
 }
 
+// The bf16 matmul of the last shape asked for: primitive and memories over the caller's
+// buffers (rebuilt when the shape changes; a GEMM peer times one shape at a time).
+static struct {
+	int64_t m, n, k;
+	dnnl_primitive_t prim;
+	dnnl_memory_t a, b, c;
+} mm;
+
+static void mm_free(void) {
+	if (mm.prim) p_dnnl_primitive_destroy(mm.prim);
+	if (mm.a) p_dnnl_memory_destroy(mm.a);
+	if (mm.b) p_dnnl_memory_destroy(mm.b);
+	if (mm.c) p_dnnl_memory_destroy(mm.c);
+	memset(&mm, 0, sizeof(mm));
+}
+
+int peer_gemm_bf16bf16f32(int64_t m, int64_t n, int64_t k, const uint16_t *a, const uint16_t *b,
+                          float *c) {
+	if (!p_dnnl_matmul_desc_init || engine == NULL) return -1;
+	if (mm.prim == NULL || mm.m != m || mm.n != n || mm.k != k) {
+		mm_free();
+		dnnl_dims_t ad = {m, k}, bd = {k, n}, cd = {m, n};
+		dnnl_memory_desc_t amd, bmd, cmd;
+		if (p_dnnl_memory_desc_init_by_tag(&amd, 2, ad, dnnl_bf16, dnnl_ab) != dnnl_success ||
+		    p_dnnl_memory_desc_init_by_tag(&bmd, 2, bd, dnnl_bf16, dnnl_ab) != dnnl_success ||
+		    p_dnnl_memory_desc_init_by_tag(&cmd, 2, cd, dnnl_f32, dnnl_ab) != dnnl_success)
+			return -2;
+		dnnl_matmul_desc_t md;
+		if (p_dnnl_matmul_desc_init(&md, &amd, &bmd, NULL, &cmd) != dnnl_success) return -2;
+		dnnl_primitive_desc_t pd;
+		if (p_dnnl_primitive_desc_create(&pd, &md, NULL, engine, NULL) != dnnl_success) return -1;
+		dnnl_status_t s = p_dnnl_primitive_create(&mm.prim, pd);
+		p_dnnl_primitive_desc_destroy(pd);
+		if (s != dnnl_success ||
+		    p_dnnl_memory_create(&mm.a, &amd, engine, DNNL_MEMORY_NONE) != dnnl_success ||
+		    p_dnnl_memory_create(&mm.b, &bmd, engine, DNNL_MEMORY_NONE) != dnnl_success ||
+		    p_dnnl_memory_create(&mm.c, &cmd, engine, DNNL_MEMORY_NONE) != dnnl_success) {
+			mm_free();
+			return -2;
+		}
+		mm.m = m;
+		mm.n = n;
+		mm.k = k;
+	}
+	p_dnnl_memory_set_data_handle(mm.a, (void *)a);
+	p_dnnl_memory_set_data_handle(mm.b, (void *)b);
+	p_dnnl_memory_set_data_handle(mm.c, c);
+	dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, mm.a}, {DNNL_ARG_WEIGHTS, mm.b}, {DNNL_ARG_DST, mm.c}};
+	if (p_dnnl_primitive_execute(mm.prim, stream, 3, args) != dnnl_success) return -2;
+	return p_dnnl_stream_wait(stream) == dnnl_success ? 0 : -2;
+}
+
 struct peer_conv {
 	dnnl_primitive_desc_t pd;
 	dnnl_primitive_t prim;
@@ -289,8 +345,8 @@ peer_conv *peer_conv_create(int dtype, int fmt, int64_t n, int64_t g, int64_t ci
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	dnnl_data_type_t st = dtype == CONV_U8S8 ? dnnl_u8 : dnnl_f32;
-	dnnl_data_type_t wt = dtype == CONV_U8S8 ? dnnl_s8 : dnnl_f32;
+	dnnl_data_type_t st = dtype == CONV_U8S8 ? dnnl_u8 : dtype == CONV_BF16 ? dnnl_bf16 : dnnl_f32;
+	dnnl_data_type_t wt = dtype == CONV_U8S8 ? dnnl_s8 : dtype == CONV_BF16 ? dnnl_bf16 : dnnl_f32;
 	dnnl_data_type_t dt = dtype == CONV_U8S8 ? dnnl_s32 : dnnl_f32;
 
 	dnnl_dims_t sdims = {n, ci, h, w}, ddims = {n, co, oh, ow};

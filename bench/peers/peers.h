@@ -27,13 +27,15 @@ void peer_isa(char *out, size_t outlen);
 int peer_sgemm(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c);
 int peer_dgemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c);
 int peer_gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t *a, const int8_t *b, int32_t *c);
+// bf16 x bf16 -> f32 (bf16 as uint16): oneDNN's matmul primitive, built once per shape.
+int peer_gemm_bf16bf16f32(int64_t m, int64_t n, int64_t k, const uint16_t *a, const uint16_t *b, float *c);
 
 // A oneDNN forward-inference convolution with user buffers in NHWC (input and output);
 // the user's weight layout is given by element strides for the logical dimensions
 // (group, output channel in group, input channel in group, kh, kw).
 typedef struct peer_conv peer_conv;
 
-enum { CONV_F32 = 0, CONV_U8S8 = 1 };
+enum { CONV_F32 = 0, CONV_U8S8 = 1, CONV_BF16 = 2 }; // CONV_BF16: bf16 src/weights, f32 dst
 enum { FMT_NHWC = 0, FMT_ANY = 1 };
 
 // peer_conv_create builds the primitive and owns its memories. The user buffers it returns

@@ -63,11 +63,11 @@ func workloads(c *config) ([]workload, error) {
 }
 
 // dtypesFor lists the element types measured for a workload: the requested ones that the
-// operation has in sumac (convolution: float32, int16, u8s8; GEMM adds float64).
+// operation has in sumac (convolution: float32, int16, u8s8, bf16; GEMM adds float64).
 func dtypesFor(w workload, want []string) []string {
 	have := allDTypes
 	if w.spec.Conv != nil {
-		have = []string{"float32", "int16", "u8s8"}
+		have = []string{"float32", "int16", "u8s8", "bf16"}
 	}
 	if len(want) == 0 {
 		return have

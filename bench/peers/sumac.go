@@ -47,6 +47,17 @@ func sumacConv(t *Task, threads int, exactPath bool) (*peerOp, error) {
 		out := make([]int32, t.cLen())
 		return &peerOp{run: func() error { return p.Run(in, out) },
 			result: func() ([]float64, error) { return widen(out), nil }, free: func() {}, impl: p.ISA()}, nil
+	case "bf16":
+		in, w := make([]uint16, t.aLen()), make([]uint16, t.bLen())
+		fillBF16(in, t.seedA())
+		fillBF16(w, t.seedB())
+		p, err := conv.NewBF16(shape, w, opt)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float32, t.cLen())
+		return &peerOp{run: func() error { return p.Run(in, out) },
+			result: func() ([]float64, error) { return widen(out), nil }, free: func() {}, impl: p.ISA()}, nil
 	case "u8s8":
 		in, w := make([]uint8, t.aLen()), make([]int8, t.bLen())
 		fillU8(in, t.seedA(), u8Max)
@@ -94,6 +105,12 @@ func sumacGEMM(t *Task, threads int, exactPath bool) (*peerOp, error) {
 		fillI16(a, t.seedA())
 		fillI16(b, t.seedB())
 		return &peerOp{run: func() error { return o.GemmI16(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}, impl: isa}, nil
+	case "bf16":
+		a, b, c := make([]uint16, t.aLen()), make([]uint16, t.bLen()), make([]float32, t.cLen())
+		fillBF16(a, t.seedA())
+		fillBF16(b, t.seedB())
+		return &peerOp{run: func() error { return o.GemmBF16(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
 			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}, impl: isa}, nil
 	case "u8s8":
 		a, b, c := make([]uint8, t.aLen()), make([]int8, t.bLen()), make([]int32, t.cLen())

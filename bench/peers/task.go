@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sumacdev/sumac/num"
+)
 
 // Task is one measured operation: a GEMM or a convolution of one element type. The parent
 // sends it to each worker, which builds the same operands from Seed, so every library
@@ -8,7 +12,7 @@ import "fmt"
 type Task struct {
 	Name  string `json:"name"`
 	Kind  string `json:"kind"`  // "gemm" or "conv"
-	DType string `json:"dtype"` // float32, float64, int16, u8s8
+	DType string `json:"dtype"` // float32, float64, int16, u8s8, bf16
 	// Variant selects a peer's flavour: for oneDNN convolution "nhwc" or "any".
 	Variant string `json:"variant,omitempty"`
 	Seed    uint64 `json:"seed"`
@@ -34,7 +38,7 @@ const maxElems = 1 << 32
 // validate rejects tasks a worker must not try to allocate or run.
 func (t *Task) validate() error {
 	switch t.DType {
-	case "float32", "float64", "int16", "u8s8":
+	case "float32", "float64", "int16", "u8s8", "bf16":
 	default:
 		return fmt.Errorf("unknown dtype %q", t.DType)
 	}
@@ -136,6 +140,16 @@ func fillF32(dst []float32, seed uint64) {
 	for i := range dst {
 		// Uniform in [-1, 1): 24 random bits, exactly representable.
 		dst[i] = float32(int32(s.next()>>40)-(1<<23)) / (1 << 23)
+	}
+}
+
+// fillBF16 is fillF32's values rounded to bf16 (nearest, ties to even: num.ToBF16), as
+// uint16; every library gets the same bf16 operands.
+func fillBF16(dst []uint16, seed uint64) {
+	f := make([]float32, len(dst))
+	fillF32(f, seed)
+	for i, v := range f {
+		dst[i] = uint16(num.ToBF16(v))
 	}
 }
 

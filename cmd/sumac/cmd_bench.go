@@ -28,13 +28,14 @@ multiply-add, padding taps included) and two fractions of peak:
             when the host is not the reference machine or is shared.
 Each figure is the median of --rounds samples of at least --min-time seconds. The ISA column
 (JSON isa) names the kernel set that ran: avx512-vnni (int16, u8s8 with AVX-512 VNNI),
-avx512 (float32, float64 with AVX-512F), avx2-vnni, avx2, neon (arm64; neon-dotprod: the
-int8 kernels on SDOT/UDOT), or go (pure-Go fallbacks); SUMAC_MAX_ISA=avx2 (or avx2-vnni,
-avx512, neon, go) caps the sets.
+avx512-bf16 (bf16 on VDPBF16PS), avx512 (float32, float64 with AVX-512F; bf16 widened),
+avx2-vnni, avx2, neon (arm64; neon-dotprod: the int8 kernels on SDOT/UDOT), or go (pure-Go
+fallbacks); SUMAC_MAX_ISA=avx2 (or avx2-vnni, avx512, avx512-vnni, avx512-bf16, neon, go)
+caps the sets.
 
 Types (--dtype, comma-separated; default all the operation has): float32, float64 (GEMM only),
 int16 (-> int32), u8s8 (uint8 x int8 -> int32, fast path, activations in 0..127),
-u8s8-exact (exact for all uint8 activations). Pooling layers have no multiplies and are skipped.
+u8s8-exact (exact for all uint8 activations), bf16 (bf16 x bf16 -> float32). Pooling layers have no multiplies and are skipped.
 
 Flags:
   --suite NAME      workload suite (op/suite): gemm, resnet50, mnist-cnn

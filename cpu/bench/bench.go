@@ -17,6 +17,7 @@ import (
 	"github.com/sumacdev/sumac/cpu/conv"
 	"github.com/sumacdev/sumac/cpu/gemm"
 	"github.com/sumacdev/sumac/cpu/kernels"
+	"github.com/sumacdev/sumac/num"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
 )
@@ -34,18 +35,21 @@ var RefPeakPerCore = map[string]float64{
 	"int16":      147,
 	"u8s8":       192,
 	"u8s8-exact": 192,
+	// bf16 runs on the reference machine (no AVX512_BF16) as fp32 FMA on widened operands.
+	"bf16": 98.6,
 }
 
 // runPeakKernel names the kernels.MeasurePeak loop whose rate is the same-run ceiling of
 // each benchmark type (the exact uint8 path runs the int16 kernels).
 var runPeakKernel = map[string]string{
 	"float32": "float32", "float64": "float64", "int16": "int16", "u8s8": "u8s8", "u8s8-exact": "int16",
+	"bf16": "bf16", // "float32" where the row ran the widened fallback (Run)
 }
 
 // DTypes are the types a benchmark can run: float32, float64 (GEMM only), int16 (-> int32),
 // u8s8 (uint8 x int8 -> int32, fast path, activations in 0..127) and u8s8-exact (exact for all
-// uint8 activations).
-var DTypes = []string{"float32", "float64", "int16", "u8s8", "u8s8-exact"}
+// uint8 activations) and bf16 (bf16 x bf16 -> float32).
+var DTypes = []string{"float32", "float64", "int16", "u8s8", "u8s8-exact", "bf16"}
 
 // Config says what to run and how long.
 type Config struct {
@@ -108,6 +112,9 @@ func Run(s *suite.Suite, cfg Config) ([]Row, error) {
 			// The register-only peak loop runs on one goroutine: per core, then scaled. It is
 			// measured right after each row, since a shared machine's speed drifts.
 			peakLoop := runPeakKernel[dt]
+			if dt == "bf16" && r.ISA != "avx512-bf16" && r.ISA != "amx" {
+				peakLoop = "float32" // the widened fallback runs the fp32 kernels
+			}
 			if r.ISA != "go" {
 				peakLoop += "/" + r.ISA // the set the row ran (a convolution's may be narrower)
 			}
@@ -142,7 +149,7 @@ func KernelISA(spec *op.Spec, dtype string) string {
 func TypesFor(s *op.Spec, want []string) []string {
 	have := DTypes
 	if s.Conv != nil {
-		have = []string{"float32", "int16", "u8s8", "u8s8-exact"}
+		have = []string{"float32", "int16", "u8s8", "u8s8-exact", "bf16"}
 	}
 	if len(want) == 0 {
 		return have
@@ -183,6 +190,9 @@ func Call(s *op.Spec, dt string, threads int) (func() error, error) {
 			}
 			a, b, c := randSlice[uint8](rng, m*k), randSlice[int8](rng, k*n), make([]int32, m*n)
 			return func() error { return o.GemmU8S8(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
+		case "bf16":
+			a, b, c := randBF16(rng, m*k), randBF16(rng, k*n), make([]float32, m*n)
+			return func() error { return o.GemmBF16(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
 		}
 		return nil, fmt.Errorf("no %s GEMM", dt)
 	}
@@ -214,6 +224,13 @@ func Call(s *op.Spec, dt string, threads int) (func() error, error) {
 		}
 		in, out := randSlice[uint8](rng, c.InLen()), make([]int32, c.OutLen())
 		return func() error { return p.Run(in, out) }, nil
+	case "bf16":
+		p, err := conv.NewBF16(c, randBF16(rng, c.WLen()), o)
+		if err != nil {
+			return nil, err
+		}
+		in, out := randBF16(rng, c.InLen()), make([]float32, c.OutLen())
+		return func() error { return p.Run(in, out) }, nil
 	}
 	return nil, fmt.Errorf("no %s convolution", dt)
 }
@@ -237,6 +254,15 @@ func randSlice[T float32 | float64 | int16 | int8 | uint8](rng *rand.Rand, n int
 			*p = uint8(rng.Uint32N(128))
 		}
 		v[i] = x
+	}
+	return v
+}
+
+// randBF16 is randSlice's floats rounded to bf16 (uint16 storage).
+func randBF16(rng *rand.Rand, n int) []uint16 {
+	v := make([]uint16, n)
+	for i, f := range randSlice[float32](rng, n) {
+		v[i] = uint16(num.ToBF16(f))
 	}
 	return v
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/sumacdev/sumac/cpu/gemm"
 	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/internal/team"
 	"github.com/sumacdev/sumac/op"
@@ -254,6 +255,7 @@ type U8S8 struct {
 	fast  *engine[uint8, int8, int32]
 	exact *engine[int16, int16, int32]
 	dw    *dwEngine[uint8, int32, int32] // narrow groups: exact for every input
+	amx   *gemmConv[uint8, int8, int32]  // the AMX GEMM (exact), where it runs (amx.go)
 	thr   int
 	wide  sync.Pool // *[]int16: widened activations of the exact path
 }
@@ -281,6 +283,8 @@ func NewU8S8(c *op.Conv2D, weights []int8, o Options) (*U8S8, error) {
 	}
 	p := &U8S8{shape: *c, path: path, thr: o.threads()}
 	switch {
+	case amxConv(c):
+		p.amx = newAMXU8S8(c, weights, p.thr)
 	case c.K/c.Groups < minPanelFill:
 		p.dw = dwU8S8(c, weights, p.thr)
 	case path == kernels.U8Exact:
@@ -297,6 +301,9 @@ func NewU8S8(c *op.Conv2D, weights []int8, o Options) (*U8S8, error) {
 
 // ISA names the instruction set of the kernels the plan runs (see F32.ISA).
 func (p *U8S8) ISA() string {
+	if p.amx != nil {
+		return kernels.ISAAMX.String()
+	}
 	if p.dw != nil {
 		return dwISA(p.dw)
 	}
@@ -319,6 +326,8 @@ func (p *U8S8) Run(in []uint8, out []int32) error {
 		return err
 	}
 	switch {
+	case p.amx != nil:
+		return p.amx.run(in, out)
 	case p.fast != nil:
 		p.fast.run(in, out)
 	case p.exact != nil:
@@ -378,6 +387,10 @@ func KernelISA(c *op.Conv2D, dtype string, exact bool) string {
 	kg := c.K / c.Groups
 	var s kernels.ISA
 	switch {
+	case dtype == "bf16":
+		return gemm.KernelISA("bf16") // BF16's GEMM
+	case dtype == "u8s8" && amxConv(c):
+		return kernels.ISAAMX.String()
 	case kg < minPanelFill && dtype == "float32":
 		s = dwF32(&op.Conv2D{X: 1, Y: 1, K: c.K, C: c.K, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: c.K, XIn: 1, YIn: 1}, make([]float32, c.K), 1).isa
 	case kg < minPanelFill:

@@ -20,6 +20,9 @@ type plan[TA, TB, PA, PB, C number] struct {
 	blk     Blocking
 	threads int
 	ws      *wsPool[PA, PB, C]
+	// packedB, when set, returns B's block (columns from jc, k from pc) packed beforehand
+	// (PackBF16): the workers then pack no B.
+	packedB func(jc, pc int) []PB
 }
 
 // minParallelMACs: below this many multiply-adds the goroutine hand-offs and barriers cost
@@ -97,7 +100,10 @@ func (j *job[TA, TB, PA, PB, C]) body(t int) {
 			panelB := kg * s.group * s.nr
 			// Pack this thread's share of B's micro-panels.
 			p0, p1 := share(nPanels, j.threads, t)
-			if p1 > p0 {
+			bB := bufB
+			if j.pl.packedB != nil {
+				bB = j.pl.packedB(jc, pc)
+			} else if p1 > p0 {
 				j0 := p0 * s.nr
 				packB(bufB[p0*panelB:], j.b, pc, kb, jc+j0, min(nb, p1*s.nr)-j0, s.nr, s.group)
 			}
@@ -115,7 +121,7 @@ func (j *job[TA, TB, PA, PB, C]) body(t int) {
 			for ic := r0 * s.mr; ic < min(j.m, r1*s.mr); ic += blk.MC {
 				mb := min(blk.MC, min(j.m, r1*s.mr)-ic)
 				packA(w.a, j.a, ic, mb, pc, kb, s.mr, s.group)
-				j.pl.macro(w, kg, mb, ic, jc, nb, jr0, jr1, bufB, panelB, j.alpha, betaEff, j.c, j.ldc)
+				j.pl.macro(w, kg, mb, ic, jc, nb, jr0, jr1, bB, panelB, j.alpha, betaEff, j.c, j.ldc)
 			}
 			j.bar.Wait() // B's buffer is reused by the next iteration
 		}

@@ -49,6 +49,9 @@ type Options struct {
 	Threads  int            // goroutines; 0 means runtime.GOMAXPROCS(0)
 	Blocking *Blocking      // nil: derived from Caches(); set to experiment with block sizes
 	U8Path   kernels.U8Path // the uint8 x int8 path; the zero value, kernels.U8Auto, is exact
+	// OverlapA lets A's rows overlap (lda smaller than A's row length; A is only read): a
+	// convolution's filter rows read in place from the input (cpu/conv).
+	OverlapA bool
 }
 
 func (o Options) threads() (int, error) {
@@ -126,7 +129,7 @@ func (o Options) check(tA, tB Transpose, m, n, k, lda, ldb, ldc, lenA, lenB, len
 		if o.Layout == ColMajor {
 			rows, cols = cols, rows
 		}
-		if s.ld < max(1, cols) {
+		if s.ld < max(1, cols) && !(o.OverlapA && s.name == "A" && s.ld >= 1) {
 			return args{}, fmt.Errorf("gemm: ld%s=%d is smaller than max(1, %d)", lowerName(s.name), s.ld, cols)
 		}
 		if rows == 0 || cols == 0 {
@@ -280,9 +283,17 @@ func KernelISA(dtype string) string {
 		if floats().avx512 {
 			s = kernels.ISAAVX512
 		}
+	case "bf16":
+		s = bf16Set()
+		if useAMX() {
+			return kernels.ISAAMX.String()
+		}
 	case "int16", "u8s8-exact":
 		s = ints().isa
 	case "u8s8":
+		if useAMX() {
+			return kernels.ISAAMX.String()
+		}
 		s = ints().isa
 		if d := kernels.ForDType("u8s8"); d == kernels.ISANEONDot {
 			s = d // the byte kernels on the Arm dot-product instructions
@@ -340,6 +351,8 @@ func DefaultBlocking(dtype string) (Blocking, error) {
 		return derive(Caches(), ints().i16), nil
 	case "u8s8":
 		return derive(Caches(), ints().u8), nil
+	case "bf16":
+		return derive(Caches(), shapeBF16Z), nil
 	}
 	return Blocking{}, fmt.Errorf("gemm: unknown element type %q", dtype)
 }
@@ -418,6 +431,17 @@ func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8,
 	ar, err := o.check(tA, tB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
 	if err != nil {
 		return err
+	}
+	if p := o.U8Path; useAMX() && !ar.swapped && (p == kernels.U8Auto || p == kernels.U8Exact || p == kernels.U8Fast) {
+		// The AMX tile kernels (TDPBUSD, exact for every input). Column-major C would put the
+		// signed operand first, which the catalog's TDPBUSD kernel does not take.
+		threads, err := o.threads()
+		if err != nil {
+			return err
+		}
+		va, vb := views(ar, a, b)
+		amxGEMM(amxU8S8, 1, threads, ar.m, ar.n, ar.k, alpha, va, vb, beta, c, ar.ldc)
+		return nil
 	}
 	ks := ints()
 	path := o.U8Path

@@ -29,6 +29,10 @@ func cpuHas(s ISA) bool {
 		return avx512
 	case ISAAVX512VNNI:
 		return avx512 && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
+	case ISAAVX512BF16:
+		return avx512 && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BF16
+	case ISAAMX:
+		return amxUsable() == nil
 	}
 	return false
 }
@@ -40,13 +44,14 @@ func envCap() ISA {
 			return c
 		}
 	}
-	return ISAAVX512VNNI
+	return ISAAMX
 }
 
 // The kernel sets in use: what the CPU has, up to the cap. The generated dispatchers test
 // them on every call; tests and LimitISA change them.
 var (
 	useAsm, useAVXVNNI, useAVX512, useAVX512VNNI bool
+	useAVX512BF16, useAMX                        bool
 	isaCap                                       ISA
 )
 
@@ -59,6 +64,8 @@ func setCap(c ISA) {
 	useAVXVNNI = runs(ISAAVX2VNNI)
 	useAVX512 = runs(ISAAVX512)
 	useAVX512VNNI = runs(ISAAVX512VNNI)
+	useAVX512BF16 = runs(ISAAVX512BF16)
+	useAMX = runs(ISAAMX)
 }
 
 // Accelerated reports whether the assembly kernels are in use.

@@ -27,9 +27,15 @@ const (
 	ISANEON
 	// ISANEONDot adds the dot-product instructions (SDOT/UDOT, FEAT_DotProd): the int8 kernels.
 	ISANEONDot
+	// ISAAVX512BF16 adds AVX512_BF16 to AVX-512 VNNI: the bf16 kernels on VDPBF16PS
+	// (docs/cpu-amx.md). A cap of it allows every x86 set but AMX.
+	ISAAVX512BF16
+	// ISAAMX adds the AMX tiles (AMX-TILE, AMX-INT8, AMX-BF16, with the OS's permission for
+	// the tile data): the int8 and bf16 tile kernels. A cap of it allows every x86 set.
+	ISAAMX
 )
 
-var isaNames = [...]string{"go", "avx2", "avx2-vnni", "avx512", "avx512-vnni", "neon", "neon-dotprod"}
+var isaNames = [...]string{"go", "avx2", "avx2-vnni", "avx512", "avx512-vnni", "neon", "neon-dotprod", "avx512-bf16", "amx"}
 
 // ExactBytes reports whether set s's uint8 x int8 kernels (kernels.U8Fast) are exact for
 // every input: the VNNI ones (VPDPBUSD accumulates in int32) and the NEON ones (SDOT/UDOT, or
@@ -74,7 +80,11 @@ func (c ISA) allows(s ISA) bool {
 		return true
 	case s == ISANEON || s == ISANEONDot:
 		return c == ISANEONDot // the dot-product cap allows every arm64 set
-	case c == ISAAVX512VNNI:
+	case s == ISAAMX:
+		return false // only its own cap (c == s above)
+	case s == ISAAVX512BF16:
+		return c == ISAAMX
+	case c == ISAAVX512VNNI || c == ISAAVX512BF16 || c == ISAAMX:
 		return true
 	case s == ISAAVX2:
 		return c != ISAGo
@@ -99,6 +109,9 @@ func forDType(dtype string, runs func(ISA) bool) ISA {
 		order = []ISA{ISAAVX512, ISAAVX2}
 	case "int16", "u8s8", "s8u8":
 		order = []ISA{ISAAVX512VNNI, ISAAVX2VNNI, ISAAVX2}
+	case "bf16":
+		// VDPBF16PS, else the float kernels on operands widened to fp32 (cpu/gemm).
+		order = []ISA{ISAAMX, ISAAVX512BF16, ISAAVX512, ISAAVX2}
 	default:
 		order = []ISA{ISAAVX2}
 	}

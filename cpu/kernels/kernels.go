@@ -63,7 +63,8 @@ import (
 // MaxISAEnv names an environment variable that caps the instruction set of the kernels at
 // an ISA name (ParseISA): "avx2" keeps an AVX-512 machine on the AVX2 kernels, "avx512" on
 // AVX-512 without VNNI (the integer kernels then run AVX2), "avx2-vnni" on AVX2 with
-// AVX-VNNI, "neon" keeps an arm64 machine off the dot-product kernels, "go" on the Go
+// AVX-VNNI, "avx512-vnni" below the bf16 and AMX kernels, "avx512-bf16" below AMX, "neon"
+// keeps an arm64 machine off the dot-product kernels, "go" on the Go
 // fallbacks; unset, or a value it cannot read, leaves the choice to
 // the CPU. It is read once, at start (LimitISA changes the cap later).
 const MaxISAEnv = "SUMAC_MAX_ISA"

@@ -301,8 +301,16 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		return nil, err
 	}
 
-	files := Files{"zkernels_amd64.s": s.buf.Bytes(), "zkernels_arm64.s": armAsm}
-	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_arm64.go": armGo, "zkernels_other.go": other.Bytes(), "zwrappers.go": wrap} {
+	bfAsm, bfGo, err := generateBF16(pkg, BF16Catalog())
+	if err != nil {
+		return nil, err
+	}
+
+	amxAsm, amxGo, amxProg := generateAMX(pkg, AMXCatalog())
+
+	files := Files{"zkernels_amd64.s": s.buf.Bytes(), "zkernels_arm64.s": armAsm, "zbf16_amd64.s": bfAsm, "zamx_amd64.s": amxAsm}
+	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_arm64.go": armGo, "zkernels_other.go": other.Bytes(), "zwrappers.go": wrap,
+		"zbf16_amd64.go": bfGo, "zamx_amd64.go": amxGo, "zamxprog.go": amxProg} {
 		out, err := format.Source(src)
 		if err != nil {
 			return nil, fmt.Errorf("x86gen: formatting %s: %v", name, err)

@@ -1,0 +1,82 @@
+package conv
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/sumacdev/sumac/cpu/gemm"
+	"github.com/sumacdev/sumac/cpu/kernels"
+	"github.com/sumacdev/sumac/op"
+)
+
+// amxShapes cover the lowering's cases: 1x1 in place, padded, strided, dilated, grouped,
+// batched, and edges of the 32 x 32 tile blocks in pixels and channels.
+var amxShapes = []op.Conv2D{
+	{X: 9, Y: 7, K: 40, C: 24, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: 1},
+	{X: 8, Y: 8, K: 33, C: 16, R: 3, S: 3, N: 2, Stride: 1, Pad: 1, Dilation: 1, Groups: 1},
+	{X: 5, Y: 6, K: 64, C: 3, R: 7, S: 7, N: 1, Stride: 2, Pad: 3, Dilation: 1, Groups: 1},
+	{X: 6, Y: 5, K: 32, C: 32, R: 3, S: 3, N: 1, Stride: 1, Pad: 2, Dilation: 2, Groups: 2},
+	{X: 7, Y: 7, K: 16, C: 130, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: 1},
+	{X: 6, Y: 5, K: 40, C: 8, R: 3, S: 2, N: 2, Stride: 1, Pad: 0, Dilation: 1, Groups: 1},
+	{X: 9, Y: 8, K: 64, C: 64, R: 3, S: 3, N: 1, Stride: 1, Pad: 1, Dilation: 1, Groups: 1},
+	{X: 17, Y: 5, K: 48, C: 32, R: 3, S: 3, N: 2, Stride: 1, Pad: 1, Dilation: 1, Groups: 1}, // filter rows
+	{X: 16, Y: 3, K: 32, C: 16, R: 2, S: 2, N: 1, Stride: 1, Pad: 0, Dilation: 1, Groups: 1}, // filter rows, no padding
+}
+
+func fillIn(c *op.Conv2D) op.Conv2D {
+	s := *c
+	s.XIn = (s.X-1)*s.Stride + (s.R-1)*s.Dilation + 1 - 2*s.Pad
+	s.YIn = (s.Y-1)*s.Stride + (s.S-1)*s.Dilation + 1 - 2*s.Pad
+	return s
+}
+
+// TestU8S8AMX: the uint8 x int8 convolution lowered to the AMX GEMM, full-range activations,
+// bit for bit against op/ref (on the Go model of the tile instructions where the CPU has no
+// AMX), whatever path the options ask for (AMX is exact for every input).
+func TestU8S8AMX(t *testing.T) {
+	if !kernels.AMX() {
+		t.Logf("AMX kernels not in use (%v): the Go model of the tile instructions runs", kernels.AMXStatus())
+	}
+	defer gemm.ForceAMXModel()()
+	rng := rand.New(rand.NewSource(9))
+	for i, s := range amxShapes {
+		c := fillIn(&s)
+		in, w := make([]int64, c.InLen()), make([]int64, c.WLen())
+		in8, w8 := make([]uint8, len(in)), make([]int8, len(w))
+		for j := range in {
+			in8[j] = uint8(rng.Intn(256))
+			in[j] = int64(in8[j])
+		}
+		for j := range w {
+			w8[j] = int8(rng.Intn(256) - 128)
+			w[j] = int64(w8[j])
+		}
+		want := intWant(t, &c, op.UInt8, op.Int8, in, w)
+		path := []kernels.U8Path{kernels.U8Auto, kernels.U8Exact, kernels.U8Fast}[i%3]
+		p, err := NewU8S8(&c, w8, Options{Threads: 1 + i%2, U8Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.ISA() != "amx" || KernelISA(&c, "u8s8", false) != "amx" {
+			t.Fatalf("%+v: plan runs %s, KernelISA %s, want amx", c, p.ISA(), KernelISA(&c, "u8s8", false))
+		}
+		out := make([]int32, c.OutLen())
+		if err := p.Run(in8, out); err != nil {
+			t.Fatal(err)
+		}
+		checkInt(t, "amx", &c, out, want)
+	}
+}
+
+// TestBF16AMX: the bf16 convolution on the AMX GEMM (TDPBF16PS) within ref.BF16Bound.
+func TestBF16AMX(t *testing.T) {
+	defer gemm.ForceAMXModel()()
+	r := rand.New(rand.NewSource(10))
+	for _, s := range amxShapes {
+		c := fillIn(&s)
+		if KernelISA(&c, "bf16", false) != "amx" {
+			t.Fatalf("bf16 KernelISA %s, want amx", KernelISA(&c, "bf16", false))
+		}
+		checkBF16(t, r, &c)
+	}
+}
