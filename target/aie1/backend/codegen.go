@@ -77,6 +77,8 @@ type Options struct {
 	// BodyOrder: "" compiles loop bodies clustered by accumulator and in program order and
 	// keeps the faster; "cluster" or "program" compiles only that one.
 	BodyOrder string
+	// NoFlatten skips the flattened variant (flatten.go): only the kernel as written.
+	NoFlatten bool
 }
 
 type compiler struct {
@@ -130,6 +132,24 @@ type placed struct {
 // that changes their order, also in program order (the order the kernel was written or
 // generated in, which may keep fewer X and Z operands live); the faster wins.
 func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
+	p, err := compileKernel(k, opt)
+	if opt.NoFlatten {
+		return p, err
+	}
+	k2 := flattenKernel(k) // flatten.go
+	if k2 == nil {
+		return p, err
+	}
+	p2, err2 := compileKernel(k2, opt)
+	if err2 != nil || err == nil && !faster(p2, p) {
+		return p, err
+	}
+	p2.Notes = append(p2.Notes, "small constant loops flattened and pointer additions forwarded into the accesses (flatten.go)")
+	return p2, nil
+}
+
+// compileKernel is Compile without flattening.
+func compileKernel(k *kernel.Kernel, opt Options) (*Program, error) {
 	switch opt.BodyOrder {
 	case orderCluster, orderProgram:
 		p, _, err := compileUnrolled(k, opt, opt.BodyOrder)
