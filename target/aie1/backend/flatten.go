@@ -106,7 +106,7 @@ func (f *flattener) body(body []kernel.Stmt) []kernel.Stmt {
 // flatten returns the copies of l's body, or false when l is not flattened.
 func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	trip, ok := l.TripCount()
-	if !ok || trip < 0 || l.Var == nil || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
+	if !ok || trip < 0 || l.Pipelined || l.Var == nil || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
 		return nil, false
 	}
 	limit := int64(maxFlattenStmts)
@@ -549,3 +549,7 @@ func (f *flattener) dce() {
 		}
 	}
 }
+
+// Flatten is the pass Compile tries (flattenKernel), for tests and tools: k with its small
+// constant loops flattened and its pointer additions forwarded, or nil if nothing changed.
+func Flatten(k *kernel.Kernel) *kernel.Kernel { return flattenKernel(k) }

@@ -34,6 +34,8 @@ var adfKernels = []struct {
 	{file: "mmul.cc", instance: "matmul<4, 2, 4, float, float, 8>", timing: true},
 	{file: "mmul.cc", instance: "matmul<4, 2, 2, float, float, 8>", timing: true},
 	{file: "mmul.cc", instance: "matmul<4, 4, 2, float, float, 16>", timing: true},
+	{file: "blocked.cc", timing: true},
+	{file: "strided.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation

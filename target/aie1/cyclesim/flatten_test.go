@@ -1,0 +1,92 @@
+package cyclesim
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sumacdev/sumac/target/aie1/backend"
+	"github.com/sumacdev/sumac/target/aie1/cfront"
+	"github.com/sumacdev/sumac/target/aie1/interp"
+	"github.com/sumacdev/sumac/target/aie1/kernel"
+)
+
+// TestFlattenExact: the flattened kernel (backend.Flatten: small constant loops unrolled
+// completely, pointer additions forwarded into the accesses) computes what the source does,
+// on the interpreter and compiled and simulated, and has the loops it should.
+func TestFlattenExact(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		loops int // loops left after flattening
+	}{
+		{"blocked.cc", 0},
+		{"strided.cc", 1}, // the 16-iteration pipelined loop stays
+		{"flat_fir.cc", -1},
+		{"weighted.cc", -1},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join("..", "testdata", "adf", c.file)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := &cfront.Config{}
+			if c.file == "weighted.cc" {
+				cfg.Instance = "weighted<64, 2>"
+			}
+			k, err := cfront.ParseKernelConfig(path, src, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k2 := backend.Flatten(k)
+			if k2 == nil {
+				if c.loops >= 0 {
+					t.Fatal("nothing flattened")
+				}
+				return
+			}
+			if c.loops >= 0 {
+				n := 0
+				kernel.Walk(k2.Body, func(s kernel.Stmt, _ int) {
+					if _, ok := s.(*kernel.Loop); ok {
+						n++
+					}
+				})
+				if n != c.loops {
+					t.Errorf("%d loops left, want %d:\n%s", n, c.loops, k2)
+				}
+			}
+			data, sizes := randomData(t, k, 5)
+			want, err := interp.Run(k, interp.Config{Data: data, Sizes: sizes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			flat, err := interp.Run(k2, interp.Config{Data: data, Sizes: sizes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := backend.Compile(k2, backend.Options{Sizes: sizes, NoFlatten: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Run(p, Config{Data: data, Sizes: sizes})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, p)
+			}
+			for name, w := range want.Data {
+				if !bytes.Equal(flat.Data[name], w) {
+					t.Errorf("%s: the flattened kernel's interpreter run differs", name)
+				}
+				if !bytes.Equal(got.Data[name], w) {
+					t.Errorf("%s: the flattened kernel's simulation differs\n%s", name, p)
+				}
+			}
+			if p0, err := backend.Compile(k, backend.Options{Sizes: sizes, NoFlatten: true}); err == nil {
+				t.Logf("%d cycles as written, %d flattened", p0.StaticCycles(), p.StaticCycles())
+			} else {
+				t.Logf("as written: %v; flattened: %d cycles", err, p.StaticCycles())
+			}
+		})
+	}
+}
