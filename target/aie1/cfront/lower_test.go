@@ -110,3 +110,29 @@ func TestLowerModes(t *testing.T) {
 		}
 	}
 }
+
+// TestShadowedCounter: a declaration of the counter's name in a nested scope (a nested
+// `for (int i ...)`, a block's `int i`) is another variable, so the outer loop stays counted
+// (onnx2versal's GemmReluMKKN writes `for (int i = 0; i < NCHUNK - j; i++)` inside a loop
+// over i); a write to the counter before the shadowing declaration still is one.
+func TestShadowedCounter(t *testing.T) {
+	head := "void k(input_window_int16 * in, output_window_int16 * out) {\n"
+	for _, body := range []string{
+		"    for (int i = 0; i < 4; i++) { for (int i = 0; i < 2; i++) { window_writeincr(out, (int16)i); } }\n",
+		"    for (int i = 0; i < 4; i++) { int i = 3; i++; window_writeincr(out, (int16)i); }\n",
+		"    for (int i = 0; i < 4; i++) { { int i = 3; i += 2; } window_writeincr(out, (int16)i); }\n",
+	} {
+		k, err := ParseKernel("k.cc", []byte(head+body+"}\n"), nil)
+		if err != nil {
+			t.Errorf("%q: %v", body, err)
+			continue
+		}
+		if _, ok := k.Body[0].(*kernel.Loop); !ok {
+			t.Errorf("%q: not a loop:\n%s", body, k)
+		}
+	}
+	body := "    for (int i = 0; i < 4; i++) { i++; { int i = 3; } }\n"
+	if _, err := ParseKernel("k.cc", []byte(head+body+"}\n"), nil); err == nil || !strings.Contains(err.Error(), "modifies the counter i") {
+		t.Errorf("%q: %v, want the counter modified", body, err)
+	}
+}

@@ -36,6 +36,7 @@ var adfKernels = []struct {
 	{file: "mmul.cc", instance: "matmul<4, 4, 2, float, float, 16>", timing: true},
 	{file: "blocked.cc", timing: true},
 	{file: "strided.cc", timing: true},
+	{file: "shadow.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
