@@ -136,16 +136,27 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 	if opt.NoFlatten {
 		return p, err
 	}
-	k2 := flattenKernel(k) // flatten.go
-	if k2 == nil {
-		return p, err
+	// flatten.go: the kernel flattened (small constant loops, pointer additions forwarded),
+	// then also with its MAC operands narrowed; the fastest wins
+	for _, v := range []struct {
+		make func(*kernel.Kernel) *kernel.Kernel
+		note string
+	}{
+		{flattenKernel, "small constant loops flattened and pointer additions forwarded into the accesses (flatten.go)"},
+		{narrowKernel, "small constant loops flattened, pointer additions forwarded and MAC operands loaded in place (flatten.go)"},
+	} {
+		k2 := v.make(k)
+		if k2 == nil {
+			continue
+		}
+		p2, err2 := compileKernel(k2, opt)
+		if err2 != nil || err == nil && !faster(p2, p) {
+			continue
+		}
+		p2.Notes = append(p2.Notes, v.note)
+		p, err = p2, nil
 	}
-	p2, err2 := compileKernel(k2, opt)
-	if err2 != nil || err == nil && !faster(p2, p) {
-		return p, err
-	}
-	p2.Notes = append(p2.Notes, "small constant loops flattened and pointer additions forwarded into the accesses (flatten.go)")
-	return p2, nil
+	return p, err
 }
 
 // compileKernel is Compile without flattening.

@@ -36,7 +36,13 @@ const (
 
 // flattenKernel returns k with its small constant loops flattened and its pointer additions
 // forwarded into the accesses, or nil if nothing changed. k is not modified.
-func flattenKernel(k *kernel.Kernel) *kernel.Kernel {
+func flattenKernel(k *kernel.Kernel) *kernel.Kernel { return flattenWith(k, false) }
+
+// narrowKernel is flattenKernel followed by operand narrowing, or nil if that changes
+// nothing over flattenKernel.
+func narrowKernel(k *kernel.Kernel) *kernel.Kernel { return flattenWith(k, true) }
+
+func flattenWith(k *kernel.Kernel, narrow bool) *kernel.Kernel {
 	k2 := *k
 	k2.Vars = append([]*kernel.Var(nil), k.Vars...)
 	f := &flattener{k: &k2, names: map[string]bool{}}
@@ -45,6 +51,12 @@ func flattenKernel(k *kernel.Kernel) *kernel.Kernel {
 	}
 	k2.Body = f.body(k.Body)
 	if f.forwardAll() {
+		f.changed = true
+	}
+	if narrow {
+		if !f.narrowAll() {
+			return nil
+		}
 		f.changed = true
 	}
 	if !f.changed {
@@ -553,3 +565,271 @@ func (f *flattener) dce() {
 // Flatten is the pass Compile tries (flattenKernel), for tests and tools: k with its small
 // constant loops flattened and its pointer additions forwarded, or nil if nothing changed.
 func Flatten(k *kernel.Kernel) *kernel.Kernel { return flattenKernel(k) }
+
+// Operand narrowing (part of the same pass): a MAC reads its Z operand from a 256-bit register
+// (wc0/wc1) and its X operand from a 512-bit one, and a compiler loads them there directly.
+// Two shapes of source code instead load elsewhere and copy, each copy a vector move on the
+// move slot:
+//   - v = load(p, i) of 512 bits read only through ext_w(v, k): the halves are loaded as
+//     256-bit values h_k = load(p, i + k*32 bytes) and the ext_w results replaced by them
+//     (the AI Engine API's mmul widens block_b this way);
+//   - t = concat(a, z) with z all zeros (null_*): t = null; t = upd_w(t, 0, a), so that a load
+//     of a goes straight into t's low half (lower.go folds a load followed by its upd_*).
+// The loads read the same bytes at the same place in the program, so the values are the
+// source's bit for bit.
+
+// defUse counts each variable's definitions and reads in the kernel.
+func (f *flattener) defUse() (defs, reads map[*kernel.Var]int) {
+	defs = map[*kernel.Var]int{}
+	kernel.Walk(f.k.Body, func(st kernel.Stmt, _ int) {
+		switch s := st.(type) {
+		case *kernel.Instr:
+			if s.Dst != nil {
+				defs[s.Dst]++
+			}
+		case *kernel.Loop:
+			if s.Var != nil {
+				defs[s.Var] += 2
+			}
+		}
+	})
+	return defs, f.uses()
+}
+
+// narrowAll applies operand narrowing in every statement list, one rewrite at a time (the
+// counts are recounted after each); it reports a change.
+func (f *flattener) narrowAll() bool {
+	any := false
+	for {
+		changed := false
+		defs, reads := f.defUse()
+		f.k.Body = f.narrowOnce(f.k.Body, defs, reads, &changed)
+		if !changed {
+			return any
+		}
+		any = true
+	}
+}
+
+// narrowOnce makes one narrowing in body or a list nested in it.
+func (f *flattener) narrowOnce(body []kernel.Stmt, defs, reads map[*kernel.Var]int, changed *bool) []kernel.Stmt {
+	for i, st := range body {
+		var nst kernel.Stmt
+		switch s := st.(type) {
+		case *kernel.Loop:
+			if nb := f.narrowOnce(s.Body, defs, reads, changed); *changed {
+				n := *s
+				n.Body = nb
+				nst = &n
+			}
+		case *kernel.If:
+			nt := f.narrowOnce(s.Then, defs, reads, changed)
+			ne := s.Else
+			if !*changed {
+				ne = f.narrowOnce(s.Else, defs, reads, changed)
+			}
+			if *changed {
+				n := *s
+				n.Then, n.Else = nt, ne
+				nst = &n
+			}
+		}
+		if nst != nil {
+			out := append([]kernel.Stmt(nil), body...)
+			out[i] = nst
+			return out
+		}
+	}
+	out, ok := f.narrowHalves(body, defs, reads)
+	if !ok {
+		out, ok = f.narrowConcat(body, defs, reads)
+	}
+	*changed = ok
+	return out
+}
+
+// readsIn counts the reads of v in the statements (nested ones included).
+func readsIn(body []kernel.Stmt, v *kernel.Var) int {
+	n := 0
+	kernel.Walk(body, func(st kernel.Stmt, _ int) {
+		switch s := st.(type) {
+		case *kernel.Instr:
+			for _, a := range s.Args {
+				if a.Var == v {
+					n++
+				}
+			}
+		case *kernel.Loop:
+			for _, a := range []kernel.Operand{s.Start, s.Limit, s.Step} {
+				if a.Var == v {
+					n++
+				}
+			}
+		case *kernel.If:
+			if s.Cond.Var == v {
+				n++
+			}
+		}
+	})
+	return n
+}
+
+// narrowHalves makes one ext_w narrowing in body.
+func (f *flattener) narrowHalves(body []kernel.Stmt, defs, reads map[*kernel.Var]int) ([]kernel.Stmt, bool) {
+	for i, st := range body {
+		ld, ok := st.(*kernel.Instr)
+		if !ok || ld.Op != kernel.OpLoad || ld.Dst == nil || !renamable(ld.Dst) || ld.Dst.Type.Class != kernel.Vector ||
+			ld.Dst.Type.Bytes() != 64 || defs[ld.Dst] != 1 || ld.Args[0].Var == nil || !ld.Args[0].Var.Type.IsPointer() {
+			continue
+		}
+		pb := int64(ld.Args[0].Var.Type.Pointee().Bytes())
+		if pb == 0 || pb > 32 || 32%pb != 0 || ld.Args[1].IsFloat {
+			continue
+		}
+		v := ld.Dst
+		ext := map[int]int64{} // body index -> half
+		for j := i + 1; j < len(body); j++ {
+			in, isInstr := body[j].(*kernel.Instr)
+			if !isInstr {
+				continue
+			}
+			for ai, a := range in.Args {
+				if a.Var == v {
+					if in.Op == kernel.OpExtW && ai == 0 && in.Args[1].IsIntImm() && in.Dst != nil && defs[in.Dst] == 1 && renamable(in.Dst) &&
+						readsIn(body[j+1:], in.Dst) == reads[in.Dst] {
+						ext[j] = in.Args[1].Imm
+					} else {
+						ok = false
+					}
+				}
+			}
+		}
+		if !ok || len(ext) == 0 || len(ext) != reads[v] {
+			continue
+		}
+		half := map[int64]*kernel.Var{}
+		sub := map[*kernel.Var]*kernel.Var{}
+		var loads []kernel.Stmt
+		for j := i + 1; j < len(body); j++ {
+			k, isExt := ext[j]
+			if !isExt {
+				continue
+			}
+			e := body[j].(*kernel.Instr)
+			h := half[k]
+			if h == nil {
+				h = f.fresh(v)
+				h.Type = e.Dst.Type
+				half[k] = h
+				idx, okIdx := addIndex(f, ld.Args[1], kernel.Imm(k*32/pb), &loads, ld.Pos)
+				if !okIdx {
+					return body, false
+				}
+				loads = append(loads, &kernel.Instr{Op: kernel.OpLoad, Dst: h, Args: []kernel.Operand{ld.Args[0], idx}, Pos: ld.Pos})
+			}
+			sub[e.Dst] = h
+		}
+		var out []kernel.Stmt
+		for j, st := range body {
+			if j == i {
+				out = append(out, loads...)
+				continue
+			}
+			if _, isExt := ext[j]; isExt {
+				continue
+			}
+			out = append(out, st)
+		}
+		substVars(out, sub)
+		return out, true
+	}
+	return body, false
+}
+
+// narrowConcat makes one concat-with-zeros narrowing in body.
+func (f *flattener) narrowConcat(body []kernel.Stmt, defs, reads map[*kernel.Var]int) ([]kernel.Stmt, bool) {
+	nulls := map[*kernel.Var]bool{}
+	for _, st := range body {
+		if in, ok := st.(*kernel.Instr); ok && in.Op == kernel.OpNull && in.Dst != nil && defs[in.Dst] == 1 {
+			nulls[in.Dst] = true
+		}
+	}
+	for i, st := range body {
+		c, ok := st.(*kernel.Instr)
+		if !ok || c.Op != kernel.OpConcat || len(c.Args) != 2 || c.Dst == nil || !renamable(c.Dst) || defs[c.Dst] != 1 ||
+			c.Dst.Type.Class != kernel.Vector || c.Args[0].Var == nil || !nulls[c.Args[1].Var] || c.Args[0].Var.Type.Bytes() != 32 {
+			continue
+		}
+		a, t := c.Args[0].Var, c.Dst
+		// where a is loaded (a single-use load in this list before the concat), the null and
+		// upd_w go around that load; else they replace the concat
+		at := i
+		for j := 0; j < i; j++ {
+			if in, ok := body[j].(*kernel.Instr); ok && in.Dst == a && in.Op == kernel.OpLoad && defs[a] == 1 && reads[a] == 1 {
+				at = j
+			}
+		}
+		if at != i {
+			for j := at + 1; j < i; j++ {
+				if mentions(body[j], t) {
+					at = i
+				}
+			}
+		}
+		null := &kernel.Instr{Op: kernel.OpNull, Dst: t, Pos: c.Pos}
+		upd := &kernel.Instr{Op: kernel.OpUpdW, Dst: t, Args: []kernel.Operand{kernel.V(t), kernel.Imm(0), kernel.V(a)}, Pos: c.Pos}
+		var out []kernel.Stmt
+		for j, st := range body {
+			switch {
+			case j == at && at != i:
+				out = append(out, null, st, upd)
+			case j == i && at != i:
+			case j == i:
+				out = append(out, null, upd)
+			default:
+				out = append(out, st)
+			}
+		}
+		return out, true
+	}
+	return body, false
+}
+
+// substVars replaces reads of the variables in sub throughout the statements (in place: the
+// statements are this pass's copies).
+func substVars(body []kernel.Stmt, sub map[*kernel.Var]*kernel.Var) {
+	for i, st := range body {
+		switch s := st.(type) {
+		case *kernel.Instr:
+			changed := false
+			args := append([]kernel.Operand(nil), s.Args...)
+			for j, a := range args {
+				if r, ok := sub[a.Var]; ok && a.Var != nil {
+					args[j].Var = r
+					changed = true
+				}
+			}
+			if changed {
+				n := *s
+				n.Args = args
+				body[i] = &n
+			}
+		case *kernel.Loop:
+			n := *s
+			n.Body = append([]kernel.Stmt(nil), s.Body...)
+			substVars(n.Body, sub)
+			body[i] = &n
+		case *kernel.If:
+			n := *s
+			n.Then = append([]kernel.Stmt(nil), s.Then...)
+			n.Else = append([]kernel.Stmt(nil), s.Else...)
+			substVars(n.Then, sub)
+			substVars(n.Else, sub)
+			body[i] = &n
+		}
+	}
+}
+
+// Narrow is Flatten followed by operand narrowing (the third variant Compile tries), or nil
+// if narrowing changes nothing.
+func Narrow(k *kernel.Kernel) *kernel.Kernel { return narrowKernel(k) }

@@ -162,7 +162,7 @@ func (l *lowerer) zerosKind(t *TypeName) string {
 
 // shortIntrinsic lowers intrinsic forms that are shorthands of table ones: fpmul(x, z),
 // fpmac/fpmsc(acc, x, z) with v8float operands (lane by lane: the full form with xoffs and
-// zoffs 0x76543210), fpadd/fpsub/fpmax/fpmin(acc, x) likewise, and the simple mul/mac/msc(a, b)
+// zoffs 0x76543210), fpadd/fpsub/fpmax/fpmin(acc, x) likewise, fpshuffle(x), and the simple mul/mac/msc(a, b)
 // (intrinsics reference, groups intr_gpvectorfpop, intr_gpvectorop_arit_adv_flt and
 // intr_gpvectorop_mul_simple).
 func (l *lowerer) shortIntrinsic(b *kernel.Builder, c *Call) (kernel.Operand, bool) {
@@ -188,6 +188,15 @@ func (l *lowerer) shortIntrinsic(b *kernel.Builder, c *Call) (kernel.Operand, bo
 		}
 		t := l.checkOp(p, op, full, kernel.Type{})
 		return kernel.V(b.At(kpos(p)).OpT(op, t, full...)), true
+	case "fpshuffle":
+		// fpshuffle(xbuf): the identity selection
+		if len(c.Args) != 1 {
+			return kernel.Operand{}, false
+		}
+		args := l.args(b, c)
+		full := []kernel.Operand{args[0], kernel.Imm(0), ident}
+		t := l.checkOp(p, kernel.OpFPShuffle, full, kernel.Type{})
+		return kernel.V(b.At(kpos(p)).OpT(kernel.OpFPShuffle, t, full...)), true
 	case "fpadd", "fpsub", "fpmax", "fpmin":
 		if len(c.Args) != 2 {
 			return kernel.Operand{}, false

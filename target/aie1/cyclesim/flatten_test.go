@@ -17,13 +17,14 @@ import (
 // on the interpreter and compiled and simulated, and has the loops it should.
 func TestFlattenExact(t *testing.T) {
 	for _, c := range []struct {
-		file  string
-		loops int // loops left after flattening
+		file     string
+		loops    int  // loops left after flattening
+		narrowed bool // MAC operands loaded in place
 	}{
-		{"blocked.cc", 0},
-		{"strided.cc", 1}, // the 16-iteration pipelined loop stays
-		{"flat_fir.cc", -1},
-		{"weighted.cc", -1},
+		{"blocked.cc", 0, true},
+		{"strided.cc", 1, false}, // the 16-iteration pipelined loop stays
+		{"flat_fir.cc", -1, false},
+		{"weighted.cc", -1, false},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			path := filepath.Join("..", "testdata", "adf", c.file)
@@ -46,6 +47,9 @@ func TestFlattenExact(t *testing.T) {
 				}
 				return
 			}
+			if c.narrowed && backend.Narrow(k) == nil {
+				t.Error("no operand narrowed")
+			}
 			if c.loops >= 0 {
 				n := 0
 				kernel.Walk(k2.Body, func(s kernel.Stmt, _ int) {
@@ -62,30 +66,35 @@ func TestFlattenExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			flat, err := interp.Run(k2, interp.Config{Data: data, Sizes: sizes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := backend.Compile(k2, backend.Options{Sizes: sizes, NoFlatten: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := Run(p, Config{Data: data, Sizes: sizes})
-			if err != nil {
-				t.Fatalf("%v\n%s", err, p)
-			}
-			for name, w := range want.Data {
-				if !bytes.Equal(flat.Data[name], w) {
-					t.Errorf("%s: the flattened kernel's interpreter run differs", name)
+			for _, kv := range []*kernel.Kernel{k2, backend.Narrow(k)} {
+				if kv == nil {
+					continue
 				}
-				if !bytes.Equal(got.Data[name], w) {
-					t.Errorf("%s: the flattened kernel's simulation differs\n%s", name, p)
+				flat, err := interp.Run(kv, interp.Config{Data: data, Sizes: sizes})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if p0, err := backend.Compile(k, backend.Options{Sizes: sizes, NoFlatten: true}); err == nil {
-				t.Logf("%d cycles as written, %d flattened", p0.StaticCycles(), p.StaticCycles())
-			} else {
-				t.Logf("as written: %v; flattened: %d cycles", err, p.StaticCycles())
+				p, err := backend.Compile(kv, backend.Options{Sizes: sizes, NoFlatten: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := Run(p, Config{Data: data, Sizes: sizes})
+				if err != nil {
+					t.Fatalf("%v\n%s", err, p)
+				}
+				for name, w := range want.Data {
+					if !bytes.Equal(flat.Data[name], w) {
+						t.Errorf("%s: the transformed kernel's interpreter run differs", name)
+					}
+					if !bytes.Equal(got.Data[name], w) {
+						t.Errorf("%s: the transformed kernel's simulation differs\n%s", name, p)
+					}
+				}
+				if p0, err := backend.Compile(k, backend.Options{Sizes: sizes, NoFlatten: true}); err == nil {
+					t.Logf("%d cycles as written, %d transformed", p0.StaticCycles(), p.StaticCycles())
+				} else {
+					t.Logf("as written: %v; transformed: %d cycles", err, p.StaticCycles())
+				}
 			}
 		})
 	}

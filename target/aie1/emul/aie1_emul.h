@@ -559,6 +559,15 @@ template <int XN> v8float aie_fplane(int op, v8float acc, const aie_vec<float, X
         return aie_fplane(op, acc, x, xstart, xoffs);                                                                  \
     }                                                                                                                  \
     inline v8float name(v8float acc, const v8float &x) { return aie_fplane(op, acc, x, 0, 0x76543210); }
+// fpshuffle: ret[i] = xbuf[(xstart + xoffs[i]) mod N] (intrinsics reference, group
+// intr_gpvectorop_vec_sel_simple_flt; target/aie1/kernel sem.go FPShuffle).
+template <int XN> v8float fpshuffle(const aie_vec<float, XN> &x, int xstart, unsigned xoffs) {
+    v8float r;
+    for (int i = 0; i < 8; i++)
+        r.e[i] = x.e[((xstart + aie_emul::nib(xoffs, i)) % XN + XN) % XN];
+    return r;
+}
+inline v8float fpshuffle(const v8float &x) { return fpshuffle(x, 0, 0x76543210); }
 AIE_FPLANE(fpadd, 0)
 AIE_FPLANE(fpsub, 1)
 AIE_FPLANE(fpmax, 2)

@@ -37,6 +37,7 @@ var adfKernels = []struct {
 	{file: "blocked.cc", timing: true},
 	{file: "strided.cc", timing: true},
 	{file: "shadow.cc", timing: true},
+	{file: "shuffle_fp.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
