@@ -134,6 +134,7 @@ const (
 	symTile                  // an aie::tile object
 	symLazy                  // a file-scope variable not lowered yet (lowered on first use)
 	symObj                   // an object of the AI Engine API (aie::mmul): see api.go
+	symView                  // a pointer to the lanes of a vector variable v (T *p = (T *)&v): p[i] only
 )
 
 type sym struct {

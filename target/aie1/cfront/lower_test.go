@@ -82,6 +82,8 @@ func TestLowerErrors(t *testing.T) {
 		{"    int a = 1 / 0;\n", "k.cc:2:15: division by zero"},
 		{"    set_rnd(rnd_sideways);\n", "k.cc:2:13: rnd_sideways is not an AIE1 rounding constant"},
 		{"    set_sat(1);\n", "k.cc:2:5: set_sat takes no arguments"},
+		{"    v16int16 v;\n    int16 *q = (int16 *)&v;\n    q++;\n", "k.cc:3:25: taking the address of variable v is not supported (registers have no address)"},
+		{"    v16int16 v;\n    int16 *q = (int16 *)&v;\n    int16 x = *q;\n", "k.cc:4:16: q points into the register of v: only q[i] is supported"},
 	}
 	for _, c := range cases {
 		_, err := ParseKernel("k.cc", []byte(head+c.body+"}\n"), nil)

@@ -40,6 +40,7 @@ var adfKernels = []struct {
 	{file: "strided.cc", timing: true},
 	{file: "shadow.cc", timing: true},
 	{file: "shuffle_fp.cc", timing: true},
+	{file: "lane_view.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
