@@ -144,6 +144,19 @@ type counterUse struct {
 	used bool
 }
 
+// markIndexCounter marks v as read when it is the counter of the current or an enclosing
+// loop (a run-time load or store index computed from it).
+func (l *lowerer) markIndexCounter(v *kernel.Var) {
+	if l.curLoop != nil && l.curLoop.src.Var == v {
+		l.counterUsed = true
+	}
+	for _, c := range l.outerCounters {
+		if c.v == v {
+			c.used = true
+		}
+	}
+}
+
 // markOuterCounters marks the enclosing loops' counters that instruction s reads.
 func (l *lowerer) markOuterCounters(s *kernel.Instr) {
 	if s.Op == kernel.OpLoad || s.Op == kernel.OpStore {

@@ -868,13 +868,22 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		off, inc := 0, 0
 		if c, ok := l.immOf(in.Args[1]); ok {
 			off = int(c) * elem
-		} else {
-			g := l.indOf[in]
-			if g == nil || l.curLoop == nil {
-				return posErr(in, fmt.Errorf("%v: index must be a constant or affine in the loop counter for the AIE1 backend", op))
-			}
+		} else if g := l.indOf[in]; g != nil && l.curLoop != nil {
 			ptr = g.q
 			inc = g.inc[in]
+		} else {
+			// a run-time index (affine in no counter of this loop, e.g. an outer loop's):
+			// the byte offset on the scalar unit and a pointer add into a temporary pointer
+			// (ptrAddReg), then the access through it
+			if in.Args[1].Var == nil {
+				return posErr(in, fmt.Errorf("%v: index %v is not an integer", op, in.Args[1]))
+			}
+			l.markIndexCounter(in.Args[1].Var)
+			l.nTemp++
+			ptr = l.newReg(fmt.Sprintf("addr%d", l.nTemp), FilePtr, 20)
+			if err := l.ptrAddReg(cur, in, p, ptr, add, argReg); err != nil {
+				return err
+			}
 		}
 		o := &vop{name: "vld", alts: ldAlts, itin: &aie1.ItinLoad, part: part}
 		if op == kernel.OpStore {

@@ -148,7 +148,7 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 	switch {
 	case op == kernel.OpNull:
 		return true, s.rawMove(in, seq, t)
-	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd) && (in.Name == "mul" || in.Name == "lsl"):
+	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd || op == kernel.OpLoad || op == kernel.OpStore) && (in.Name == "mul" || in.Name == "lsl"):
 		// a run-time amount scaled to bytes (backend winIncrReg, ptrAddReg)
 		v, err := s.readScalar(in, in.Uses[0], seq, t)
 		if err != nil {
@@ -478,7 +478,7 @@ func adfTimingOps(p *backend.Program, in *backend.Instr, ti *tInstr, units func(
 		}
 	}
 	switch op := src.Op; {
-	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd) && (in.Name == "mul" || in.Name == "lsl"), op == kernel.OpSelect, op == kernel.OpBroadcast,
+	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd || op == kernel.OpLoad || op == kernel.OpStore) && (in.Name == "mul" || in.Name == "lsl"), op == kernel.OpSelect, op == kernel.OpBroadcast,
 		op == kernel.OpExtElem, op == kernel.OpUpdElem, op == kernel.OpCycles, op == kernel.OpFPShuffle,
 		op == kernel.OpStreamRead, op == kernel.OpStreamWrite:
 		readAll(0)

@@ -41,6 +41,7 @@ var adfKernels = []struct {
 	{file: "shadow.cc", timing: true},
 	{file: "shuffle_fp.cc", timing: true},
 	{file: "lane_view.cc", timing: true},
+	{file: "outer_index.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
