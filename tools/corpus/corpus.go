@@ -95,7 +95,6 @@ var corpus = []entry{
 		Name: "Conv5x5on8ReluBCHW<28,24,1,2,2>", Source: onnx2versalOld,
 		File: "design/aie_src/conv.cc", Defines: []string{"LOG_PROFILE"}, Instance: "Conv5x5on8ReluBCHW<28,24,1,2,2,5>",
 		Published: 10687, Where: "PROFILE.md \"Conv\": its tile.cycles() difference", Scope: "counter",
-		Mechanism: "per 8-pixel block 100 fpmacs in two accumulator chains (acc1, acc2: 25 each per input channel); sumac issues about one every 2 cycles (213 cycles a block against the figure's 148): the input rows go through one 512-bit register, data, rewritten by two upd_w between the chains' groups, so acc2's group waits until acc1's has read it (the backend does not give data's successive full rewrites registers of their own), and every *wvec is loaded again into wc0/wc1 rather than kept",
 	},
 	{
 		Name: "ConcatScalar<float,5,4,32,144>", Source: onnx2versal,

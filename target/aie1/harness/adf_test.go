@@ -42,6 +42,7 @@ var adfKernels = []struct {
 	{file: "shuffle_fp.cc", timing: true},
 	{file: "lane_view.cc", timing: true},
 	{file: "outer_index.cc", timing: true},
+	{file: "upd_chain.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
