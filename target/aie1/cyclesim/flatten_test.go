@@ -23,7 +23,7 @@ func TestFlattenExact(t *testing.T) {
 	}{
 		{"blocked.cc", 0, true},
 		{"upd_chain.cc", 0, true}, // *w loaded once per list
-		{"strided.cc", 1, false}, // the 16-iteration pipelined loop stays
+		{"strided.cc", 1, false},  // the 16-iteration pipelined loop stays
 		{"flat_fir.cc", -1, false},
 		{"weighted.cc", -1, false},
 	} {
