@@ -79,9 +79,15 @@ type Options struct {
 	BodyOrder string
 	// NoFlatten skips the flattened variant (flatten.go): only the kernel as written.
 	NoFlatten bool
+	// splitGap, when not 0, splits a spilled register's per-block temporary after that many
+	// operations without a reference (regalloc.go spill); Compile sets it for the flattened
+	// variants, whose long straight-line blocks would otherwise keep such a temporary live
+	// from its first reference to its last.
+	splitGap int
 }
 
 type compiler struct {
+	splitGap  int // Options.splitGap
 	k         *kernel.Kernel
 	l         *lowerer
 	regions   []*region
@@ -149,7 +155,9 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 		if k2 == nil {
 			continue
 		}
-		p2, err2 := compileKernel(k2, opt)
+		opt2 := opt
+		opt2.splitGap = splitSpillGap // long flattened blocks: idle spilled ranges split
+		p2, err2 := compileKernel(k2, opt2)
 		if err2 != nil || err == nil && !faster(p2, p) {
 			continue
 		}
@@ -281,7 +289,7 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	if lay == nil {
 		lay = DefaultLayout(withArrays(k), arraySizes(k, opt.Sizes))
 	}
-	c := &compiler{k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
+	c := &compiler{splitGap: opt.splitGap, k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
 	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits}
 	c.stackPtr = c.l.newReg("sp", FileSpecial, 20)

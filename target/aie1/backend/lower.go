@@ -774,6 +774,14 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 				return r, nil
 			}
 		}
+		if c, ok := l.consts[a.Var]; ok && a.Var.Type.IsScalar() {
+			// a compile-time constant has no register of its own (its move is folded into
+			// its users): where a register is needed (a stored value), move it into one (a
+			// plain move: the simulator must not take it for the op it serves)
+			r, err := l.immReg(in, kernel.Imm(c), add)
+			cur.ops[len(cur.ops)-1].src = nil
+			return r, err
+		}
 		return l.reg(a.Var)
 	}
 	dstVar := in.Dst
@@ -863,6 +871,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			bytes = in.Dst.Type.Bytes()
 		} else {
 			bytes = in.Args[2].Type().Bytes()
+			if in.Args[2].Var == nil {
+				bytes = elem // an immediate: one element of the pointee
+			}
 		}
 		ptr := p
 		off, inc := 0, 0
@@ -887,7 +898,15 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		}
 		o := &vop{name: "vld", alts: ldAlts, itin: &aie1.ItinLoad, part: part}
 		if op == kernel.OpStore {
-			v, err := argReg(2)
+			var v *vreg
+			var err error
+			if in.Args[2].Var == nil {
+				// a constant stored: moved into a register first (as window writes, adf.go)
+				v, err = l.immReg(in, in.Args[2], add)
+				cur.ops[len(cur.ops)-1].src = nil
+			} else {
+				v, err = argReg(2)
+			}
 			if err != nil {
 				return err
 			}

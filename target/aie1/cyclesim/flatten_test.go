@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sumacdev/sumac/target/aie1/backend"
@@ -22,8 +23,9 @@ func TestFlattenExact(t *testing.T) {
 		narrowed bool // MAC operands loaded in place
 	}{
 		{"blocked.cc", 0, true},
-		{"upd_chain.cc", 0, true}, // *w loaded once per list
-		{"strided.cc", 1, false},  // the 16-iteration pipelined loop stays
+		{"upd_chain.cc", 0, true},     // *w loaded once per list
+		{"five_windows.cc", 0, false}, // remat and split live ranges in the allocator
+		{"strided.cc", 1, false},      // the 16-iteration pipelined loop stays
 		{"flat_fir.cc", -1, false},
 		{"weighted.cc", -1, false},
 	} {
@@ -78,6 +80,9 @@ func TestFlattenExact(t *testing.T) {
 				p, err := backend.Compile(kv, backend.Options{Sizes: sizes, NoFlatten: true})
 				if err != nil {
 					t.Fatal(err)
+				}
+				if c.file == "five_windows.cc" && kv == k2 && !strings.Contains(strings.Join(p.Notes, "\n"), "rematerialized") {
+					t.Errorf("the array's address was not rematerialized: %v", p.Notes)
 				}
 				got, err := Run(p, Config{Data: data, Sizes: sizes})
 				if err != nil {

@@ -43,6 +43,8 @@ var adfKernels = []struct {
 	{file: "lane_view.cc", timing: true},
 	{file: "outer_index.cc", timing: true},
 	{file: "upd_chain.cc", timing: true},
+	{file: "five_windows.cc", timing: true},
+	{file: "const_store.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
