@@ -945,3 +945,10 @@ func (f *flattener) cse(body []kernel.Stmt, defs, reads map[*kernel.Var]int) ([]
 	}
 	return out, true
 }
+
+// CompileTransformed compiles a kernel Flatten or Narrow returned the way Compile compiles its
+// variants (spilled live ranges split in long blocks), for tests and tools.
+func CompileTransformed(k *kernel.Kernel, opt Options) (*Program, error) {
+	opt.splitGap = splitSpillGap
+	return compileKernel(k, opt)
+}

@@ -77,7 +77,7 @@ func TestFlattenExact(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, err := backend.Compile(kv, backend.Options{Sizes: sizes, NoFlatten: true})
+				p, err := backend.CompileTransformed(kv, backend.Options{Sizes: sizes})
 				if err != nil {
 					t.Fatal(err)
 				}
