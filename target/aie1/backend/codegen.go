@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -80,10 +81,13 @@ type Options struct {
 	// NoFlatten skips the flattened variant (flatten.go): only the kernel as written.
 	NoFlatten bool
 	// splitGap, when not 0, splits a spilled register's per-block temporary after that many
-	// operations without a reference (regalloc.go spill); Compile sets it for the flattened
-	// variants, whose long straight-line blocks would otherwise keep such a temporary live
-	// from its first reference to its last.
+	// operations without a reference (regalloc.go spill). trySplit (Compile's flattened
+	// variants) sets it and allocates again when the pointer file runs out: window positions
+	// and array addresses live across a long flattened block, each spilled temporary kept
+	// from its first reference to its last. (Always splitting cost the tuner's flattened
+	// candidates more allocation rounds than it saved.)
 	splitGap int
+	trySplit bool
 }
 
 type compiler struct {
@@ -156,7 +160,7 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 			continue
 		}
 		opt2 := opt
-		opt2.splitGap = splitSpillGap // long flattened blocks: idle spilled ranges split
+		opt2.trySplit = true
 		p2, err2 := compileKernel(k2, opt2)
 		if err2 != nil || err == nil && !faster(p2, p) {
 			continue
@@ -365,6 +369,11 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	c.regions = append(append([]*region{entry}, body...), exit)
 	c.findReadFirst()
 	if err := c.allocate(); err != nil {
+		var ae *allocError
+		if opt.trySplit && opt.splitGap == 0 && errors.As(err, &ae) && ae.file == FilePtr {
+			opt.splitGap = splitSpillGap
+			return compileWith(k, opt, order, u, groupUnits)
+		}
 		return nil, err
 	}
 	for v, r := range c.l.vregs {

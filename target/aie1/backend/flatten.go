@@ -949,6 +949,6 @@ func (f *flattener) cse(body []kernel.Stmt, defs, reads map[*kernel.Var]int) ([]
 // CompileTransformed compiles a kernel Flatten or Narrow returned the way Compile compiles its
 // variants (spilled live ranges split in long blocks), for tests and tools.
 func CompileTransformed(k *kernel.Kernel, opt Options) (*Program, error) {
-	opt.splitGap = splitSpillGap
+	opt.trySplit = true
 	return compileKernel(k, opt)
 }

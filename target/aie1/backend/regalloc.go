@@ -315,7 +315,7 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 				}
 			}
 			if best.noSpill || best.fixed != nil || len(placements(r)) == 0 {
-				return nil, fmt.Errorf("register allocation: no %d-bit register for %s", r.bits, r.name)
+				return nil, &allocError{file: r.file, msg: fmt.Sprintf("register allocation: no %d-bit register for %s", r.bits, r.name)}
 			}
 			return best, nil
 		}
@@ -614,3 +614,11 @@ func (c *compiler) remat(victim *vreg) bool {
 	rewrite(c.regions)
 	return true
 }
+
+// allocError is an allocation failure in one register file.
+type allocError struct {
+	file File
+	msg  string
+}
+
+func (e *allocError) Error() string { return e.msg }
