@@ -144,6 +144,19 @@ type counterUse struct {
 	used bool
 }
 
+// markIndexCounter marks v as read when it is the counter of the current or an enclosing
+// loop (a run-time load or store index computed from it).
+func (l *lowerer) markIndexCounter(v *kernel.Var) {
+	if l.curLoop != nil && l.curLoop.src.Var == v {
+		l.counterUsed = true
+	}
+	for _, c := range l.outerCounters {
+		if c.v == v {
+			c.used = true
+		}
+	}
+}
+
 // markOuterCounters marks the enclosing loops' counters that instruction s reads.
 func (l *lowerer) markOuterCounters(s *kernel.Instr) {
 	if s.Op == kernel.OpLoad || s.Op == kernel.OpStore {
@@ -200,6 +213,22 @@ func (l *lowerer) lowerADF(cur *region, in *kernel.Instr, dst *vreg, add func(*v
 			return true, err
 		}
 		add(&vop{name: op.String(), alts: vecAlts, itin: &aie1.ItinVFMAC, defs: []vopnd{l.def(dst)}, uses: append(acc, x...)})
+	case op == kernel.OpFPShuffle:
+		// a lane selection on the floating-point vector unit (intrinsics reference, "Simple
+		// Float Vector Lane Selection", with fpsel, the fpmac_conf wrappers): the VFPMAC
+		// itinerary with the buffer in the X place and xstart a register; xoffs is encoded
+		if _, ok := l.immOf(in.Args[2]); !ok {
+			return true, posErr(in, fmt.Errorf("fpshuffle: xoffs must be a compile-time constant for the AIE1 backend"))
+		}
+		x, err := uses(aie1.OpndVecX, 0)
+		if err != nil {
+			return true, err
+		}
+		xs, err := uses(aie1.OpndScalar, 1)
+		if err != nil {
+			return true, err
+		}
+		add(&vop{name: op.String(), alts: vecAlts, itin: &aie1.ItinVFMAC, defs: []vopnd{l.def(dst)}, uses: append(x, xs...)})
 	case op == kernel.OpVMax || op == kernel.OpVMin:
 		// integer max/min go through the pre-adder (II_VCMP); float ones are fpmax/fpmin
 		us, err := uses(aie1.OpndVecX, 0, 1)

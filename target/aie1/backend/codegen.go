@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -77,9 +78,20 @@ type Options struct {
 	// BodyOrder: "" compiles loop bodies clustered by accumulator and in program order and
 	// keeps the faster; "cluster" or "program" compiles only that one.
 	BodyOrder string
+	// NoFlatten skips the flattened variant (flatten.go): only the kernel as written.
+	NoFlatten bool
+	// splitGap, when not 0, splits a spilled register's per-block temporary after that many
+	// operations without a reference (regalloc.go spill). trySplit (Compile's flattened
+	// variants) sets it and allocates again when the pointer file runs out: window positions
+	// and array addresses live across a long flattened block, each spilled temporary kept
+	// from its first reference to its last. (Always splitting cost the tuner's flattened
+	// candidates more allocation rounds than it saved.)
+	splitGap int
+	trySplit bool
 }
 
 type compiler struct {
+	splitGap  int // Options.splitGap
 	k         *kernel.Kernel
 	l         *lowerer
 	regions   []*region
@@ -130,6 +142,37 @@ type placed struct {
 // that changes their order, also in program order (the order the kernel was written or
 // generated in, which may keep fewer X and Z operands live); the faster wins.
 func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
+	p, err := compileKernel(k, opt)
+	if opt.NoFlatten {
+		return p, err
+	}
+	// flatten.go: the kernel flattened (small constant loops, pointer additions forwarded),
+	// then also with its MAC operands narrowed; the fastest wins
+	for _, v := range []struct {
+		make func(*kernel.Kernel) *kernel.Kernel
+		note string
+	}{
+		{flattenKernel, "small constant loops flattened and pointer additions forwarded into the accesses (flatten.go)"},
+		{narrowKernel, "small constant loops flattened, pointer additions forwarded and MAC operands loaded in place (flatten.go)"},
+	} {
+		k2 := v.make(k)
+		if k2 == nil {
+			continue
+		}
+		opt2 := opt
+		opt2.trySplit = true
+		p2, err2 := compileKernel(k2, opt2)
+		if err2 != nil || err == nil && !faster(p2, p) {
+			continue
+		}
+		p2.Notes = append(p2.Notes, v.note)
+		p, err = p2, nil
+	}
+	return p, err
+}
+
+// compileKernel is Compile without flattening.
+func compileKernel(k *kernel.Kernel, opt Options) (*Program, error) {
 	switch opt.BodyOrder {
 	case orderCluster, orderProgram:
 		p, _, err := compileUnrolled(k, opt, opt.BodyOrder)
@@ -250,7 +293,7 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	if lay == nil {
 		lay = DefaultLayout(withArrays(k), arraySizes(k, opt.Sizes))
 	}
-	c := &compiler{k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
+	c := &compiler{splitGap: opt.splitGap, k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
 	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits}
 	c.stackPtr = c.l.newReg("sp", FileSpecial, 20)
@@ -326,6 +369,11 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	c.regions = append(append([]*region{entry}, body...), exit)
 	c.findReadFirst()
 	if err := c.allocate(); err != nil {
+		var ae *allocError
+		if opt.trySplit && opt.splitGap == 0 && errors.As(err, &ae) && ae.file == FilePtr {
+			opt.splitGap = splitSpillGap
+			return compileWith(k, opt, order, u, groupUnits)
+		}
 		return nil, err
 	}
 	for v, r := range c.l.vregs {

@@ -774,6 +774,14 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 				return r, nil
 			}
 		}
+		if c, ok := l.consts[a.Var]; ok && a.Var.Type.IsScalar() {
+			// a compile-time constant has no register of its own (its move is folded into
+			// its users): where a register is needed (a stored value), move it into one (a
+			// plain move: the simulator must not take it for the op it serves)
+			r, err := l.immReg(in, kernel.Imm(c), add)
+			cur.ops[len(cur.ops)-1].src = nil
+			return r, err
+		}
 		return l.reg(a.Var)
 	}
 	dstVar := in.Dst
@@ -863,22 +871,42 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			bytes = in.Dst.Type.Bytes()
 		} else {
 			bytes = in.Args[2].Type().Bytes()
+			if in.Args[2].Var == nil {
+				bytes = elem // an immediate: one element of the pointee
+			}
 		}
 		ptr := p
 		off, inc := 0, 0
 		if c, ok := l.immOf(in.Args[1]); ok {
 			off = int(c) * elem
-		} else {
-			g := l.indOf[in]
-			if g == nil || l.curLoop == nil {
-				return posErr(in, fmt.Errorf("%v: index must be a constant or affine in the loop counter for the AIE1 backend", op))
-			}
+		} else if g := l.indOf[in]; g != nil && l.curLoop != nil {
 			ptr = g.q
 			inc = g.inc[in]
+		} else {
+			// a run-time index (affine in no counter of this loop, e.g. an outer loop's):
+			// the byte offset on the scalar unit and a pointer add into a temporary pointer
+			// (ptrAddReg), then the access through it
+			if in.Args[1].Var == nil {
+				return posErr(in, fmt.Errorf("%v: index %v is not an integer", op, in.Args[1]))
+			}
+			l.markIndexCounter(in.Args[1].Var)
+			l.nTemp++
+			ptr = l.newReg(fmt.Sprintf("addr%d", l.nTemp), FilePtr, 20)
+			if err := l.ptrAddReg(cur, in, p, ptr, add, argReg); err != nil {
+				return err
+			}
 		}
 		o := &vop{name: "vld", alts: ldAlts, itin: &aie1.ItinLoad, part: part}
 		if op == kernel.OpStore {
-			v, err := argReg(2)
+			var v *vreg
+			var err error
+			if in.Args[2].Var == nil {
+				// a constant stored: moved into a register first (as window writes, adf.go)
+				v, err = l.immReg(in, in.Args[2], add)
+				cur.ops[len(cur.ops)-1].src = nil
+			} else {
+				v, err = argReg(2)
+			}
 			if err != nil {
 				return err
 			}

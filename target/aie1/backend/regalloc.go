@@ -315,7 +315,7 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 				}
 			}
 			if best.noSpill || best.fixed != nil || len(placements(r)) == 0 {
-				return nil, fmt.Errorf("register allocation: no %d-bit register for %s", r.bits, r.name)
+				return nil, &allocError{file: r.file, msg: fmt.Sprintf("register allocation: no %d-bit register for %s", r.bits, r.name)}
 			}
 			return best, nil
 		}
@@ -341,7 +341,15 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 // WVLDA_spis / WVLDB_spis on either load slot); accumulator spills are long-format
 // vst.spil.48 (LNG slot and the store unit) and fills vlda.48 [sp, #imm] (VLDA_AM_spis,
 // load slot A).
+// splitSpillGap is the idle stretch (operations without a reference) after which a spilled
+// register's temporary is stored and a new one filled at the next reference, when
+// allocation failed without splitting (a compiler policy, not a timing parameter).
+const splitSpillGap = 16
+
 func (c *compiler) spill(victim *vreg) {
+	if c.remat(victim) {
+		return
+	}
 	nops := aie1.SpillOps(victim.bits)
 	bytes := 32 * nops
 	scalar := victim.file != FileVec && victim.file != FileAcc
@@ -471,22 +479,37 @@ func (c *compiler) spill(victim *vreg) {
 		}
 		var out []*vop
 		var t *vreg
+		lastRef, dirtyAt := -1, -1 // op index of t's last reference; out index after its last write
 		for i, o := range ops {
 			reads, writes, partial := refs(o)
 			if !reads && !writes {
 				out = append(out, o)
 				continue
 			}
+			if blockMode && t != nil && c.splitGap > 0 && i-lastRef > c.splitGap {
+				// live-range splitting: t was idle for a while; store it after its last
+				// write (if any since its fill) and start a new temporary here
+				if dirtyAt >= 0 {
+					out = append(out[:dirtyAt], append(spillOps(t), out[dirtyAt:]...)...)
+				}
+				t = nil
+			}
 			if t == nil || !blockMode {
 				t = newTemp()
+				dirtyAt = -1
 				if reads || partial {
 					out = append(out, fillOps(t)...)
 				}
 			}
 			rename(o, t)
 			out = append(out, o)
+			lastRef = i
+			if writes {
+				dirtyAt = len(out)
+			}
 			if writes && (!blockMode || i == lastDef) {
 				out = append(out, spillOps(t)...)
+				dirtyAt = -1
 			}
 		}
 		return out
@@ -506,3 +529,96 @@ func (c *compiler) spill(victim *vreg) {
 	// A victim read before any write (an uninitialized accumulator) reads its slot, which
 	// starts zeroed like the register file.
 }
+
+// remat rematerializes instead of spilling (Briggs, Cooper and Torczon, "Rematerialization",
+// PLDI 1992) a register whose one definition is a move of an immediate with no operand (a
+// local array's address, mov.u20): the move is repeated into a short-lived temporary before
+// its reads, once per block of operations (as a fill would be), and the original is
+// dropped, where a spill would cost a store and a fill per block. It reports whether victim
+// was such a register.
+func (c *compiler) remat(victim *vreg) bool {
+	var def *vop
+	n := 0
+	var scan func(rs []*region)
+	scanOps := func(ops []*vop) {
+		for _, o := range ops {
+			for _, d := range o.defs {
+				if d.r == victim {
+					n++
+					def = o
+				}
+			}
+		}
+	}
+	scan = func(rs []*region) {
+		for _, rg := range rs {
+			if rg.loop != nil {
+				scanOps(rg.loop.pre)
+				scan(rg.loop.body)
+				continue
+			}
+			scanOps(rg.ops)
+		}
+	}
+	scan(c.regions)
+	if n != 1 || def == nil || len(def.uses) != 0 || len(def.defs) != 1 || def.mem != nil || def.itin != &aie1.ItinMOVI ||
+		def.defs[0].partBytes != 0 || victim.fixed != nil {
+		return false
+	}
+	c.prog.Notes = append(c.prog.Notes, fmt.Sprintf("rematerialized %s (an immediate move) instead of spilling it", victim.name))
+	rewriteOps := func(ops []*vop) []*vop {
+		var out []*vop
+		var t *vreg
+		for _, o := range ops {
+			if o == def {
+				continue
+			}
+			reads := false
+			for _, u := range o.uses {
+				if u.r == victim {
+					reads = true
+				}
+			}
+			if !reads {
+				out = append(out, o)
+				continue
+			}
+			if t == nil {
+				c.l.nTemp++
+				t = c.l.newReg(fmt.Sprintf("%s.r%d", victim.name, c.l.nTemp), victim.file, victim.bits)
+				t.noSpill = true
+				cp := *def
+				cp.defs = []vopnd{{r: t}}
+				out = append(out, &cp)
+			}
+			for i := range o.uses {
+				if o.uses[i].r == victim {
+					o.uses[i].r = t
+				}
+			}
+			out = append(out, o)
+		}
+		return out
+	}
+	var rewrite func(rs []*region)
+	rewrite = func(rs []*region) {
+		for _, rg := range rs {
+			if rg.loop != nil {
+				rg.loop.pre = rewriteOps(rg.loop.pre)
+				rewrite(rg.loop.body)
+				continue
+			}
+			rg.ops = rewriteOps(rg.ops)
+		}
+	}
+	rewrite(c.regions)
+	return true
+}
+
+// allocError is an allocation failure in one register file.
+type allocError struct {
+	file File
+	msg  string
+}
+
+func (e *allocError) Error() string { return e.msg }

@@ -162,7 +162,7 @@ func (l *lowerer) zerosKind(t *TypeName) string {
 
 // shortIntrinsic lowers intrinsic forms that are shorthands of table ones: fpmul(x, z),
 // fpmac/fpmsc(acc, x, z) with v8float operands (lane by lane: the full form with xoffs and
-// zoffs 0x76543210), fpadd/fpsub/fpmax/fpmin(acc, x) likewise, and the simple mul/mac/msc(a, b)
+// zoffs 0x76543210), fpadd/fpsub/fpmax/fpmin(acc, x) likewise, fpshuffle(x), and the simple mul/mac/msc(a, b)
 // (intrinsics reference, groups intr_gpvectorfpop, intr_gpvectorop_arit_adv_flt and
 // intr_gpvectorop_mul_simple).
 func (l *lowerer) shortIntrinsic(b *kernel.Builder, c *Call) (kernel.Operand, bool) {
@@ -188,6 +188,15 @@ func (l *lowerer) shortIntrinsic(b *kernel.Builder, c *Call) (kernel.Operand, bo
 		}
 		t := l.checkOp(p, op, full, kernel.Type{})
 		return kernel.V(b.At(kpos(p)).OpT(op, t, full...)), true
+	case "fpshuffle":
+		// fpshuffle(xbuf): the identity selection
+		if len(c.Args) != 1 {
+			return kernel.Operand{}, false
+		}
+		args := l.args(b, c)
+		full := []kernel.Operand{args[0], kernel.Imm(0), ident}
+		t := l.checkOp(p, kernel.OpFPShuffle, full, kernel.Type{})
+		return kernel.V(b.At(kpos(p)).OpT(kernel.OpFPShuffle, t, full...)), true
 	case "fpadd", "fpsub", "fpmax", "fpmin":
 		if len(c.Args) != 2 {
 			return kernel.Operand{}, false
@@ -492,6 +501,11 @@ func (l *lowerer) apiObject(b *kernel.Builder, d *Declarator, t *TypeName) *sym 
 		lanes, nacc = 8, o.m*o.n/8
 		o.accType = kernel.VecOf(kernel.Float32, 8)
 	}
+	if o.ta == kernel.Int32 {
+		// int32 x int32 accumulates in acc80 (API "detail/aie1/mmul_32_32.hpp")
+		lanes, nacc = 8, o.m*o.n/8
+		o.accType = kernel.AccOf(kernel.Acc80, 8)
+	}
 	_ = lanes
 	for i := 0; i < nacc; i++ {
 		o.accs = append(o.accs, l.newVar(b, d.Pos, d.Name+"_c"+itoa(i), o.accType))
@@ -518,8 +532,12 @@ func (o *apiObj) shapeCheck() string {
 		if o.m*o.n%8 != 0 || o.k*o.n > 8 || o.m*o.k > 16 {
 			return "sumac lowers float shapes with outputs in whole 8-lane accumulators, K*N <= 8 and M*K <= 16 (4x2x4, 4x2x2, 4x4x2)"
 		}
+	case o.ta == kernel.Int32 && o.tb == kernel.Int32:
+		if o.m*o.n%8 != 0 || o.k*o.n > 8 || o.m*o.k > 16 {
+			return "sumac lowers int32 shapes with outputs in whole 8-lane accumulators, K*N <= 8 and M*K <= 16 (4x2x4, 4x2x2, 4x4x2)"
+		}
 	default:
-		return "sumac lowers int16 x int16, 8-bit x 8-bit and float x float"
+		return "sumac lowers int16 x int16, 8-bit x 8-bit, int32 x int32 and float x float"
 	}
 	return ""
 }
@@ -583,6 +601,8 @@ func (l *lowerer) apiObjValue(b *kernel.Builder, x *Ident, s *sym) kernel.Operan
 //     Z (zoffsets 0xcc884400, zstep 2, zsquare 0x1010).
 //   - float: per 8-lane accumulator, K fpmac (the first an fpmul for mul): X = A (xstart k,
 //     xoffsets m*K per lane), Z = B (zstart k*N, zoffsets n).
+//   - int32: as float with lmul8/lmac8 (8 lanes x 1 column, 32-bit selection; UG1079 "MAC on
+//     32x32 bits") into acc80, X = A grown to the 16 lanes lmac8 takes.
 func (l *lowerer) mmul(b *kernel.Builder, p Pos, o *apiObj, a, bm kernel.Operand, accumulate bool) {
 	at, bt := a.Type(), bm.Type()
 	if !at.IsVector() || at.Elem != o.ta || at.Lanes != o.m*o.k {
@@ -644,10 +664,14 @@ func (l *lowerer) mmul(b *kernel.Builder, p Pos, o *apiObj, a, bm kernel.Operand
 		args := []kernel.Operand{X, kernel.Imm(0), kernel.Imm(0), kernel.Imm(8), kernel.Imm(0x3120),
 			a, kernel.Imm(0), kernel.Imm(0xcc884400), kernel.Imm(2), kernel.Imm(0x1010)}
 		emit(o.accs[0], true, kernel.OpMul16, kernel.OpMac16, args)
-	case o.ta == kernel.Float32:
+	case o.ta == kernel.Float32 || o.ta == kernel.Int32:
+		mulOp, macOp, xl := kernel.OpFPMul, kernel.OpFPMac, 8
+		if o.ta == kernel.Int32 {
+			mulOp, macOp, xl = kernel.OpLMul8, kernel.OpLMac8, 16
+		}
 		X := a
-		if at.Lanes < 8 {
-			X = l.grow(b, p, a, 8)
+		if at.Lanes < xl {
+			X = l.grow(b, p, a, xl)
 		}
 		Z := bm
 		if bt.Lanes < 8 {
@@ -662,7 +686,7 @@ func (l *lowerer) mmul(b *kernel.Builder, p Pos, o *apiObj, a, bm kernel.Operand
 			}
 			for k := 0; k < o.k; k++ {
 				args := []kernel.Operand{X, kernel.Imm(int64(k)), kernel.Imm(nib(xo[:])), Z, kernel.Imm(int64(k * o.n)), kernel.Imm(nib(zo[:]))}
-				emit(acc, k == 0, kernel.OpFPMul, kernel.OpFPMac, args)
+				emit(acc, k == 0, mulOp, macOp, args)
 			}
 		}
 	}

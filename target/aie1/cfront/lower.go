@@ -134,6 +134,7 @@ const (
 	symTile                  // an aie::tile object
 	symLazy                  // a file-scope variable not lowered yet (lowered on first use)
 	symObj                   // an object of the AI Engine API (aie::mmul): see api.go
+	symView                  // a pointer to the lanes of a vector variable v (T *p = (T *)&v): p[i] only
 )
 
 type sym struct {
@@ -810,10 +811,53 @@ func mentions(e Expr, name string) bool {
 }
 
 func isModifiedIn(s Stmt, name string) bool {
-	m := map[string]bool{}
-	collectModified(s, m)
-	// a declaration of the same name in the body shadows the counter; be conservative
-	return m[name]
+	single := func(s Stmt) bool {
+		m := map[string]bool{}
+		collectModified(s, m)
+		return m[name]
+	}
+	declares := func(d *DeclStmt) bool {
+		for _, n := range d.Names {
+			if n.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	// a declaration of the same name in a nested scope shadows the counter from there on
+	switch s := s.(type) {
+	case *Block:
+		for _, x := range s.Stmts {
+			if isModifiedIn(x, name) {
+				return true
+			}
+			if d, ok := x.(*DeclStmt); ok && declares(d) {
+				return false
+			}
+		}
+		return false
+	case *ForStmt:
+		if d, ok := s.Init.(*DeclStmt); ok && declares(d) {
+			return single(d)
+		}
+		if s.Init != nil && isModifiedIn(s.Init, name) {
+			return true
+		}
+		for _, e := range []Expr{s.Cond, s.Post} {
+			if e != nil && single(&ExprStmt{X: e}) {
+				return true
+			}
+		}
+		return isModifiedIn(s.Body, name)
+	case *IfStmt:
+		if single(&ExprStmt{X: s.Cond}) || isModifiedIn(s.Then, name) {
+			return true
+		}
+		return s.Else != nil && isModifiedIn(s.Else, name)
+	case nil:
+		return false
+	}
+	return single(s)
 }
 
 func stripParen(e Expr) Expr {

@@ -82,6 +82,8 @@ func TestLowerErrors(t *testing.T) {
 		{"    int a = 1 / 0;\n", "k.cc:2:15: division by zero"},
 		{"    set_rnd(rnd_sideways);\n", "k.cc:2:13: rnd_sideways is not an AIE1 rounding constant"},
 		{"    set_sat(1);\n", "k.cc:2:5: set_sat takes no arguments"},
+		{"    v16int16 v;\n    int16 *q = (int16 *)&v;\n    q++;\n", "k.cc:3:25: taking the address of variable v is not supported (registers have no address)"},
+		{"    v16int16 v;\n    int16 *q = (int16 *)&v;\n    int16 x = *q;\n", "k.cc:4:16: q points into the register of v: only q[i] is supported"},
 	}
 	for _, c := range cases {
 		_, err := ParseKernel("k.cc", []byte(head+c.body+"}\n"), nil)
@@ -108,5 +110,31 @@ func TestLowerModes(t *testing.T) {
 		if got := s.(*kernel.Instr).String(); got != want[i] {
 			t.Errorf("statement %d = %s, want %s", i, got, want[i])
 		}
+	}
+}
+
+// TestShadowedCounter: a declaration of the counter's name in a nested scope (a nested
+// `for (int i ...)`, a block's `int i`) is another variable, so the outer loop stays counted
+// (onnx2versal's GemmReluMKKN writes `for (int i = 0; i < NCHUNK - j; i++)` inside a loop
+// over i); a write to the counter before the shadowing declaration still is one.
+func TestShadowedCounter(t *testing.T) {
+	head := "void k(input_window_int16 * in, output_window_int16 * out) {\n"
+	for _, body := range []string{
+		"    for (int i = 0; i < 4; i++) { for (int i = 0; i < 2; i++) { window_writeincr(out, (int16)i); } }\n",
+		"    for (int i = 0; i < 4; i++) { int i = 3; i++; window_writeincr(out, (int16)i); }\n",
+		"    for (int i = 0; i < 4; i++) { { int i = 3; i += 2; } window_writeincr(out, (int16)i); }\n",
+	} {
+		k, err := ParseKernel("k.cc", []byte(head+body+"}\n"), nil)
+		if err != nil {
+			t.Errorf("%q: %v", body, err)
+			continue
+		}
+		if _, ok := k.Body[0].(*kernel.Loop); !ok {
+			t.Errorf("%q: not a loop:\n%s", body, k)
+		}
+	}
+	body := "    for (int i = 0; i < 4; i++) { i++; { int i = 3; } }\n"
+	if _, err := ParseKernel("k.cc", []byte(head+body+"}\n"), nil); err == nil || !strings.Contains(err.Error(), "modifies the counter i") {
+		t.Errorf("%q: %v, want the counter modified", body, err)
 	}
 }

@@ -116,7 +116,7 @@ func (l *lowerer) vectorElem(x *Index) *kernel.Var {
 		return nil
 	}
 	s := l.lookup(id.Name)
-	if s == nil || s.kind != symVar || !s.v.Type.IsVector() {
+	if s == nil || (s.kind != symVar && s.kind != symView) || !s.v.Type.IsVector() {
 		return nil
 	}
 	return s.v
@@ -370,6 +370,8 @@ func (l *lowerer) expr(b *kernel.Builder, e Expr) kernel.Operand {
 			l.fail(x.Pos, "%s is an aie::tile object: call %s.cycles()", x.Name, x.Name)
 		case symObj:
 			return l.apiObjValue(b, x, s)
+		case symView:
+			l.fail(x.Pos, "%s points into the register of %s: only %s[i] is supported", x.Name, s.v.Name, x.Name)
 		}
 		return kernel.V(s.v)
 	case *Member:
@@ -642,6 +644,9 @@ func (l *lowerer) address(b *kernel.Builder, e Expr, at Pos) (*kernel.Var, kerne
 		s := l.lookup(x.Name)
 		if s == nil {
 			l.fail(x.Pos, "%s is not declared", x.Name)
+		}
+		if s.kind == symView {
+			l.fail(x.Pos, "%s points into the register of %s: only %s[i] is supported", x.Name, s.v.Name, x.Name)
 		}
 		if (s.kind != symVar && s.kind != symArray) || !s.v.Type.IsPointer() {
 			t := "a constant"

@@ -409,6 +409,10 @@ func (l *lowerer) declOne(b *kernel.Builder, s *DeclStmt, d *Declarator, kind ke
 		return
 	}
 	t := ti.t
+	if v := l.laneView(d, t); v != nil {
+		l.bind(d.Name, &sym{kind: symView, v: v})
+		return
+	}
 	if t.IsScalar() && t.Elem != kernel.Float32 && d.Init != nil && !l.modified[d.Name] {
 		v, u, err := constEvalU(d.Init, l.constEnv)
 		if err == nil {
@@ -948,4 +952,35 @@ func (l *lowerer) numericLimits(c *Call) (float64, bool) {
 		return float64(math.Nextafter32(1, 2) - 1), true
 	}
 	return 0, false
+}
+
+// laneView recognizes `T *p = (T *)&v;` with v a vector variable of T lanes, a pointer the
+// kernel never changes (onnx2versal's `float *acc_ptr = (float *) &acc1;`): p[i] then reads
+// lane i of v's current value (ext_elem) and p[i] = x writes it (upd_elem), as the pointer
+// into the register's memory image would. Any other use of p is an error naming it.
+func (l *lowerer) laneView(d *Declarator, t kernel.Type) *kernel.Var {
+	if d.Init == nil || !t.IsPointer() || l.modified[d.Name] {
+		return nil
+	}
+	e := stripParen(d.Init)
+	for {
+		c, ok := e.(*Cast)
+		if !ok {
+			break
+		}
+		e = stripParen(c.X)
+	}
+	u, ok := e.(*Unary)
+	if !ok || u.Op != "&" {
+		return nil
+	}
+	id, ok := stripParen(u.X).(*Ident)
+	if !ok {
+		return nil
+	}
+	s := l.lookup(id.Name)
+	if s == nil || s.kind != symVar || !s.v.Type.IsVector() || s.v.Type.Elem != t.Pointee().Elem || !t.Pointee().IsScalar() {
+		return nil
+	}
+	return s.v
 }

@@ -148,7 +148,7 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 	switch {
 	case op == kernel.OpNull:
 		return true, s.rawMove(in, seq, t)
-	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd) && (in.Name == "mul" || in.Name == "lsl"):
+	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd || op == kernel.OpLoad || op == kernel.OpStore) && (in.Name == "mul" || in.Name == "lsl"):
 		// a run-time amount scaled to bytes (backend winIncrReg, ptrAddReg)
 		v, err := s.readScalar(in, in.Uses[0], seq, t)
 		if err != nil {
@@ -273,6 +273,26 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 		}
 		v.SetLane(ty.Elem, int(idx), kernel.Convert(x, at, ty.Elem))
 		s.writeVec(in, in.Defs[0], seq, t, &v)
+	case op == kernel.OpFPShuffle:
+		// the buffer and xstart read at issue, the selection written at the def cycle
+		var x, out kernel.Vec
+		if err := s.readVec(in, in.Uses[0], seq, t, &x); err != nil {
+			return true, err
+		}
+		xs, ok := s.p.ConstArg(src, 1)
+		if !ok {
+			if len(in.Uses) < 2 {
+				return true, s.fail(in, "missing operand 2")
+			}
+			v, err := s.readScalar(in, in.Uses[1], seq, t)
+			if err != nil {
+				return true, err
+			}
+			xs = src.Args[1].Var.Type.Elem.Wrap(v)
+		}
+		xo, _ := s.p.ConstArg(src, 2)
+		kernel.FPShuffle(&x, src.Args[0].Type().Lanes, xs, uint32ToInt(xo), &out)
+		s.writeVec(in, in.Defs[0], seq, t, &out)
 	case op == kernel.OpCycles:
 		// the tile's 64-bit cycle counter, counted from the start of the run (UG1079
 		// "Profiling Kernel Code"); stalls so far included
@@ -458,8 +478,8 @@ func adfTimingOps(p *backend.Program, in *backend.Instr, ti *tInstr, units func(
 		}
 	}
 	switch op := src.Op; {
-	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd) && (in.Name == "mul" || in.Name == "lsl"), op == kernel.OpSelect, op == kernel.OpBroadcast,
-		op == kernel.OpExtElem, op == kernel.OpUpdElem, op == kernel.OpCycles,
+	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd || op == kernel.OpLoad || op == kernel.OpStore) && (in.Name == "mul" || in.Name == "lsl"), op == kernel.OpSelect, op == kernel.OpBroadcast,
+		op == kernel.OpExtElem, op == kernel.OpUpdElem, op == kernel.OpCycles, op == kernel.OpFPShuffle,
 		op == kernel.OpStreamRead, op == kernel.OpStreamWrite:
 		readAll(0)
 		writes()
@@ -479,3 +499,6 @@ func adfTimingOps(p *backend.Program, in *backend.Instr, ti *tInstr, units func(
 	}
 	return true
 }
+
+// uint32ToInt reads an xoffs word as its 32 unsigned bits.
+func uint32ToInt(v int64) int64 { return int64(uint32(v)) }

@@ -559,6 +559,15 @@ template <int XN> v8float aie_fplane(int op, v8float acc, const aie_vec<float, X
         return aie_fplane(op, acc, x, xstart, xoffs);                                                                  \
     }                                                                                                                  \
     inline v8float name(v8float acc, const v8float &x) { return aie_fplane(op, acc, x, 0, 0x76543210); }
+// fpshuffle: ret[i] = xbuf[(xstart + xoffs[i]) mod N] (intrinsics reference, group
+// intr_gpvectorop_vec_sel_simple_flt; target/aie1/kernel sem.go FPShuffle).
+template <int XN> v8float fpshuffle(const aie_vec<float, XN> &x, int xstart, unsigned xoffs) {
+    v8float r;
+    for (int i = 0; i < 8; i++)
+        r.e[i] = x.e[((xstart + aie_emul::nib(xoffs, i)) % XN + XN) % XN];
+    return r;
+}
+inline v8float fpshuffle(const v8float &x) { return fpshuffle(x, 0, 0x76543210); }
 AIE_FPLANE(fpadd, 0)
 AIE_FPLANE(fpsub, 1)
 AIE_FPLANE(fpmax, 2)
@@ -1215,17 +1224,18 @@ template <typename T, int B, int N> aie_vec<T, N> to_vector(const aie_acc<B, N> 
 // mmul<M, K, N, TA, TB>: C (M x N, row-major) = A (M x K) * B (K x N), accumulated in C
 // ("mmul.hpp"). MAC counts are those of the AIE1 lowering ("detail/aie1/mmul_*.hpp"): a
 // 16-lane int16 accumulator takes K/2 mac16 of 32, an int8 4x8x4 one 8-bit mac16 of 128, a
-// float accumulator of 8 lanes K fpmac of 8.
+// float accumulator of 8 lanes K fpmac of 8, an int32 one (acc80, 8 lanes) K lmac8 of 8.
 template <unsigned M, unsigned K, unsigned N, typename TA, typename TB> struct mmul {
     // the operand and result tile sizes (API "mmul.hpp": size_A = M*K, size_B = K*N, size_C = M*N)
     static constexpr unsigned size_A = M * K, size_B = K * N, size_C = M * N;
     static constexpr bool flt = std::is_same<TA, float>::value;
+    static constexpr bool i32 = !flt && sizeof(TA) == 4;
     typedef typename std::conditional<flt, float, aie_emul::i128>::type lane_t;
     lane_t c[M * N];
     mmul() : c{} {}
     static long long macs() {
-        if (flt)
-            return (long long)M * N * K; // 8 lanes x 1 per fpmac
+        if (flt || i32)
+            return (long long)M * N * K; // 8 lanes x 1 per fpmac or lmac8
         if (sizeof(TA) == 1)
             return (long long)(M * N / 16) * (K / 8) * 128;
         return (long long)(M * N / 16) * (K / 2) * 32;
@@ -1244,7 +1254,7 @@ template <unsigned M, unsigned K, unsigned N, typename TA, typename TB> struct m
                     aie_emul::i128 s = acc ? (aie_emul::i128)c[m * N + n] : 0;
                     for (unsigned k = 0; k < K; k++)
                         s += (aie_emul::i128)a.e[m * K + k] * (aie_emul::i128)b.e[k * N + n];
-                    c[m * N + n] = aie_emul::wrap(s, 48);
+                    c[m * N + n] = aie_emul::wrap(s, i32 ? 80 : 48);
                 }
             }
         aie_emul::g_macs += macs();
@@ -1256,6 +1266,17 @@ template <unsigned M, unsigned K, unsigned N, typename TA, typename TB> struct m
         if constexpr (flt) {
             for (unsigned i = 0; i < M * N; i++)
                 r.e[i] = (T)c[i];
+            return r;
+        } else if constexpr (i32) {
+            // narrowed 8 lanes (one acc80 register) at a time, as srs does
+            for (unsigned h = 0; h < M * N / 8; h++) {
+                aie_acc<80, 8> a;
+                for (int i = 0; i < 8; i++)
+                    a.e[i] = (aie_emul::i128)c[8 * h + i];
+                aie_vec<T, 8> v = a.template to_vector<T>(shift);
+                for (int i = 0; i < 8; i++)
+                    r.e[8 * h + i] = v.e[i];
+            }
             return r;
         } else {
             // narrowed 16 lanes (one accumulator register) at a time, as srs does

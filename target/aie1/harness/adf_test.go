@@ -34,6 +34,17 @@ var adfKernels = []struct {
 	{file: "mmul.cc", instance: "matmul<4, 2, 4, float, float, 8>", timing: true},
 	{file: "mmul.cc", instance: "matmul<4, 2, 2, float, float, 8>", timing: true},
 	{file: "mmul.cc", instance: "matmul<4, 4, 2, float, float, 16>", timing: true},
+	{file: "mmul.cc", instance: "matmul<4, 2, 4, int32, int32, 8>", timing: true},
+	{file: "mmul.cc", instance: "matmul<4, 4, 2, int32, int32, 16>", timing: true},
+	{file: "blocked.cc", timing: true},
+	{file: "strided.cc", timing: true},
+	{file: "shadow.cc", timing: true},
+	{file: "shuffle_fp.cc", timing: true},
+	{file: "lane_view.cc", timing: true},
+	{file: "outer_index.cc", timing: true},
+	{file: "upd_chain.cc", timing: true},
+	{file: "five_windows.cc", timing: true},
+	{file: "const_store.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation

@@ -154,7 +154,7 @@ var dictionary = []string{"if", "else", "for", "int", "unsigned", "float", "int1
 	"v16acc48", "v8acc80", "static", "const", "*", "&", "[", "]", "(", ")", "{", "}", ";", ",", "<", ">",
 	"chess_prepare_for_pipelining", "chess_flatten_loop", "chess_loop_range(2,)", "chess_unroll_loop(2)",
 	"window_readincr_v16", "window_writeincr", "readincr", "writeincr", "srs", "ups", "mac16", "mul16",
-	"fpmac", "concat", "upd_elem", "ext_elem", "null_v16int16()", "aie::vector<int16,16>", "aie::add",
+	"fpmac", "fpshuffle", "concat", "upd_elem", "ext_elem", "null_v16int16()", "aie::vector<int16,16>", "aie::add",
 	"aie::mul", "aie::mmul<4,4,4,int16,int16>", "i", "0", "?", ":", "=", "+=", "++", "template", "class",
 	"#define", "#if", "#endif", "\n", "return", "while", "input_stream<int32>", "output_window<int16>"}
 

@@ -133,6 +133,11 @@ const (
 	OpVMin
 	// Dst = every lane the scalar argument (aie::broadcast<T, N>; API "broadcast.hpp").
 	OpBroadcast
+	// Dst[i] = xbuf[(xstart + xoffs(i)) mod N] for the 8 lanes (AI Engine intrinsics, group
+	// intr_gpvectorop_vec_sel_simple_flt, "Shuffle for single precision real floating point
+	// vectors"): args (xbuf v8/v16/v32float, xstart, xoffs); fpshuffle(xbuf) is xstart 0,
+	// xoffs 0x76543210.
+	OpFPShuffle
 
 	numOps
 )
@@ -239,6 +244,7 @@ var opInfo = [numOps]OpInfo{
 	OpVMax:      {Name: "aie::max", MinArgs: 2, MaxArgs: 2, HasDst: true},
 	OpVMin:      {Name: "aie::min", MinArgs: 2, MaxArgs: 2, HasDst: true},
 	OpBroadcast: {Name: "aie::broadcast", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
+	OpFPShuffle: {Name: "fpshuffle", MinArgs: 3, MaxArgs: 3, HasDst: true},
 }
 
 // Info returns the description of op.

@@ -241,6 +241,17 @@ func FPLane(op Op, acc *Vec, x *Vec, xLen int, xstart, xoffs int64, out *Vec) {
 	}
 }
 
+// FPShuffle is fpshuffle: lane i of the result is x[xstart + xoffs(i)], the index taken
+// modulo the buffer's xLen lanes (intrinsics reference, "Simple Float Vector Lane
+// Selection"; the same start/offset rule as FPLane's X operand). The bits move unchanged.
+func FPShuffle(x *Vec, xLen int, xstart, xoffs int64, out *Vec) {
+	var r Vec
+	for l := 0; l < 8; l++ {
+		r.SetI32(l, x.I32(mod(int(xstart)+nib(xoffs, l), xLen)))
+	}
+	*out = r
+}
+
 // VMaxMin is the element-wise maximum (min: minimum) of two vectors of element type e
 // (aie::max / aie::min; for float lanes a > b ? a : b, as FPLane).
 func VMaxMin(min bool, e Elem, lanes int, a, b *Vec, out *Vec) {

@@ -180,3 +180,25 @@ func TestSRSMatchesLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestFPShuffle: lane i takes x[(xstart + xoffs(i)) mod N] (intrinsics reference, "Simple
+// Float Vector Lane Selection"), bits unchanged (a negative zero stays one).
+func TestFPShuffle(t *testing.T) {
+	var x, out Vec
+	for i := 0; i < 16; i++ {
+		x.SetF32(i, float32(i))
+	}
+	x.SetI32(3, 0x80000000) // -0.0
+	FPShuffle(&x, 16, 5, 0xfedcba98, &out)
+	for l, want := range []int{13, 14, 15, 0, 1, 2, 3, 4} {
+		if got := out.I32(l); got != x.I32(want) {
+			t.Errorf("lane %d: %#x, want lane %d's %#x", l, got, want, x.I32(want))
+		}
+	}
+	FPShuffle(&x, 8, 6, 0x00043210, &out) // v8float, start 6: 6 7 0 1 2 6 6 6
+	for l, want := range []int{6, 7, 0, 1, 2, 6, 6, 6} {
+		if got := out.I32(l); got != x.I32(want) {
+			t.Errorf("v8 lane %d: %#x, want lane %d's %#x", l, got, want, x.I32(want))
+		}
+	}
+}

@@ -393,6 +393,17 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 			return Type{}, argErr(op, 1, "cannot write %v to %v", v, s)
 		}
 		return Type{}, nil
+	case op == OpFPShuffle:
+		if x := t(0); !x.Is(Vector, Float32) || !(x.Lanes == 8 || x.Lanes == 16 || x.Lanes == 32) {
+			return Type{}, argErr(op, 0, "want v8float, v16float or v32float, have %v", x)
+		}
+		if err := intArg(1); err != nil {
+			return Type{}, err
+		}
+		if err := intArg(2); err != nil {
+			return Type{}, err
+		}
+		return VecOf(Float32, 8), nil
 	case op.IsFPLane():
 		v8 := VecOf(Float32, 8)
 		if t(0) != v8 {
