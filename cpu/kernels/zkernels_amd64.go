@@ -1902,6 +1902,78 @@ func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc
 //go:noescape
 func asmU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
+// kF32J1x32Z runs asmF32J1x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32J1x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32J1x32Z(kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32J(1, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32J1x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32J2x32Z runs asmF32J2x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32J2x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32J2x32Z(kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32J(2, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32J2x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32J3x32Z runs asmF32J3x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32J3x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32J3x32Z(kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32J(3, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32J3x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32J4x32Z runs asmF32J4x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32J4x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32J4x32Z(kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32J(4, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32J4x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32J5x32Z runs asmF32J5x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32J5x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32J5x32Z(kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32J(5, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32J5x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32J6x32Z runs asmF32J6x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32J6x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32J6x32Z(kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32J(6, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32J6x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
 // kF32D1x8 runs asmF32D1x8 when the CPU has AVX2 and FMA, else its Go fallback.
 func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
 	if useAsm {
