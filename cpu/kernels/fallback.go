@@ -452,33 +452,6 @@ func goFloatI[T float](mr, nr, kg int, a, alt *T, rows *int, b, c *T, ldc int, a
 	}
 }
 
-// goFloatJ is goFloatI over segs segments per tile, tile t's segment s from table entries
-// (t*segs+s)*mr.., B running on across the segments.
-func goFloatJ[T float](mr, nr, kg int, a, alt *T, rows *int, segs int, b, c *T, ldc int, alpha, beta T, tiles int) {
-	bs := unsafe.Slice(b, segs*kg*nr)
-	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+nr)
-	for t := 0; t < tiles; t++ {
-		var buf [maxTile]T
-		acc := buf[:mr*nr]
-		for s := 0; s < segs; s++ {
-			bseg := bs[s*kg*nr:]
-			for i := 0; i < mr; i++ {
-				row := acc[i*nr : i*nr+nr]
-				for p, ai := range indirectRow(a, alt, rows, mr, t*segs+s, i, kg) {
-					for j, bv := range bseg[p*nr : p*nr+nr] {
-						row[j] += ai * bv
-					}
-				}
-			}
-		}
-		goFloatTile(mr, nr, acc, &cs[t*mr*ldc], ldc, alpha, beta)
-	}
-}
-
-func goF32J(mr, nr, kg int, a, alt *float32, rows *int, segs int, b, c *float32, ldc int, alpha, beta float32, tiles int) {
-	goFloatJ(mr, nr, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
-}
-
 func goF32I(mr, nr, kg int, a, alt *float32, rows *int, b, c *float32, ldc int, alpha, beta float32, tiles int) {
 	goFloatI(mr, nr, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
 }

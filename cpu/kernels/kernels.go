@@ -515,31 +515,6 @@ func indirectTiles[A, B, C any](mr, nr, g int, kerns []func(int, *A, *A, *int, *
 	})
 }
 
-// indirectWindowTiles is the *IndirectWindowTiles of one kernel family: the checks, then
-// kerns[rows-1] over whole tiles (all segs segments each) in calls of at most maxChunk
-// groups, a tile's segments split across calls when longer, and a segment longer than
-// maxChunk through the family's indirect path (plain).
-func indirectWindowTiles[A, B, C any](mr, nr, g int, kerns []func(int, *A, *A, *int, int, *B, *C, int, C, C, int),
-	plain func(rows, tiles, kg int, a, alt []A, offs []int, b []B, c []C, ldc int, alpha, beta C),
-	rows, tiles, kg, segs int, a, alt []A, offs []int, b []B, c []C, ldc int, alpha, beta, one C) {
-	checkRows(rows, mr)
-	checkTiles(tiles)
-	checkArgs(kg, ldc, nr, 0)
-	checkSegs(segs, 0)
-	check("offsets", len(offs)/segs/rows, tiles) // (divisions: no product can overflow)
-	checkGroups("B", len(b)/segs, kg, nr*g)
-	entries := tiles * segs * rows
-	checkOffsets(offs[:entries], len(a), len(alt), kg*g)
-	check("C", len(c), (tiles*rows-1)*ldc+nr)
-	f := kerns[rows-1]
-	pa, palt := at(a, 0), at(alt, 0)
-	windowed(tiles, kg, segs, beta, one, func(t0, nt, s0, ns int, beta C) {
-		f(kg, pa, palt, &offs[(t0*segs+s0)*rows], ns, at(b, s0*kg*nr*g), &c[t0*rows*ldc], ldc, alpha, beta, nt)
-	}, func(t, s int, beta C) {
-		plain(rows, 1, kg, a, alt, offs[(t*segs+s)*rows:], b[s*kg*nr*g:], c[t*rows*ldc:], ldc, alpha, beta)
-	})
-}
-
 // checkGroups checks that a slice of have elements holds kg groups of per elements, dividing
 // instead of multiplying so that a huge kg cannot overflow into a passing check.
 func checkGroups(what string, have, kg, per int) {

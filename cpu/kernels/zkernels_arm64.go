@@ -1336,36 +1336,6 @@ func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc
 	goU8S8IX(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
 }
 
-// kF32J1x32Z has no arm64 form: its Go fallback.
-func kF32J1x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
-	goF32J(1, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
-}
-
-// kF32J2x32Z has no arm64 form: its Go fallback.
-func kF32J2x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
-	goF32J(2, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
-}
-
-// kF32J3x32Z has no arm64 form: its Go fallback.
-func kF32J3x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
-	goF32J(3, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
-}
-
-// kF32J4x32Z has no arm64 form: its Go fallback.
-func kF32J4x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
-	goF32J(4, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
-}
-
-// kF32J5x32Z has no arm64 form: its Go fallback.
-func kF32J5x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
-	goF32J(5, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
-}
-
-// kF32J6x32Z has no arm64 form: its Go fallback.
-func kF32J6x32Z(kg int, a *float32, alt *float32, rows *int, segs int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
-	goF32J(6, 32, kg, a, alt, rows, segs, b, c, ldc, alpha, beta, tiles)
-}
-
 // kF32D1x8 has no arm64 form: its Go fallback.
 func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
 	goF32D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)

@@ -160,16 +160,6 @@ func F32ZIndirectTiles(rows, tiles, k int, a, alt []float32, offs []int, b []flo
 	indirectTiles(F32ZMR, F32ZNR, 1, f32zIndirect[:], rows, tiles, k, a, alt, offs, b, c, ldc, alpha, beta, 1)
 }
 
-var f32zIndirectWindow = [F32ZMR]func(int, *float32, *float32, *int, int, *float32, *float32, int, float32, float32, int){kF32J1x32Z, kF32J2x32Z, kF32J3x32Z, kF32J4x32Z, kF32J5x32Z, kF32J6x32Z}
-
-// F32ZIndirectWindowTiles is F32ZIndirectTiles over segs segments of k values per
-// row: row i of tile t reads segment s from the offset table entry o = offs[(t*segs+s)*rows+i]
-// (a[o] for o >= 0, alt[^o] otherwise), and B holds segs*k packed groups. The tile stays
-// in registers across the segments (a convolution's filter rows in one call).
-func F32ZIndirectWindowTiles(rows, tiles, k, segs int, a, alt []float32, offs []int, b []float32, c []float32, ldc int, alpha, beta float32) {
-	indirectWindowTiles(F32ZMR, F32ZNR, 1, f32zIndirectWindow[:], F32ZIndirectTiles, rows, tiles, k, segs, a, alt, offs, b, c, ldc, alpha, beta, 1)
-}
-
 // F64 updates one 6x8 float64 tile from float64 packed A (6*kg values) and float64
 // packed B (8*kg values), on the AVX2 and FMA kernel where the CPU runs it
 // (its Go fallback computes the same elsewhere).

@@ -119,12 +119,6 @@ func Catalog() []Kernel {
 			ks = append(ks, k)
 		}
 	}
-	// Indirect window kernels of 1 to 6 rows for float32 on AVX-512: a 3x3 convolution's
-	// filter rows (and channel blocks) in one call per tile, the 6 x 32 tile in registers
-	// across them, where the indirect kernels reload it once per filter row (cpu/conv).
-	for mr := 1; mr <= 6; mr++ {
-		ks = append(ks, Kernel{Elem: F32, MR: mr, NR: 32, Unroll: 4, Indirect: true, Window: true, AVX512: true, PrefetchB: pfB})
-	}
 	// Depthwise kernels (depthwise.go): 4, 2 and 1 pixels x one or two vectors of channels,
 	// for every type and set of the convolution.
 	for _, w := range []struct {

@@ -68,10 +68,7 @@ type Kernel struct {
 	// row i of tile t starts at entry t*MR+i of an offset table, an element offset into a
 	// when it is not negative and ^offset into a second slice alt otherwise (a convolution's
 	// tile whose pixels cross an output row, or whose border pixels read a copied row or a
-	// row of zeros). An indirect kernel that is also a Window kernel (form J) runs segs
-	// segments of kg groups per tile, each with MR rows of its own from the table (entry
-	// (t*segs+s)*MR+i), B continuing across them and the tile in registers throughout: a
-	// 3x3 convolution's filter rows in one call, the tiles crossing output rows.
+	// row of zeros).
 	Indirect bool
 	// PrefetchA is the distance in bytes of PREFETCHT0 hints on the packed A stream (0: none).
 	PrefetchA int
@@ -147,13 +144,11 @@ func (k Kernel) fallback() string {
 }
 
 // form is the symbol letter of the A access: P packed, S strided, W window, I indirect,
-// J indirect window, D depthwise.
+// D depthwise.
 func (k Kernel) form() string {
 	switch {
 	case k.Depthwise:
 		return "D"
-	case k.Indirect && k.Window:
-		return "J"
 	case k.Indirect:
 		return "I"
 	case k.Window:
@@ -235,12 +230,12 @@ func (k Kernel) Validate() error {
 	if regs := k.numRegs(); need > regs || k.MR*k.nv() > regs-3 {
 		return fmt.Errorf("x86gen: %s %dx%d needs %d vector registers, there are %d", e.tag, k.MR, k.NR, need, regs)
 	}
-	if k.Window && !k.Strided && !k.Indirect {
-		return fmt.Errorf("x86gen: %s: a window kernel reads A in place (Strided or Indirect)", e.tag)
+	if k.Window && !k.Strided {
+		return fmt.Errorf("x86gen: %s: a window kernel reads A in place (Strided)", e.tag)
 	}
-	if k.Indirect && (k.Strided || k.MR > len(indirectRows) || k.PrefetchA != 0) {
+	if k.Indirect && (k.Strided || k.Window || k.MR > len(indirectRows) || k.PrefetchA != 0) {
 		// (Hints 256 bytes ahead on each row measured 2% slower on ResNet-50's 3x3 layers.)
-		return fmt.Errorf("x86gen: %s: an indirect kernel has at most %d rows and is not strided or A-prefetching", e.tag, len(indirectRows))
+		return fmt.Errorf("x86gen: %s: an indirect kernel has at most %d rows and is not strided, window or A-prefetching", e.tag, len(indirectRows))
 	}
 	if k.PrefetchA < 0 || k.PrefetchA%64 != 0 {
 		return fmt.Errorf("x86gen: PrefetchA=%d is not a non-negative multiple of 64", k.PrefetchA)
@@ -275,10 +270,7 @@ func (k Kernel) args() (args []arg, frame int) {
 		list = append(list, arg{name: "lda", typ: "int", size: 8})
 	}
 	if k.Window {
-		list = append(list, arg{name: "segs", typ: "int", size: 8})
-		if !k.Indirect { // an indirect window's segments come from its table
-			list = append(list, arg{name: "segStride", typ: "int", size: 8})
-		}
+		list = append(list, arg{name: "segs", typ: "int", size: 8}, arg{name: "segStride", typ: "int", size: 8})
 	}
 	list = append(list,
 		arg{name: "b", typ: "*" + e.goB, size: 8},
@@ -337,7 +329,7 @@ func (k Kernel) goArgNames() string {
 // Indirect kernels keep A row i in indirectRows[i] (AX, R8, R9, R12, R10, DI), the k offset
 // along the rows in SI (the B micro-panel start is read from its argument slot instead);
 // R10 and DI take their other roles (C prefetch walker, C row pointer) only outside the k
-// loop; an indirect window kernel counts its segments left in R14.
+// loop.
 //
 // Kernels run `tiles` tiles down C: B is the same micro-panel for every tile and C moves MR
 // rows per tile; packed A micro-panels are consecutive (AX simply runs on), strided A moves
@@ -546,7 +538,7 @@ func (k Kernel) emit(a *asm) {
 		a.ins("MOVQ", "R11", k.argOff("lda"))
 		a.ins("MOVQ", "AX", "R12") // the tile's A start (R12 is free for MR <= 6)
 	}
-	if k.Window && !k.Indirect {
+	if k.Window {
 		// The segment stride's slot becomes the bytes from the end of one segment's k
 		// groups to the start of the next: segStride*aElem - kg*laneBytes.
 		a.ins("MOVQ", k.argOff("segStride"), "R10")
@@ -610,14 +602,8 @@ func (k Kernel) emit(a *asm) {
 		a.label("cready")
 	}
 
-	iw := k.Indirect && k.Window
-	switch {
-	case iw:
-		// R14 counts the segments left; B runs on across them.
-		a.ins("MOVQ", k.argOff("b"), "BX")
-		a.ins("MOVQ", k.argOff("segs"), "R14")
-	case k.Indirect:
-		k.indirectPointers(a, true)
+	if k.Indirect {
+		k.indirectPointers(a)
 	}
 	for _, row := range r.acc {
 		for _, acc := range row {
@@ -634,13 +620,7 @@ func (k Kernel) emit(a *asm) {
 
 	bc := 0
 	done := "epilogue" // where the k loop ends
-	if iw {
-		// Each segment's rows from the next MR table entries.
-		done = "segnext"
-		a.label("segloop")
-		k.indirectPointers(a, false)
-		a.ins("ADDQ", imm(8*k.MR), k.argOff("rows"))
-	} else if k.Window {
+	if k.Window {
 		// R10 counts the segments left (the C prefetch above is its only other use).
 		done = "segnext"
 		a.ins("MOVQ", k.argOff("segs"), "R10")
@@ -677,11 +657,7 @@ func (k Kernel) emit(a *asm) {
 		a.ins("DECQ", "CX")
 		a.ins("JNZ", "tailloop")
 	}
-	if iw {
-		a.label("segnext")
-		a.ins("DECQ", "R14")
-		a.ins("JNZ", "segloop")
-	} else if k.Window {
+	if k.Window {
 		a.label("segnext")
 		a.ins("DECQ", "R10")
 		a.ins("JZ", "epilogue")
@@ -696,7 +672,7 @@ func (k Kernel) emit(a *asm) {
 		k.intEpilogue(a, r)
 	}
 	a.label("next")
-	if k.Indirect && !k.Window { // (an indirect window moved it per segment)
+	if k.Indirect {
 		a.ins("ADDQ", imm(8*k.MR), k.argOff("rows"))
 	}
 	if k.Strided {
@@ -731,9 +707,9 @@ var indirectRows = []string{"AX", "R8", "R9", "R12", "R10", "DI"}
 // alt (a border pixel's copy, or the zero row) branches to a fix-up after the RET. A
 // branchless select (a + (o XOR m)*size + (m AND (alt-a)), m = o>>63) took 42 instead of 24
 // instructions per tile: 1.7% at k = 64 and 0.5% at k = 192 slower (cpu/kernels'
-// BenchmarkF32Indirect), 0.2-0.8% on ResNet-50's 3x3 layers. R11 and the k count and
-// (setB) the B pointer are set again at the end.
-func (k Kernel) indirectPointers(a *asm, setB bool) {
+// BenchmarkF32Indirect), 0.2-0.8% on ResNet-50's 3x3 layers. R11 and the k count and B
+// pointer are set again at the end.
+func (k Kernel) indirectPointers(a *asm) {
 	e := elems[k.Elem]
 	a.comment("A rows from the offset table: a[o] for o >= 0, alt[^o] otherwise.")
 	a.ins("MOVQ", k.argOff("rows"), "R11")
@@ -752,9 +728,7 @@ func (k Kernel) indirectPointers(a *asm, setB bool) {
 		a.label(fmt.Sprintf("rowset%d", i))
 	}
 	a.ins("MOVQ", k.argOff("kg"), "CX")
-	if setB {
-		a.ins("MOVQ", k.argOff("b"), "BX")
-	}
+	a.ins("MOVQ", k.argOff("b"), "BX")
 	a.ins("XORQ", "SI", "SI")
 }
 

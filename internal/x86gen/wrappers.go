@@ -24,8 +24,6 @@ type family struct {
 	strided  []*Kernel
 	window   []*Kernel
 	indirect []*Kernel // by rows-1; nil entries are missing kernels
-	// indirect window kernels (form J), by rows-1 like indirect
-	indirectWindow []*Kernel
 }
 
 // name is the wrappers' prefix: the type's tag and the set's suffix (F32, F32Z, I16ZV).
@@ -54,8 +52,7 @@ func families(ks []Kernel) ([]*family, error) {
 			return nil, fmt.Errorf("x86gen: two packed %s %s kernels (%s, %s): the wrappers need one", elems[k.Elem].tag, k.Set(), byKey[kk].packed.Symbol(), k.Symbol())
 		}
 		byKey[kk] = &family{e: k.Elem, set: k.Set(), mr: k.MR, nr: k.NR, packed: k,
-			strided: make([]*Kernel, k.MR), window: make([]*Kernel, k.MR), indirect: make([]*Kernel, k.MR),
-			indirectWindow: make([]*Kernel, k.MR)}
+			strided: make([]*Kernel, k.MR), window: make([]*Kernel, k.MR), indirect: make([]*Kernel, k.MR)}
 	}
 	for i := range ks {
 		k := &ks[i]
@@ -77,8 +74,6 @@ func families(ks []Kernel) ([]*family, error) {
 			set = f.window
 		case "I":
 			set = f.indirect
-		case "J":
-			set = f.indirectWindow
 		}
 		set[k.MR-1] = k
 	}
@@ -87,7 +82,7 @@ func families(ks []Kernel) ([]*family, error) {
 			form string
 			set  []*Kernel
 			full bool // the full tile alone may be wrapped
-		}{{"strided", f.strided, true}, {"window", f.window, true}, {"indirect", f.indirect, false}, {"indirect window", f.indirectWindow, false}} {
+		}{{"strided", f.strided, true}, {"window", f.window, true}, {"indirect", f.indirect, false}} {
 			n := 0
 			for _, k := range s.set {
 				if k != nil {
@@ -234,16 +229,6 @@ func {T}IndirectTiles(rows, tiles, {k} int, a, alt []{A}, offs []int, b []{B}, c
 
 `
 
-const indirectWindowTmpl = `// {T}IndirectWindowTiles is {T}IndirectTiles over segs segments of {k}{xg} values per
-// row: row i of tile t reads segment s from the offset table entry o = offs[(t*segs+s)*rows+i]
-// (a[o] for o >= 0, alt[^o] otherwise), and B holds segs*{k} packed groups. The tile stays
-// in registers across the segments (a convolution's filter rows in one call).
-func {T}IndirectWindowTiles(rows, tiles, {k}, segs int, a, alt []{A}, offs []int, b []{B}, c []{C}, ldc int, alpha, beta {C}) {
-	indirectWindowTiles({MR}, {NR}, {G}, {t}IndirectWindow[:], {T}IndirectTiles, rows, tiles, {k}, segs, a, alt, offs, b, c, ldc, alpha, beta, 1)
-}
-
-`
-
 // wrappers returns the Go source of cpu/kernels' exported per-type functions and shape
 // constants for the kernels of ks.
 func wrappers(pkg string, ks []Kernel) ([]byte, error) {
@@ -325,13 +310,6 @@ func wrappers(pkg string, ks []Kernel) ([]byte, error) {
 		if all(f.indirect) {
 			b.WriteString(table(strings.ToLower(f.name())+"Indirect", mrConst, f.indirect))
 			b.WriteString(rep.Replace(indirectTmpl))
-		}
-		if all(f.indirectWindow) {
-			if !all(f.indirect) {
-				return nil, fmt.Errorf("x86gen: %s indirect window kernels need the indirect ones", f.name())
-			}
-			b.WriteString(table(strings.ToLower(f.name())+"IndirectWindow", mrConst, f.indirectWindow))
-			b.WriteString(rep.Replace(indirectWindowTmpl))
 		}
 	}
 	dw, err := depthwiseWrappers(ks)
