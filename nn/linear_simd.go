@@ -1,5 +1,7 @@
 package nn
 
+import "github.com/sumacdev/sumac/cpu/kernels"
+
 // linearSIMDState is the SIMD algorithm of Linear: three products on the micro-kernels, with the
 // big operands (x, w) read in place where the kernel allows and packed with contiguous copies
 // otherwise:
@@ -43,10 +45,37 @@ func (st *linearSIMDState) backward(cfg *Config, n, in, out int, x, w, gy, gx, g
 		st.backwardFew(t, n, in, out, x, w, gy, gx, gw, gb)
 		return
 	}
+	if kernels.AVX512() && in%zNR == 0 && n >= mr && out <= tnChunk {
+		st.backwardZ(t, n, in, out, x, w, gy, gx, gw, gb)
+		return
+	}
 	// gx = gy * w: gy read in place (rows of Out values), w packed in 16-column panels.
 	st.bp = packB(out, in, w, in, st.bp)
 	gemmStrided(t, n, in, out, gy, out, st.bp, 0, gx, in)
 	// gw = gy^T * x, reducing over the batch.
 	gemmTN(t, out, in, n, gy, out, x, in, gw, in)
+	colSums(gy, n, out, gb)
+}
+
+// backwardZ is backward on the AVX-512 kernels (fc1: In = 9216 in 32-column panels, N = 64):
+// gx = gy x w with gy read in place, w packed by the backend's row packer into 32-column
+// panels, and one multi-tile call per panel (the last tile moved up to end at row N,
+// overlapping); gw through gradWFew's 32-column path. Where the 16-column path made a call
+// per tile and panel (6336 for fc1's gx), this makes two per panel (576).
+func (st *linearSIMDState) backwardZ(threads, n, in, out int, x, w, gy, gx, gw, gb []float32) {
+	np := in / zNR
+	st.bp = grow(st.bp, np*out*zNR)
+	full := n / mr
+	parallelFor(threadsFor(threads, n, in, out), np, func(p0, p1 int) {
+		kernels.PackBRows(out, p1-p0, zNR, w[p0*zNR:], in, st.bp[p0*out*zNR:], out*zNR)
+		for p := p0; p < p1; p++ {
+			bp := st.bp[p*out*zNR:][:out*zNR]
+			kernels.F32ZStridedTiles(full, out, gy, out, bp, gx[p*zNR:], in, 1, 0)
+			if n%mr != 0 {
+				kernels.F32ZStrided(out, gy[(n-mr)*out:], out, bp, gx[(n-mr)*in+p*zNR:], in, 1, 0)
+			}
+		}
+	})
+	st.gradWFew(threads, n, in, out, x, gy, gw)
 	colSums(gy, n, out, gb)
 }

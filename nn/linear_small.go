@@ -241,10 +241,12 @@ func (st *linearSIMDState) gradWFew(threads, n, in, out int, x, gy, gw []float32
 				bufp := getScratch(n * zNR)
 				defer putScratch(bufp)
 				bp := *bufp
+				full := out / mr // the tiles at rows 6t: one call
 				for p := p0; p < p1; p++ {
 					kernels.PackBRows(n, 1, zNR, x[p*zNR:], in, bp, n*zNR)
-					for t := 0; t < tiles(out); t++ {
-						kernels.F32ZTiles(1, n, st.ga[t*n*mr:][:n*mr], bp, gw[tileRow(out, t)*in+p*zNR:], in, 1, 0)
+					kernels.F32ZTiles(full, n, st.ga[:full*n*mr], bp, gw[p*zNR:], in, 1, 0)
+					if full < tiles(out) {
+						kernels.F32ZTiles(1, n, st.ga[full*n*mr:][:n*mr], bp, gw[tileRow(out, full)*in+p*zNR:], in, 1, 0)
 					}
 				}
 			})
