@@ -386,22 +386,27 @@ func (st *convSIMDState) gyTiles(cfg *Config, s convShape, gy []float32) []float
 	klen := s.OH * s.W
 	st.ap = grow(st.ap, s.N*t*klen*mr)
 	ap := st.ap
+	// Pixel by pixel (gy read once, in order), each pixel's channels into the t tiles.
 	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
 		for n := lo; n < hi; n++ {
-			for ti := 0; ti < t; ti++ {
-				a := ap[(n*t+ti)*klen*mr:][:klen*mr]
-				h := min(mr, s.OC-ti*mr)
-				for oh := 0; oh < s.OH; oh++ {
-					for ow := 0; ow < s.W; ow++ {
-						d := a[(oh*s.W+ow)*mr:][:mr]
-						switch {
-						case ow >= s.OW:
+			img := ap[n*t*klen*mr:][:t*klen*mr]
+			for oh := 0; oh < s.OH; oh++ {
+				for ow := 0; ow < s.W; ow++ {
+					k := (oh*s.W + ow) * mr
+					if ow >= s.OW {
+						for ti := 0; ti < t; ti++ {
+							clear(img[ti*klen*mr+k:][:mr])
+						}
+						continue
+					}
+					src := gy[((n*s.OH+oh)*s.OW+ow)*s.OC:][:s.OC]
+					for ti := 0; ti < t; ti++ {
+						d := img[ti*klen*mr+k:][:mr]
+						if h := min(mr, s.OC-ti*mr); h == mr {
+							move6(d, src[ti*mr:])
+						} else {
 							clear(d)
-						case h == mr:
-							move6(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:])
-						default:
-							clear(d)
-							copy(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:][:h])
+							copy(d, src[ti*mr:][:h])
 						}
 					}
 				}
