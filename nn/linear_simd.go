@@ -19,10 +19,22 @@ type linearSIMDState struct {
 	cache      weightCache // packed weights of the Out < N path
 	ga, xp, xt []float32   // packed gy, x and x^T of the Out < N path
 	bpad       []float32   // the bias padded to whole panels
+	// xg: the forward's input packed in 32-column panels for the ten-output weight gradient
+	// (gradWFew), when a training forward packed it (xgN = its batch, else 0)
+	xg  []float32
+	xgN int
 }
 
-func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32) {
+func (st *linearSIMDState) forward(cfg *Config, n, in, out int, x, w, b, y []float32, training bool) {
 	t := cfg.threads()
+	st.xgN = 0
+	if training && tenRows(n, in, out) {
+		// The backward's weight gradient reads x in 32-column panels: pack them here, where
+		// x has just been read (the layer keeps x for the backward as it is).
+		st.xg = grow(st.xg, in*n)
+		kernels.PackBRows(n, in/zNR, zNR, x, in, st.xg, n*zNR)
+		st.xgN = n
+	}
 	if out < n {
 		st.forwardFew(t, n, in, out, x, w, b, y)
 		return

@@ -234,14 +234,20 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 // the backend's row packer (32-column panels for the AVX-512 kernels).
 func (st *linearSIMDState) gradWFew(threads, n, in, out int, x, gy, gw []float32) {
 	np := in / nr
-	if out == 10 && n <= tnChunk && kernels.AVX512() && in%zNR == 0 {
+	if tenRows(n, in, out) {
 		// gy (n x 10, row-major) is the 10-row kernel's packed A as it is: one call per
-		// 32-column panel of x, no A packing and no padded or overlapping tile rows.
+		// 32-column panel of x (packed by the training forward, or here), no A packing and
+		// no padded or overlapping tile rows.
 		parallelFor(threadsFor(threads, out, in, n), in/zNR, func(p0, p1 int) {
-			bufp := getScratch((p1 - p0) * n * zNR)
-			defer putScratch(bufp)
-			bp := *bufp
-			kernels.PackBRows(n, p1-p0, zNR, x[p0*zNR:], in, bp, n*zNR)
+			var bp []float32
+			if st.xgN == n {
+				bp = st.xg[p0*n*zNR:]
+			} else {
+				bufp := getScratch((p1 - p0) * n * zNR)
+				defer putScratch(bufp)
+				bp = *bufp
+				kernels.PackBRows(n, p1-p0, zNR, x[p0*zNR:], in, bp, n*zNR)
+			}
 			for p := p0; p < p1; p++ {
 				kernels.F32ZTilesR10(1, n, gy[:n*10], bp[(p-p0)*n*zNR:][:n*zNR], gw[p*zNR:], in, 1, 0)
 			}
@@ -281,6 +287,12 @@ func (st *linearSIMDState) gradWFew(threads, n, in, out int, x, gy, gw []float32
 			}
 		})
 	}
+}
+
+// tenRows reports whether a Linear's weight gradient runs on the 10-row AVX-512 kernel: ten
+// outputs (fc2), whole 32-column panels of inputs, a batch of at most tnChunk.
+func tenRows(n, in, out int) bool {
+	return out == 10 && n <= tnChunk && kernels.AVX512() && in%zNR == 0
 }
 
 // colSumsFew is colSums (the same sums in the same order) for matrices of at most 16 columns,
