@@ -70,18 +70,22 @@ func (st *linearSIMDState) backward(cfg *Config, n, in, out int, x, w, gy, gx, g
 }
 
 // backwardZ is backward on the AVX-512 kernels (fc1: In = 9216 in 32-column panels, N = 64):
-// gx = gy x w with gy read in place, w packed by the backend's row packer into 32-column
-// panels, and one multi-tile call per panel (the last tile moved up to end at row N,
+// gx = gy x w with gy read in place, w packed by the backend's row packer a 32-column panel
+// at a time, and one multi-tile call per panel (the last tile moved up to end at row N,
 // overlapping); gw through gradWFew's 32-column path. Where the 16-column path made a call
 // per tile and panel (6336 for fc1's gx), this makes two per panel (576).
 func (st *linearSIMDState) backwardZ(threads, n, in, out int, x, w, gy, gx, gw, gb []float32) {
 	np := in / zNR
-	st.bp = grow(st.bp, np*out*zNR)
 	full := n / mr
 	parallelFor(threadsFor(threads, n, in, out), np, func(p0, p1 int) {
-		kernels.PackBRows(out, p1-p0, zNR, w[p0*zNR:], in, st.bp[p0*out*zNR:], out*zNR)
+		// Each panel of w is packed just before its calls, into a buffer that stays in L1
+		// (out*128 bytes), instead of all of w first (4.7 MB for fc1, written to memory and
+		// read back).
+		bufp := getScratch(out * zNR)
+		defer putScratch(bufp)
+		bp := (*bufp)[:out*zNR]
 		for p := p0; p < p1; p++ {
-			bp := st.bp[p*out*zNR:][:out*zNR]
+			kernels.PackBRows(out, 1, zNR, w[p*zNR:], in, bp, out*zNR)
 			kernels.F32ZStridedTiles(full, out, gy, out, bp, gx[p*zNR:], in, 1, 0)
 			if n%mr != 0 {
 				kernels.F32ZStrided(out, gy[(n-mr)*out:], out, bp, gx[(n-mr)*in+p*zNR:], in, 1, 0)
