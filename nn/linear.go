@@ -46,7 +46,7 @@ func (l *Linear) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, error
 	w, b, y := l.W.Value.Data(), l.B.Value.Data(), l.y.Data()
 	switch l.cfg.Algo {
 	case SIMD:
-		l.simd.forward(l.cfg, n, l.In, l.Out, x.Data(), w, b, y)
+		l.simd.forward(l.cfg, n, l.In, l.Out, x.Data(), w, b, y, training)
 	default:
 		parallelFor(l.cfg.threads(), n, func(lo, hi int) { linearForwardBase(l.In, l.Out, x.Data(), w, b, y, lo, hi) })
 	}

@@ -181,6 +181,26 @@ func copyFloats(dst, src []float32) {
 
 // backwardFew computes gx = gy w, gw = gy^T x and gb for Out < N.
 func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw, gb []float32) {
+	if kernels.AVX512() && in%zNR == 0 && n >= mr {
+		// The AVX-512 kernels: gx = gy (read in place, rows of Out values) x w in 32-column
+		// panels, one multi-tile call per panel (the last tile moved up to end at row n):
+		// half the calls and instructions of the 16-column path for the short k (fc2:
+		// k = 10), and no packing of gy.
+		wZ := st.cache.panelsZ(in, out, w)
+		full := n / mr
+		parallelFor(threadsFor(threads, n, in, out), in/zNR, func(p0, p1 int) {
+			for p := p0; p < p1; p++ {
+				bp := wZ[p*out*zNR:][:out*zNR]
+				kernels.F32ZStridedTiles(full, out, gy, out, bp, gx[p*zNR:], in, 1, 0)
+				if n%mr != 0 {
+					kernels.F32ZStrided(out, gy[(n-mr)*out:], out, bp, gx[(n-mr)*in+p*zNR:], in, 1, 0)
+				}
+			}
+		})
+		st.gradWFew(threads, n, in, out, x, gy, gw)
+		colSumsFew(gy, n, out, gb)
+		return
+	}
 	wP := st.cache.panels(in, out, w)
 	if in%nr != 0 || n < mr {
 		gemmStrided(threads, n, in, out, gy, out, wP, 0, gx, in)
@@ -196,23 +216,6 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 	st.ga = grow(st.ga, nt*out*mr)
 	for t := 0; t < nt; t++ {
 		kernels.PackA6F32(out, gy[min(t*mr, n-mr)*out:], out, st.ga[t*out*mr:][:out*mr])
-	}
-	if kernels.AVX512() && in%zNR == 0 {
-		// The AVX-512 kernels: 32-column panels, half the calls and instructions for the
-		// short k (fc2: k = 10).
-		wZ := st.cache.panelsZ(in, out, w)
-		parallelFor(threadsFor(threads, n, in, out), in/zNR, func(p0, p1 int) {
-			for p := p0; p < p1; p++ {
-				bp := wZ[p*out*zNR:][:out*zNR]
-				kernels.F32ZTiles(full, out, st.ga[:full*out*mr], bp, gx[p*zNR:], in, 1, 0)
-				if nt > full {
-					kernels.F32ZTiles(1, out, st.ga[full*out*mr:][:out*mr], bp, gx[(n-mr)*in+p*zNR:], in, 1, 0)
-				}
-			}
-		})
-		st.gradWFew(threads, n, in, out, x, gy, gw)
-		colSumsFew(gy, n, out, gb)
-		return
 	}
 	parallelFor(threadsFor(threads, n, in, out), np, func(p0, p1 int) {
 		for p := p0; p < p1; p++ {
@@ -231,6 +234,26 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 // the backend's row packer (32-column panels for the AVX-512 kernels).
 func (st *linearSIMDState) gradWFew(threads, n, in, out int, x, gy, gw []float32) {
 	np := in / nr
+	if tenRows(n, in, out) {
+		// gy (n x 10, row-major) is the 10-row kernel's packed A as it is: one call per
+		// 32-column panel of x (packed by the training forward, or here), no A packing and
+		// no padded or overlapping tile rows.
+		parallelFor(threadsFor(threads, out, in, n), in/zNR, func(p0, p1 int) {
+			var bp []float32
+			if st.xgN == n {
+				bp = st.xg[p0*n*zNR:]
+			} else {
+				bufp := getScratch((p1 - p0) * n * zNR)
+				defer putScratch(bufp)
+				bp = *bufp
+				kernels.PackBRows(n, p1-p0, zNR, x[p0*zNR:], in, bp, n*zNR)
+			}
+			for p := p0; p < p1; p++ {
+				kernels.F32ZTilesR10(1, n, gy[:n*10], bp[(p-p0)*n*zNR:][:n*zNR], gw[p*zNR:], in, 1, 0)
+			}
+		})
+		return
+	}
 	if out < mr || n > tnChunk {
 		gemmTN(threads, out, in, n, gy, out, x, in, gw, in)
 	} else {
@@ -241,10 +264,12 @@ func (st *linearSIMDState) gradWFew(threads, n, in, out int, x, gy, gw []float32
 				bufp := getScratch(n * zNR)
 				defer putScratch(bufp)
 				bp := *bufp
+				full := out / mr // the tiles at rows 6t: one call
 				for p := p0; p < p1; p++ {
 					kernels.PackBRows(n, 1, zNR, x[p*zNR:], in, bp, n*zNR)
-					for t := 0; t < tiles(out); t++ {
-						kernels.F32ZTiles(1, n, st.ga[t*n*mr:][:n*mr], bp, gw[tileRow(out, t)*in+p*zNR:], in, 1, 0)
+					kernels.F32ZTiles(full, n, st.ga[:full*n*mr], bp, gw[p*zNR:], in, 1, 0)
+					if full < tiles(out) {
+						kernels.F32ZTiles(1, n, st.ga[full*n*mr:][:n*mr], bp, gw[tileRow(out, full)*in+p*zNR:], in, 1, 0)
 					}
 				}
 			})
@@ -264,6 +289,12 @@ func (st *linearSIMDState) gradWFew(threads, n, in, out int, x, gy, gw []float32
 	}
 }
 
+// tenRows reports whether a Linear's weight gradient runs on the 10-row AVX-512 kernel: ten
+// outputs (fc2), whole 32-column panels of inputs, a batch of at most tnChunk.
+func tenRows(n, in, out int) bool {
+	return out == 10 && n <= tnChunk && kernels.AVX512() && in%zNR == 0
+}
+
 // colSumsFew is colSums (the same sums in the same order) for matrices of at most 16 columns,
 // accumulating in a local array instead of through the output slice.
 func colSumsFew(m []float32, rows, cols int, sums []float32) {
@@ -271,11 +302,24 @@ func colSumsFew(m []float32, rows, cols int, sums []float32) {
 		colSums(m, rows, cols, sums)
 		return
 	}
-	var acc [nr]float32
-	for r := 0; r < rows; r++ {
-		for j, v := range m[r*cols:][:cols] {
-			acc[j&(nr-1)] += v
+	// Column by column, each sum in a register (an array of accumulators indexed by column
+	// stayed in memory: a store-to-load chain per addition, 2-3x slower for fc2).
+	// Two columns per pass: two independent chains of additions.
+	m = m[:rows*cols]
+	j := 0
+	for ; j+1 < cols; j += 2 {
+		var a0, a1 float32
+		for i := j; i+1 < len(m); i += cols {
+			a0 += m[i]
+			a1 += m[i+1]
 		}
+		sums[j], sums[j+1] = a0, a1
 	}
-	copy(sums[:cols], acc[:cols])
+	if j < cols {
+		var acc float32
+		for i := j; i < len(m); i += cols {
+			acc += m[i]
+		}
+		sums[j] = acc
+	}
 }

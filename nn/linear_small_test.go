@@ -74,3 +74,37 @@ func TestLinearWeightCacheFollowsUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestTenRowsPacking: the ten-output weight gradient is the same, bit for bit, whether the
+// training forward packed x or the backward packs it (after an inference forward), and after
+// a second training forward on other inputs.
+func TestTenRowsPacking(t *testing.T) {
+	src := rng.New(21)
+	l := NewLinear(&Config{Algo: SIMD, Threads: 1}, "fc", 64, 10, src)
+	x1, x2 := tensor.New(16, 64), tensor.New(16, 64)
+	randFill(x1.Data(), src)
+	randFill(x2.Data(), src)
+	gy := tensor.New(16, 10)
+	randFill(gy.Data(), src)
+	grad := func(x *tensor.Tensor, training bool) []float32 {
+		if _, err := l.Forward(x, training); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Backward(gy); err != nil {
+			t.Fatal(err)
+		}
+		return append([]float32(nil), l.W.Grad.Data()...)
+	}
+	want1, want2 := grad(x1, false), grad(x2, false)
+	for _, c := range []struct {
+		x    *tensor.Tensor
+		want []float32
+	}{{x1, want1}, {x2, want2}, {x1, want1}} {
+		got := grad(c.x, true)
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Fatalf("gw[%d] = %v, want %v", i, got[i], c.want[i])
+			}
+		}
+	}
+}

@@ -136,7 +136,7 @@ func testConvAgainstReference(t *testing.T, N, H, W, IC, OC, K int) {
 
 // TestLinearAgainstReference checks the three products of Linear against op/ref's exact GEMM.
 func TestLinearAgainstReference(t *testing.T) {
-	for _, sh := range [][3]int{{5, 37, 11}, {300, 20, 7}, {3, 17, 40}} {
+	for _, sh := range [][3]int{{5, 37, 11}, {300, 20, 7}, {3, 17, 40}, {8, 64, 40}, {13, 160, 20}, {16, 64, 10}} { // then the AVX-512 backward (backwardZ) and the ten-output path
 		testLinearAgainstReference(t, sh[0], sh[1], sh[2])
 	}
 }

@@ -67,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&c.minTime, "min-time", 0.1, "seconds of repeated calls per timed sample")
 	fs.StringVar(&dtypes, "dtype", "", "comma-separated element types (float32,float64,int16,u8s8,bf16); default: all the op supports")
 	fs.StringVar(&peers, "peers", "openblas,blis,onednn", "comma-separated peers to run")
-	fs.StringVar(&c.clock, "clock", "wall", "wall: elapsed time; cpu: process CPU time, which leaves out time other processes hold the core (1 thread only)")
+	fs.StringVar(&c.clock, "clock", "wall", "wall: elapsed time; cpu: process CPU time, which leaves out time other processes hold the core (1 thread only; the mnist suite then runs 1 thread, each side's epochs in its own process's CPU time)")
 	fs.StringVar(&c.onednnISA, "onednn-isa", "all", "oneDNN's instruction set cap: all (the default: AVX-512, VNNI, AMX where the CPU has them), avx2, avx2_vnni, avx512_core, avx512_core_vnni, avx512_core_bf16 or avx512_core_amx")
 	fs.StringVar(&c.match, "match", "", "only workloads whose name contains this")
 	fs.BoolVar(&c.json, "json", false, "write one JSON array to stdout")
@@ -90,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	threadsSet := false
 	fs.Visit(func(f *flag.Flag) { threadsSet = threadsSet || f.Name == "threads" })
 	c.mnistThreads = []int{1, 2}
-	if threadsSet {
+	if threadsSet || c.clock == "cpu" { // (CPU time means one thread)
 		c.mnistThreads = []int{c.threads}
 	}
 	c.dtypes = splitList(dtypes)

@@ -43,6 +43,7 @@ var fixedShapes = []string{
 	"conv2d x=12 y=2 k=20 c=5 r=1 s=1",                                        // 1x1, odd channels: the last tiles' kgroup padding would read past the input
 	"conv2d x=5 y=5 k=16 c=1400 r=3 s=3 pad=1",                                // fused rows split into k blocks
 	"conv2d x=20 y=15 k=16 c=100 r=3 s=3 pad=1",                               // the same with the kernel's kc
+	"conv2d x=20 y=16 k=64 c=24 r=3 s=3 pad=1",                                // AVX-512 float32: the wide window layout
 }
 
 func parse(t *testing.T, s string) *op.Conv2D {
@@ -642,4 +643,32 @@ func TestPaddedInputSize(t *testing.T) {
 	if err := p.Run(make([]float32, c.InLen()), out); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestWideWindow: a padded 3x3 layer of whole 32-channel panels and more than fewTiles tiles
+// takes the window layout on the AVX-512 float32 family (wideWindow) and the fused filter
+// rows elsewhere; fixedShapes checks its results under every set.
+func TestWideWindow(t *testing.T) {
+	forEachSet(t, func(set kernels.ISA) {
+		for _, sh := range []struct {
+			spec string
+			wide bool
+		}{
+			{"conv2d x=20 y=16 k=64 c=24 r=3 s=3 pad=1", true},
+			{"conv2d x=56 y=56 k=64 c=64 r=3 s=3 pad=1", true},    // ResNet-50's C4
+			{"conv2d x=14 y=14 k=256 c=256 r=3 s=3 pad=1", false}, // C13: few tiles
+			{"conv2d x=20 y=16 k=64 c=24 r=3 s=3", false},         // no padding
+			{"conv2d x=20 y=16 k=40 c=24 r=3 s=3 pad=1", false},   // a partial panel
+		} {
+			c := parse(t, sh.spec)
+			f, err := NewF32(c, make([]float32, c.WLen()), Options{Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := sh.wide && f.e.k.isa == kernels.ISAAVX512
+			if got := f.e.segs[0].window && f.e.padded; got != want {
+				t.Errorf("%s on %s (family %s): window layout %v, want %v", sh.spec, set, f.e.k.isa, got, want)
+			}
+		}
+	})
 }

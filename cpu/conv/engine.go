@@ -87,6 +87,25 @@ type run struct {
 	delta  int // input offset of the run's block part from the pixel's window origin
 }
 
+// wideWindowMax bounds the reduction (S filter rows of R*C values) of a wideWindow layer:
+// ResNet-50's C8 (3 x 384) is the longest measured.
+const wideWindowMax = 1152
+
+// wideWindow reports whether a layer with long filter rows takes the window layout anyway:
+// on the AVX-512 float32 family, a padded layer (so that every tile is read in place from
+// the padded input) of whole 32-channel panels with more than fewTiles pixel tiles and at
+// most wideWindowMax values of reduction. All S filter rows then run in one call per tile,
+// the 6 x 32 tile in registers throughout, on contiguous input rows, where the indirect
+// kernels run one call per filter row. Measured on Zen 4 (thread CPU time, the two layouts
+// alternating in one process, four runs): C4 +2 to +5%, C8 +0 to +3%; not on the 14x14 and
+// 7x7 layers (C13 -1 to -3%, C18 -8 to -14%: rows of 14 and 7 pixels leave short window
+// tiles, and few tiles share each weight panel), nor on the AVX2 family (C4, C8 -1%).
+func (e *engine[A, B, C]) wideWindow() bool {
+	c := &e.c
+	return e.k.isa == kernels.ISAAVX512 && c.Pad > 0 && e.kg%e.k.nr == 0 && e.k.windowRows != nil &&
+		e.tiles > fewTiles && c.S*c.R*e.cg <= wideWindowMax
+}
+
 // gatherBelow is the filter-row length, in micro-kernel iterations (k groups), below which
 // all taps are gathered into one k block (see layout).
 var gatherBelow = 32
@@ -212,10 +231,11 @@ func (e *engine[A, B, C]) splitTail() {
 func (e *engine[A, B, C]) layout() {
 	c := &e.c
 	switch {
-	case e.contig && e.k.window != nil && c.S*roundUp(c.R*e.cg, e.k.kgroup) <= e.k.kc && c.R*e.cg < gatherBelow*e.k.kgroup && c.R*c.S > 1:
+	case e.contig && e.k.window != nil && c.R*c.S > 1 &&
+		(c.S*roundUp(c.R*e.cg, e.k.kgroup) <= e.k.kc && c.R*e.cg < gatherBelow*e.k.kgroup || e.wideWindow()):
 		// A filter row is shorter than gatherBelow kernel iterations (ResNet-50's C1: 21
 		// values, MNIST conv1: 3): all S rows in one window-kernel call beat S short calls
-		// and a copy of the tile.
+		// and a copy of the tile. So do the long rows of wideWindow's layers.
 		var taps []tap
 		for kh := 0; kh < c.S; kh++ {
 			for kw := 0; kw < c.R; kw++ {

@@ -605,3 +605,10 @@ func depthwise[A, W, C any](t *dwTable[A, W, C], px, ch int, in []A, taps []int,
 		x += nb * mr
 	}
 }
+
+// F32ZTilesR10 is F32ZTiles for tiles of 10 rows (A packed as [kg][10] per tile, the
+// row-major layout of a k x 10 matrix): products of ten rows without the 6-row tiles'
+// padding or overlap, on the AVX-512 kernel where the CPU runs it.
+func F32ZTilesR10(tiles, kg int, a, b, c []float32, ldc int, alpha, beta float32) {
+	packedTiles(10, F32ZNR, 1, kF32P10x32ZR10, tiles, kg, a, b, c, ldc, alpha, beta, 1)
+}

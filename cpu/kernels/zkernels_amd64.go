@@ -750,6 +750,18 @@ func kF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float
 //go:noescape
 func asmF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int)
 
+// kF32P10x32ZR10 runs asmF32P10x32ZR10 when the CPU has AVX-512F, else its Go fallback.
+func kF32P10x32ZR10(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32P10x32ZR10(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32P(10, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32P10x32ZR10(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
 // kF32S1x32Z runs asmF32S1x32Z when the CPU has AVX-512F, else its Go fallback.
 func kF32S1x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	if useAVX512 {

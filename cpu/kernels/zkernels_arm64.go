@@ -856,6 +856,11 @@ func kF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float
 	goF64P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
+// kF32P10x32ZR10 has no arm64 form: its Go fallback.
+func kF32P10x32ZR10(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32P(10, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
 // kF32S1x32Z has no arm64 form: its Go fallback.
 func kF32S1x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	goF32S(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)

@@ -254,6 +254,10 @@ func kF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float
 	goF64P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
 }
 
+func kF32P10x32ZR10(kg int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32P(10, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
 func kF32S1x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
 	goF32S(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }

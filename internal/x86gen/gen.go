@@ -78,6 +78,10 @@ func Catalog() []Kernel {
 	ks = append(ks,
 		Kernel{Elem: F32, MR: 6, NR: 32, Unroll: 4, PrefetchA: 512, AVX512: true},
 		Kernel{Elem: F64, MR: 6, NR: 16, Unroll: 4, PrefetchA: 512, AVX512: true},
+		// A 10-row float32 tile (20 accumulators) for products with ten rows: nn's fc2
+		// weight gradient, whose A (the output gradient, N x 10 row-major) is already this
+		// kernel's packed layout. Tagged: no family wrappers (cpu/kernels' F32ZTilesR10).
+		Kernel{Elem: F32, MR: 10, NR: 32, Unroll: 4, AVX512: true, Tag: "R10"},
 	)
 	// The integer GEMMs and every convolution kernel form on the wider instruction sets:
 	// AVX-512 (float32, 6x32 on zmm), AVX-512 VNNI (int16 and uint8 x int8, 6x32: VPDPWSSD
