@@ -140,7 +140,10 @@ func (s Schedule) Check(c *op.Conv2D, sh Shape) error {
 		if kpg%(sh.Lanes*s.UK) != 0 {
 			return fmt.Errorf("k=%d is not a multiple of %d lanes x unroll %d", kpg, sh.Lanes, s.UK)
 		}
-		if c.X%s.UX != 0 {
+		if waste := (c.X+s.UX-1)/s.UX*s.UX - c.X; waste > 0 && 4*waste >= c.X {
+			// (a row may end in a partial iteration wasting under a quarter of it: its
+			// extra pixels are computed into the output layout's padding, which nobody
+			// reads)
 			return fmt.Errorf("x=%d is not a multiple of unroll %d", c.X, s.UX)
 		}
 	case "xk":
