@@ -345,7 +345,9 @@ func variants(c *op.Conv2D, vec string, f Fusion, sh Shape) []Variant {
 				return []Variant{{Out: "KYX", W: "KCRS", In: "CY'X'D", PadR: roundUp(c.R, 4), PadS: padS, Dup: 4}}
 			}
 			// phases outside the rows: consecutive rows of one phase pair in a register
-			return []Variant{{Out: "KYX", W: "KCRS", In: fmt.Sprintf("C(X'%%%d)Y'(X'/%d)D", st, st), PadR: roundUp(c.R, 4*st), PadS: padS, Dup: 4}}
+			// and the weights' taps by phase: a MAC's four taps of one phase are one filter
+			// column pair apart in its Z register
+			return []Variant{{Out: "KYX", W: fmt.Sprintf("KC(R%%%d)(R/%d)S", st, st), In: fmt.Sprintf("C(X'%%%d)Y'(X'/%d)D", st, st), PadR: roundUp(c.R, 4*st), PadS: padS, Dup: 4}}
 		}
 		return nil
 	case sh.Cols == 8 && vec == "xk":

@@ -43,7 +43,7 @@ func blocks(s *op.Spec, limit int) ([]block, error) {
 		if calls > 1 {
 			b.note = fmt.Sprintf("data exceed the %d KB memory: %d calls of k=%d over windows of the weights and outputs, cycles summed", limit>>10, calls, sub.Conv.K)
 		}
-		dup4 := s.Types.A.Bits() == 8 && s.Conv.R > 1 && s.Conv.Stride == 1 && (s.Conv.K/s.Conv.Groups)%16 == 0
+		dup4 := s.Types.A.Bits() == 8 && s.Conv.R > 1 && (s.Conv.K/s.Conv.Groups)%16 == 0
 		if calls == 1 || sub.Conv.K >= min(16, s.Conv.K) && !dup4 {
 			return []block{b}, nil
 		}
@@ -97,7 +97,7 @@ func spatialBlocks(s *op.Spec, limit int) []block {
 		switch {
 		case (s.Conv.K/s.Conv.Groups)%16 != 0:
 			dups = []int{4}
-		case s.Conv.R > 1 && s.Conv.Stride == 1:
+		case s.Conv.R > 1:
 			dups = []int{1, 4}
 		}
 	}
