@@ -29,10 +29,7 @@ const MaxBlocks = 2
 // whole input and its share of the weights) when one output channel's share fits; else
 // spatial blocks (output rows, columns and channels; MaxBlocks of them, the largest first).
 func blocks(s *op.Spec, limit int) ([]block, error) {
-	// The estimates leave a quarter of the memory to the layouts' padding (aligned rows,
-	// filter rows padded to the columns); the kernels' real sizes are checked when they are
-	// evaluated.
-	budget := limit * 3 / 4
+	budget := budgetOf(s, limit)
 	sub, calls, err := split(s, budget)
 	var out []block
 	if err == nil {
@@ -64,6 +61,17 @@ func blocks(s *op.Spec, limit int) ([]block, error) {
 		return nil, fmt.Errorf("%s: no block of output rows, columns and channels fits the %d bytes of memory with its whole reduction (every input channel and tap)", s, limit)
 	}
 	return out, nil
+}
+
+// budgetOf is the memory the blocks' estimates may fill: a quarter is left to the layouts'
+// padding (aligned rows, filter rows padded to the columns), an eighth for a point-wise
+// convolution (no filter rows to pad). The kernels' real sizes are checked when they are
+// evaluated.
+func budgetOf(s *op.Spec, limit int) int {
+	if s.Conv.R == 1 && s.Conv.S == 1 {
+		return limit * 7 / 8
+	}
+	return limit * 3 / 4
 }
 
 // blockBytes is the memory a block of bx x by outputs and bk output channels needs: its input
@@ -125,7 +133,7 @@ func hasBlock(bs []block, b block) bool {
 }
 
 func spatialBlocksDup(s *op.Spec, limit, dup int) []block {
-	budget := limit * 3 / 4 // as blocks
+	budget := budgetOf(s, limit)
 	if out := spatialBlocksMin(s, budget, min(16, s.Conv.K), dup); len(out) > 0 {
 		return out
 	}
