@@ -30,7 +30,7 @@ const MaxBlocks = 2
 // spatial blocks (output rows, columns and channels; MaxBlocks of them, the largest first).
 func blocks(s *op.Spec, limit int) ([]block, error) {
 	budget := budgetOf(s, limit)
-	sub, calls, err := split(s, budget)
+	sub, calls, err := splitK(s, budget, minDup(s))
 	var out []block
 	if err == nil {
 		b := block{spec: sub, calls: calls, x: s.Conv.X, y: s.Conv.Y}
@@ -63,6 +63,50 @@ func blocks(s *op.Spec, limit int) ([]block, error) {
 	return out, nil
 }
 
+// minDup is the fewest copies of the input an 8-bit layer without output channels to
+// vectorize needs (x vectorized on a duplicated input, sched.Schedule.Dup); 1 otherwise.
+func minDup(s *op.Spec) int {
+	if s.Types.A.Bits() == 8 && (s.Conv.K/s.Conv.Groups)%16 != 0 {
+		return 2
+	}
+	return 1
+}
+
+// splitK is seed 000's split over output channels (split) with the input counted padded and
+// dup times.
+func splitK(s *op.Spec, limit, dup int) (*op.Spec, int, error) {
+	c := s.Conv
+	eb := s.Types.A.Bits() / 8
+	for n := 1; n <= c.K; n++ {
+		if c.K%n != 0 {
+			continue
+		}
+		k := c.K / n
+		cc := c.C
+		if c.Groups > 1 {
+			cc = c.C * k / c.K
+		}
+		in := c.N * (c.YIn + 2*c.Pad) * dupWidth(c, c.X, c.XIn+2*c.Pad, dup) * cc * dup
+		if eb*(in+k*c.S*c.R*(c.C/c.Groups))+s.Types.Out.Bits()/8*c.N*c.Y*c.X*k <= limit {
+			if n == 1 {
+				return s, 1, nil
+			}
+			return subSpec(s, n), n, nil
+		}
+	}
+	return nil, 0, fmt.Errorf("%s: even one output channel's data exceed the %d bytes of memory", s, limit)
+}
+
+// dupWidth is the input width a duplicated 8-bit input is stored with: a row whose last
+// 16-lane vector runs past the width is widened to the padded filter's reach (at most 8 taps)
+// so that rows stay apart in registers.
+func dupWidth(c *op.Conv2D, x, xin, dup int) int {
+	if dup > 1 && x%16 != 0 {
+		return max(xin, ((x+15)/16*16-1)*c.Stride+7*c.Dilation+1)
+	}
+	return xin
+}
+
 // budgetOf is the memory the blocks' estimates may fill: a quarter is left to the layouts'
 // padding (aligned rows, filter rows padded to the columns), an eighth for a point-wise
 // convolution (no filter rows to pad). The kernels' real sizes are checked when they are
@@ -88,7 +132,7 @@ func blockBytes(s *op.Spec, bx, by, bk, dup int) int {
 	xin := (bx-1)*c.Stride + (c.R-1)*c.Dilation + 1
 	yin := (by-1)*c.Stride + (c.S-1)*c.Dilation + 1
 	eb := s.Types.A.Bits() / 8
-	in := c.N * xin * yin * cin * dup
+	in := c.N * dupWidth(c, bx, xin, dup) * yin * cin * dup
 	return eb*(in+bk*c.R*c.S*(c.C/c.Groups)) + s.Types.Out.Bits()/8*c.N*bx*by*bk
 }
 
@@ -104,7 +148,7 @@ func spatialBlocks(s *op.Spec, limit int) []block {
 	if s.Types.A.Bits() == 8 {
 		switch {
 		case (s.Conv.K/s.Conv.Groups)%16 != 0:
-			dups = []int{4}
+			dups = []int{2, 4}
 		case s.Conv.R > 1:
 			dups = []int{1, 4}
 		}
