@@ -98,13 +98,21 @@ func splitK(s *op.Spec, limit, dup int) (*op.Spec, int, error) {
 }
 
 // dupWidth is the input width a duplicated 8-bit input is stored with: a row whose last
-// 16-lane vector runs past the width is widened to the padded filter's reach (at most 8 taps)
-// so that rows stay apart in registers.
+// vector runs past the width is widened to the filter's reach from there, so that rows stay
+// apart in registers - x vectorized (16 lanes, the filter row padded to 8 taps) where no
+// output channels vectorize, else the 8 x positions of the split lanes (xk).
 func dupWidth(c *op.Conv2D, x, xin, dup int) int {
-	if dup > 1 && x%16 != 0 {
-		return max(xin, ((x+15)/16*16-1)*c.Stride+7*c.Dilation+1)
+	if dup <= 1 {
+		return xin
 	}
-	return xin
+	lanes, reach := 8, c.R
+	if (c.K/c.Groups)%16 != 0 {
+		lanes, reach = 16, max(c.R, 8)
+	}
+	if x%lanes == 0 {
+		return xin
+	}
+	return max(xin, ((x+lanes-1)/lanes*lanes-1)*c.Stride+(reach-1)*c.Dilation+1)
 }
 
 // budgetOf is the memory the blocks' estimates may fill: a quarter is left to the layouts'
