@@ -142,6 +142,7 @@ type Unit struct {
 	Target   Target
 	Spec     *op.Spec
 	Sched    sched.Schedule
+	GEMM     *sched.GEMM // the schedule of a contraction (gemm, einsum); Sched is then unused
 	Datapath triplet.Datapath
 	Peak     int
 	Program  Program // nil until Generate
@@ -151,8 +152,11 @@ type Unit struct {
 // prints them (sched.Parse); fields left out take the target's default schedule's values, and
 // the layouts follow the vector loop and fusion unless the text gives the output layout.
 func New(t Target, spec *op.Spec, schedText string) (*Unit, error) {
+	if IsContraction(spec) {
+		return newContraction(t, spec, schedText)
+	}
 	if spec.Conv == nil {
-		return nil, fmt.Errorf("the compiler handles conv2d specs, not %s", spec.Op())
+		return nil, fmt.Errorf("the compiler handles conv2d, gemm and einsum specs, not %s", spec.Op())
 	}
 	dp, peak, err := t.Datapath(spec.Types)
 	if err != nil {
@@ -185,9 +189,21 @@ func (u *Unit) Generate() (Program, error) {
 	if u.Program != nil {
 		return u.Program, nil
 	}
+	if u.GEMM != nil {
+		ct, err := contractionTarget(u.Target)
+		if err != nil {
+			return nil, err
+		}
+		p, err := ct.GenerateGEMM(u.Spec, *u.GEMM)
+		if err != nil {
+			return nil, fmt.Errorf("schedule %s: %v", u.GEMM.Key(), err)
+		}
+		u.Program = p
+		return p, nil
+	}
 	p, err := u.Target.Generate(u.Spec, u.Sched)
 	if err != nil {
-		return nil, fmt.Errorf("schedule %s: %v", u.Sched.Key(), err)
+		return nil, fmt.Errorf("schedule %s: %v", u.ScheduleKey(), err)
 	}
 	u.Program = p
 	return p, nil
@@ -206,6 +222,21 @@ func (u *Unit) Emit(name string) (string, error) {
 	}
 	if st.Target {
 		return u.Target.Emit(st.Name, u.Program)
+	}
+	if u.GEMM != nil {
+		switch st.Name {
+		case "loops":
+			return printContractionLoops(u)
+		case "schedule":
+			return printContractionSchedule(u)
+		case "triplets":
+			if _, err := u.Generate(); err != nil {
+				return "", err
+			}
+			fallthrough
+		case "graphs", "fused":
+			return contractionStage(u, st.Name)
+		}
 	}
 	return st.Print(u)
 }

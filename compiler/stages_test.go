@@ -61,7 +61,11 @@ func TestNewSchedule(t *testing.T) {
 	if u.Sched.UY != 2 || u.Sched.Vec != "x" || u.Sched.Out == "" {
 		t.Errorf("schedule %s", u.Sched.Key())
 	}
-	if _, err := compiler.New(compile.Target{}, op.MustParse("gemm m=4 n=4 k=4 dtype=int16"), ""); err == nil {
-		t.Error("gemm accepted")
+	if _, err := compiler.New(compile.Target{}, op.MustParse("maxpool x=4 y=4 c=4 size=2 dtype=fp32"), ""); err == nil {
+		t.Error("maxpool accepted")
+	}
+	u, err = compiler.New(compile.Target{}, op.MustParse("gemm m=4 n=4 k=4 dtype=int16"), "mr=16 nr=2")
+	if err != nil || u.GEMM == nil || u.GEMM.MR != 16 || u.GEMM.NR != 2 {
+		t.Errorf("gemm: %v %+v", err, u)
 	}
 }

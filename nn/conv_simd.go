@@ -58,6 +58,10 @@ func (st *convSIMDState) backward(cfg *Config, s convShape, x, w, gy, gx, gw, gb
 func (st *convSIMDState) forwardDirect(cfg *Config, s convShape, x, w, b, y []float32) {
 	kc := s.K * s.IC
 	kkc := s.K * kc
+	if kernels.AVX512() && s.OC%zNR == 0 && s.OW%mr == 0 {
+		st.forwardDirectZ(cfg, s, x, w, b, y)
+		return
+	}
 	// W_kh[(kw, ic), oc] = w[oc, kh, kw, ic]: the transposed rows of w, packed per kh.
 	per := panels(s.OC) * kc * nr
 	st.wp = grow(st.wp, s.K*per)
@@ -88,8 +92,10 @@ func (st *convSIMDState) forwardDirect(cfg *Config, s convShape, x, w, b, y []fl
 func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []float32) {
 	k1 := s.K - 1
 	hp, wp := s.OH+2*k1, s.OW+2*k1
-	if st.gyShape != [4]int{s.N, hp, wp, s.OC} || len(st.gyp) != s.N*hp*wp*s.OC {
-		st.gyp = make([]float32, s.N*hp*wp*s.OC) // borders stay zero from here on
+	// Slack past the last image: the wide grid's last tile reads a few pixels beyond it.
+	slack := (s.K + mr) * s.OC
+	if st.gyShape != [4]int{s.N, hp, wp, s.OC} || len(st.gyp) != s.N*hp*wp*s.OC+slack {
+		st.gyp = make([]float32, s.N*hp*wp*s.OC+slack) // borders stay zero from here on
 		st.gyShape = [4]int{s.N, hp, wp, s.OC}
 	}
 	gyp := st.gyp
@@ -98,9 +104,15 @@ func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []f
 			copy(gyp[((n*hp+oh+k1)*wp+k1)*s.OC:][:s.OW*s.OC], gy[(n*s.OH+oh)*s.OW*s.OC:][:s.OW*s.OC])
 		}
 	}
-	// F_kh'[(kw', oc), ic] = w[oc, K-1-kh', K-1-kw', ic], packed per kh' in 16-channel panels.
+	// F_kh'[(kw', oc), ic] = w[oc, K-1-kh', K-1-kw', ic], packed per kh' in panels of pw
+	// channels: 32 for the AVX-512 kernels where they run, else 16.
+	pw := nr
+	if kernels.AVX512() && s.IC%zNR == 0 {
+		pw = zNR
+	}
+	np := (s.IC + pw - 1) / pw
 	kc := s.K * s.OC
-	per := panels(s.IC) * kc * nr
+	per := np * kc * pw
 	st.bp = grow(st.bp, s.K*per)
 	for kh := 0; kh < s.K; kh++ {
 		f := st.bp[kh*per:][:per]
@@ -110,22 +122,49 @@ func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []f
 				src := w[((oc*s.K+k1-kh)*s.K+k1-kw)*s.IC:][:s.IC]
 				r := kw*s.OC + oc
 				for ic, v := range src {
-					f[((ic/nr)*kc+r)*nr+ic%nr] = v
+					f[((ic/pw)*kc+r)*pw+ic%pw] = v
 				}
 			}
 		}
 	}
-	parallelFor(cfg.threads(), s.N*s.H, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			n, ih := r/s.H, r%s.H
-			c := gx[r*s.W*s.IC:][:s.W*s.IC]
-			beta := float32(0)
+	// The wide grid: gx's pixel (ih, iw) for every iw < wp (the columns past W are
+	// discarded). For filter row kh its A row starts at gyp[((n*hp+ih+kh)*wp+iw)*OC], so an
+	// image's pixels are one strided run (lda = OC) and each (kh, panel) is one kernel call
+	// over all its tiles, the weight panel in L1 throughout, instead of a call per tile and
+	// output row with copied edge tiles.
+	m := s.H * wp
+	mt := tiles(m)
+	ldc := np * pw
+	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
+		cp := getScratch(mt * mr * ldc)
+		defer putScratch(cp)
+		c := *cp
+		for n := lo; n < hi; n++ {
 			for kh := 0; kh < s.K; kh++ {
-				if oh := ih + kh - k1; oh < 0 || oh >= s.OH {
-					continue // an all-zero padding row
+				a := gyp[((n*hp+kh)*wp)*s.OC:]
+				a = a[:(mt*mr-1)*s.OC+kc]
+				beta := float32(1)
+				if kh == 0 {
+					beta = 0
 				}
-				gemmStridedTiles(s.W, s.IC, kc, gyp[((n*hp+ih+kh)*wp)*s.OC:], s.OC, st.bp[kh*per:][:per], beta, c, s.IC, 0, tiles(s.W))
-				beta = 1
+				for p := 0; p < np; p++ {
+					b := st.bp[kh*per+p*kc*pw:][:kc*pw]
+					if pw == zNR {
+						kernels.F32ZStridedTiles(mt, kc, a, s.OC, b, c[p*pw:], ldc, 1, beta)
+					} else {
+						kernels.F32StridedTiles(mt, kc, a, s.OC, b, c[p*pw:], ldc, 1, beta)
+					}
+				}
+			}
+			for ih := 0; ih < s.H; ih++ {
+				dst := gx[((n*s.H+ih)*s.W)*s.IC:][:s.W*s.IC]
+				if ldc == s.IC {
+					copy(dst, c[ih*wp*ldc:][:s.W*ldc])
+					continue
+				}
+				for iw := 0; iw < s.W; iw++ {
+					copy(dst[iw*s.IC:][:s.IC], c[(ih*wp+iw)*ldc:][:s.IC])
+				}
 			}
 		}
 	})
@@ -133,6 +172,10 @@ func (st *convSIMDState) inputGradDirect(cfg *Config, s convShape, w, gy, gx []f
 
 // weightGradDirect computes gw and gb from x repacked per channel panel and gy in tiles.
 func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, gb []float32) {
+	if kernels.AVX512() && s.IC == zNR {
+		st.weightGradOnePanel(cfg, s, x, gy, gw, gb)
+		return
+	}
 	q := panels(s.IC)
 	img := s.H * s.W * nr                  // one image of one panel
 	pad := (s.K - 1) * nr                  // the last k loop runs K-1 pixels past the end
@@ -163,30 +206,7 @@ func (st *convSIMDState) weightGradDirect(cfg *Config, s convShape, x, gy, gw, g
 	// gy in 6-channel tiles over wide rows: ap[n][t][oh*W+ow][6], zero for ow >= OW.
 	t := tiles(s.OC)
 	klen := s.OH * s.W
-	st.ap = grow(st.ap, s.N*t*klen*mr)
-	ap := st.ap
-	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
-		for n := lo; n < hi; n++ {
-			for ti := 0; ti < t; ti++ {
-				a := ap[(n*t+ti)*klen*mr:][:klen*mr]
-				h := min(mr, s.OC-ti*mr)
-				for oh := 0; oh < s.OH; oh++ {
-					for ow := 0; ow < s.W; ow++ {
-						d := a[(oh*s.W+ow)*mr:][:mr]
-						switch {
-						case ow >= s.OW:
-							clear(d)
-						case h == mr:
-							move6(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:])
-						default:
-							clear(d)
-							copy(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:][:h])
-						}
-					}
-				}
-			}
-		}
-	})
+	ap := st.gyTiles(cfg, s, gy)
 	// gwp[oc][(kh, kw)][q*16 channels] (channels padded to whole panels, so that each job owns
 	// its columns), then one more panel whose column 0 is the bias gradient.
 	icp := q * nr
@@ -347,4 +367,133 @@ func col2im(s convShape, gcol, gx []float32, lo, hi int) {
 			}
 		}
 	}
+}
+
+// gyTiles packs gy in 6-channel tiles over wide rows: ap[n][t][oh*W+ow][6], zero for ow >= OW.
+func (st *convSIMDState) gyTiles(cfg *Config, s convShape, gy []float32) []float32 {
+	t := tiles(s.OC)
+	klen := s.OH * s.W
+	st.ap = grow(st.ap, s.N*t*klen*mr)
+	ap := st.ap
+	parallelFor(cfg.threads(), s.N, func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			for ti := 0; ti < t; ti++ {
+				a := ap[(n*t+ti)*klen*mr:][:klen*mr]
+				h := min(mr, s.OC-ti*mr)
+				for oh := 0; oh < s.OH; oh++ {
+					for ow := 0; ow < s.W; ow++ {
+						d := a[(oh*s.W+ow)*mr:][:mr]
+						switch {
+						case ow >= s.OW:
+							clear(d)
+						case h == mr:
+							move6(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:])
+						default:
+							clear(d)
+							copy(d, gy[((n*s.OH+oh)*s.OW+ow)*s.OC+ti*mr:][:h])
+						}
+					}
+				}
+			}
+		}
+	})
+	return ap
+}
+
+// weightGradOnePanel is weightGradDirect when the input channels are exactly one panel of the
+// AVX-512 kernels (32, conv2's): x in NHWC is then already the packed B of F32ZTiles (k = the
+// pixels, 32 channels each), so it is read in place instead of repacked, and an image's gy
+// tiles (consecutive packed A micro-panels) run in one call per filter tap. The wide rows'
+// last loop reads K-1 pixels past an image, where gy's tiles hold zeros; past the last image
+// it reads a copy of that image with zero slack.
+func (st *convSIMDState) weightGradOnePanel(cfg *Config, s convShape, x, gy, gw, gb []float32) {
+	img := s.H * s.W * zNR
+	pad := (s.K - 1) * zNR
+	klen := s.OH * s.W
+	// The last image with slack, then a ones panel (column 0) for the bias gradient.
+	st.xp = grow(st.xp, img+pad+klen*zNR)
+	last := st.xp[:img+pad]
+	copy(last, x[(s.N-1)*img:][:img])
+	clear(last[img:])
+	ones := st.xp[img+pad:][:klen*zNR]
+	clear(ones)
+	for i := 0; i < klen; i++ {
+		ones[i*zNR] = 1
+	}
+	t := tiles(s.OC)
+	ap := st.gyTiles(cfg, s, gy)
+	kkp := s.K * s.K * zNR
+	ldc := kkp + zNR
+	st.gwp = grow(st.gwp, t*mr*ldc)
+	gwp := st.gwp
+	jobs := s.K*s.K + 1
+	parallelFor(cfg.threads(), jobs, func(lo, hi int) {
+		for n := 0; n < s.N; n++ {
+			beta := float32(1)
+			if n == 0 {
+				beta = 0
+			}
+			a := ap[n*t*klen*mr:][:t*klen*mr]
+			for j := lo; j < hi; j++ {
+				b, col := ones, kkp
+				if j != jobs-1 {
+					off := (j/s.K*s.W + j%s.K) * zNR // the tap's first pixel
+					if n == s.N-1 {
+						b = last[off:][:klen*zNR]
+					} else {
+						b = x[n*img+off:][:klen*zNR]
+					}
+					col = j * zNR
+				}
+				kernels.F32ZTiles(t, klen, a, b, gwp[col:], ldc, 1, beta)
+			}
+		}
+	})
+	for oc := 0; oc < s.OC; oc++ {
+		row := gwp[oc*ldc:][:ldc]
+		copy(gw[oc*s.K*s.K*s.IC:][:s.K*s.K*s.IC], row[:kkp])
+		gb[oc] = row[kkp]
+	}
+}
+
+// forwardDirectZ is forwardDirect on the AVX-512 kernels when the output channels are whole
+// 32-channel panels and an output row whole 6-pixel tiles (conv2: 64 channels, 24 pixels):
+// each output row, filter row and panel is one multi-tile call of the strided kernel, where
+// the 16-channel path made a call per tile.
+func (st *convSIMDState) forwardDirectZ(cfg *Config, s convShape, x, w, b, y []float32) {
+	kc := s.K * s.IC
+	kkc := s.K * kc
+	np := s.OC / zNR
+	per := np * kc * zNR
+	// W_kh[(kw, ic), oc] = w[oc, kh, kw, ic] in 32-column panels, per kh.
+	st.wp = grow(st.wp, s.K*per)
+	for kh := 0; kh < s.K; kh++ {
+		for p := 0; p < np; p++ {
+			d := st.wp[kh*per+p*kc*zNR:][:kc*zNR]
+			for j := 0; j < zNR; j++ {
+				src := w[(p*zNR+j)*kkc+kh*kc:][:kc]
+				for r, v := range src {
+					d[r*zNR+j] = v
+				}
+			}
+		}
+	}
+	t := s.OW / mr
+	parallelFor(cfg.threads(), s.N*s.OH, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			n, oh := r/s.OH, r%s.OH
+			yr := y[r*s.OW*s.OC:][:s.OW*s.OC]
+			for q := 0; q < s.OW; q++ {
+				for j := 0; j < s.OC; j += nr {
+					move16(yr[q*s.OC+j:], b[j:])
+				}
+			}
+			for kh := 0; kh < s.K; kh++ {
+				a := x[((n*s.H+oh+kh)*s.W)*s.IC:][:(s.OW-1)*s.IC+kc]
+				for p := 0; p < np; p++ {
+					kernels.F32ZStridedTiles(t, kc, a, s.IC, st.wp[kh*per+p*kc*zNR:][:kc*zNR], yr[p*zNR:], s.OC, 1, 1)
+				}
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/internal/rng"
 	"github.com/sumacdev/sumac/nn/tensor"
 )
@@ -22,8 +23,13 @@ func (r *ReLU) Params() []*Param             { return nil }
 func (r *ReLU) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, error) {
 	r.y = tensor.Ensure(r.y, x.Shape()...)
 	y, xd := r.y.Data(), x.Data()
+	simd := r.cfg != nil && r.cfg.Algo == SIMD
 	parallelFor(r.cfg.threads(), chunks(len(y)), func(lo, hi int) {
 		lo, hi = chunkRange(lo, hi, len(y))
+		if simd { // the CPU backend's vector kernel, the same bits
+			kernels.ReLUF32(xd[lo:hi], y[lo:hi])
+			return
+		}
 		for i, v := range xd[lo:hi] {
 			y[lo+i] = relu(v)
 		}
@@ -37,8 +43,13 @@ func (r *ReLU) Backward(gy *tensor.Tensor) (*tensor.Tensor, error) {
 	}
 	r.gx = tensor.Ensure(r.gx, gy.Shape()...)
 	gx, y, g := r.gx.Data(), r.y.Data(), gy.Data()
+	simd := r.cfg != nil && r.cfg.Algo == SIMD
 	parallelFor(r.cfg.threads(), chunks(len(y)), func(lo, hi int) {
 		lo, hi = chunkRange(lo, hi, len(y))
+		if simd {
+			kernels.ReLUGradF32(g[lo:hi], y[lo:hi], gx[lo:hi])
+			return
+		}
 		for i := lo; i < hi; i++ {
 			gx[i] = passIfPositive(g[i], y[i])
 		}
@@ -101,6 +112,17 @@ func (m *MaxPool2D) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, er
 // forward pools images [lo, hi).
 func (m *MaxPool2D) forward(xd, y []float32, lo, hi, h, w, c, oh, ow int) {
 	k := m.Size
+	if k == 2 && c%8 == 0 && m.cfg != nil && m.cfg.Algo == SIMD && len(xd) <= math.MaxInt32 {
+		// The CPU backend's vector kernel: the same maxima and first-maximum indices.
+		for b := lo; b < hi; b++ {
+			for i := 0; i < oh; i++ {
+				first := (b*h + i*k) * w * c
+				o := (b*oh + i) * ow * c
+				kernels.MaxPool2F32(ow, c, xd[first:], w*c, y[o:], m.arg[o:], first)
+			}
+		}
+		return
+	}
 	for b := lo; b < hi; b++ {
 		for i := 0; i < oh; i++ {
 			for j := 0; j < ow; j++ {
@@ -184,8 +206,13 @@ func (d *Dropout) Forward(x *tensor.Tensor, training bool) (*tensor.Tensor, erro
 	threshold := uint64(math.Ceil(d.P * (1 << 24)))
 	base := rng.Mix(d.Seed^0x6a09e667f3bcc909) + d.calls*0x9e3779b97f4a7c15
 	y, xd := d.y.Data(), x.Data()
+	simd := d.cfg != nil && d.cfg.Algo == SIMD && threshold >= 1
 	parallelFor(d.cfg.threads(), chunks(len(y)), func(lo, hi int) {
 		lo, hi = chunkRange(lo, hi, len(y))
+		if simd { // the CPU backend's vector hash and mask, the same bits
+			kernels.DropoutF32(xd[lo:hi], y[lo:hi], d.mask[lo:hi], base+uint64(lo)*0xd1b54a32d192ed03, 0xd1b54a32d192ed03, threshold, scale)
+			return
+		}
 		for i := lo; i < hi; i++ {
 			var m float32
 			if rng.Mix(base+uint64(i)*0xd1b54a32d192ed03)>>40 >= threshold {

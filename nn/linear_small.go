@@ -21,7 +21,9 @@ import (
 type weightCache struct {
 	snap                []float32 // the weights the packed forms were made from
 	wT, wP, wA          []float32 // w^T in 16-column panels, w in 16-column panels, w in 6-row tiles
+	wZ                  []float32 // w in 32-column panels (the AVX-512 kernels)
 	haveT, haveP, haveA bool
+	haveZ               bool
 }
 
 // sync drops the packed forms when w differs from the snapshot.
@@ -30,7 +32,7 @@ func (c *weightCache) sync(w []float32) {
 		return
 	}
 	c.snap = append(c.snap[:0], w...)
-	c.haveT, c.haveP, c.haveA = false, false, false
+	c.haveT, c.haveP, c.haveA, c.haveZ = false, false, false, false
 }
 
 // transposed returns w^T (w Out x In) packed in panels of 16 outputs: packBT(in, out, w).
@@ -72,6 +74,21 @@ func (c *weightCache) panels(in, out int, w []float32) []float32 {
 	}
 	return c.wP
 }
+
+// panelsZ returns w (out x in, in a multiple of 32) packed in panels of 32 inputs, the
+// packed B of kernels.F32ZTiles.
+func (c *weightCache) panelsZ(in, out int, w []float32) []float32 {
+	c.sync(w)
+	if !c.haveZ {
+		c.wZ = grow(c.wZ, in*out)
+		kernels.PackBRows(out, in/zNR, zNR, w, in, c.wZ, out*zNR)
+		c.haveZ = true
+	}
+	return c.wZ
+}
+
+// zNR is the width of the AVX-512 float32 kernels' panels.
+const zNR = kernels.F32ZNR
 
 func floatBytes(s []float32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
@@ -180,6 +197,23 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 	for t := 0; t < nt; t++ {
 		kernels.PackA6F32(out, gy[min(t*mr, n-mr)*out:], out, st.ga[t*out*mr:][:out*mr])
 	}
+	if kernels.AVX512() && in%zNR == 0 {
+		// The AVX-512 kernels: 32-column panels, half the calls and instructions for the
+		// short k (fc2: k = 10).
+		wZ := st.cache.panelsZ(in, out, w)
+		parallelFor(threadsFor(threads, n, in, out), in/zNR, func(p0, p1 int) {
+			for p := p0; p < p1; p++ {
+				bp := wZ[p*out*zNR:][:out*zNR]
+				kernels.F32ZTiles(full, out, st.ga[:full*out*mr], bp, gx[p*zNR:], in, 1, 0)
+				if nt > full {
+					kernels.F32ZTiles(1, out, st.ga[full*out*mr:][:out*mr], bp, gx[(n-mr)*in+p*zNR:], in, 1, 0)
+				}
+			}
+		})
+		st.gradWFew(threads, n, in, out, x, gy, gw)
+		colSumsFew(gy, n, out, gb)
+		return
+	}
 	parallelFor(threadsFor(threads, n, in, out), np, func(p0, p1 int) {
 		for p := p0; p < p1; p++ {
 			bp := wP[p*out*nr:][:out*nr]
@@ -189,13 +223,33 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 			}
 		}
 	})
-	// gw = gy^T x over the batch: gy^T in 6-row tiles, x packed into panels by the backend's
-	// AVX2 row packer.
+	st.gradWFew(threads, n, in, out, x, gy, gw)
+	colSumsFew(gy, n, out, gb)
+}
+
+// gradWFew computes gw = gy^T x over the batch: gy^T in 6-row tiles, x packed into panels by
+// the backend's row packer (32-column panels for the AVX-512 kernels).
+func (st *linearSIMDState) gradWFew(threads, n, in, out int, x, gy, gw []float32) {
+	np := in / nr
 	if out < mr || n > tnChunk {
 		gemmTN(threads, out, in, n, gy, out, x, in, gw, in)
 	} else {
 		st.ga = grow(st.ga, tiles(out)*n*mr)
 		packATChunk(out, 0, n, gy, out, st.ga)
+		if kernels.AVX512() && in%zNR == 0 {
+			parallelFor(threadsFor(threads, out, in, n), in/zNR, func(p0, p1 int) {
+				bufp := getScratch(n * zNR)
+				defer putScratch(bufp)
+				bp := *bufp
+				for p := p0; p < p1; p++ {
+					kernels.PackBRows(n, 1, zNR, x[p*zNR:], in, bp, n*zNR)
+					for t := 0; t < tiles(out); t++ {
+						kernels.F32ZTiles(1, n, st.ga[t*n*mr:][:n*mr], bp, gw[tileRow(out, t)*in+p*zNR:], in, 1, 0)
+					}
+				}
+			})
+			return
+		}
 		parallelFor(threadsFor(threads, out, in, n), np, func(p0, p1 int) {
 			bufp := getScratch(n * nr) // one panel of x at a time, in L1
 			defer putScratch(bufp)
@@ -208,7 +262,6 @@ func (st *linearSIMDState) backwardFew(threads, n, in, out int, x, w, gy, gx, gw
 			}
 		})
 	}
-	colSumsFew(gy, n, out, gb)
 }
 
 // colSumsFew is colSums (the same sums in the same order) for matrices of at most 16 columns,

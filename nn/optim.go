@@ -3,6 +3,8 @@ package nn
 import (
 	"fmt"
 	"math"
+
+	"github.com/sumacdev/sumac/cpu/kernels"
 )
 
 // Optimizer updates parameters from their gradients.
@@ -56,6 +58,8 @@ func (s *SGD) Step(params []*Param) {
 // torch.optim.Adadelta, "Algorithm"; defaults rho 0.9, eps 1e-6):
 //
 //	v = rho*v + (1-rho)*g^2;  d = sqrt(u+eps)/sqrt(v+eps)*g;  u = rho*u + (1-rho)*d^2;  p -= lr*d
+//
+// in float32 (kernels.AdadeltaF32), each operation rounded.
 type Adadelta struct {
 	lr, Rho, Eps float64
 	sq, acc      map[*Param][]float32
@@ -77,13 +81,9 @@ func (a *Adadelta) Step(params []*Param) {
 			a.sq[p] = sq
 			a.acc[p] = make([]float32, len(v))
 		}
-		acc := a.acc[p]
-		for i := range v {
-			sq[i] = rho*sq[i] + (1-rho)*g[i]*g[i]
-			d := float32(math.Sqrt(float64(acc[i]+eps))/math.Sqrt(float64(sq[i]+eps))) * g[i]
-			acc[i] = rho*acc[i] + (1-rho)*d*d
-			v[i] -= lr * d
-		}
+		// The CPU backend's vector step (float32 roots and quotient, as PyTorch's), the same
+		// bits as its plain loop.
+		kernels.AdadeltaF32(v, g, sq, a.acc[p], rho, 1-rho, eps, lr)
 	}
 }
 

@@ -6,28 +6,13 @@ import (
 	"testing"
 
 	"github.com/sumacdev/sumac/internal/rng"
+	"github.com/sumacdev/sumac/internal/testutil"
 	"github.com/sumacdev/sumac/nn/tensor"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"
 )
 
 var fp32 = op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF32, Out: op.FP32}
-
-func f64(v []float32) []float64 {
-	r := make([]float64, len(v))
-	for i, x := range v {
-		r[i] = float64(x)
-	}
-	return r
-}
-
-func abs64(v []float64) []float64 {
-	r := make([]float64, len(v))
-	for i, x := range v {
-		r[i] = math.Abs(x)
-	}
-	return r
-}
 
 // within checks got against an exact float64 result: |got - want| <= FloatBound(n, absSum)
 // per element (Higham's bound for an fp32 sum of n products in any order).
@@ -58,7 +43,7 @@ func TestConvAgainstReference(t *testing.T) {
 	// Shapes cover the im2col path (K*IC < 16) and the direct path with partial channel panels,
 	// output widths below and above one 6-row tile, and K = 2.
 	for _, sh := range []struct{ N, H, W, IC, OC, K int }{
-		{3, 9, 8, 5, 7, 3}, {4, 12, 12, 1, 9, 3}, {2, 7, 11, 6, 7, 3}, {2, 6, 5, 32, 17, 3}, {1, 5, 13, 17, 4, 2}, {2, 8, 9, 16, 32, 3},
+		{3, 9, 8, 5, 7, 3}, {4, 12, 12, 1, 9, 3}, {2, 7, 11, 6, 7, 3}, {2, 6, 5, 32, 17, 3}, {1, 5, 13, 17, 4, 2}, {2, 8, 9, 16, 32, 3}, {2, 7, 6, 64, 8, 3}, {1, 6, 7, 48, 5, 3}, {2, 5, 8, 8, 64, 3}, {1, 4, 14, 32, 32, 3},
 	} {
 		testConvAgainstReference(t, sh.N, sh.H, sh.W, sh.IC, sh.OC, sh.K)
 	}
@@ -82,11 +67,11 @@ func testConvAgainstReference(t *testing.T, N, H, W, IC, OC, K int) {
 
 			// Forward: ref without bias, then the bias added in float64.
 			spec := &op.Conv2D{X: OW, Y: OH, K: OC, C: IC, R: K, S: K, N: N, Stride: 1, Dilation: 1, Groups: 1, XIn: W, YIn: H}
-			want, err := ref.Conv2DFloat(spec, fp32, f64(x.Data()), f64(c.W.Value.Data()))
+			want, err := ref.Conv2DFloat(spec, fp32, testutil.F64(x.Data()), testutil.F64(c.W.Value.Data()))
 			if err != nil {
 				t.Fatal(err)
 			}
-			absSum, _ := ref.Conv2DFloat(spec, fp32, abs64(f64(x.Data())), abs64(f64(c.W.Value.Data())))
+			absSum, _ := ref.Conv2DFloat(spec, fp32, testutil.Abs64(testutil.F64(x.Data())), testutil.Abs64(testutil.F64(c.W.Value.Data())))
 			for i := range want {
 				b := float64(c.B.Value.Data()[i%OC])
 				want[i] += b
@@ -110,11 +95,11 @@ func testConvAgainstReference(t *testing.T, N, H, W, IC, OC, K int) {
 					}
 				}
 			}
-			wantGx, err := ref.Conv2DFloat(bspec, fp32, f64(gy.Data()), wf)
+			wantGx, err := ref.Conv2DFloat(bspec, fp32, testutil.F64(gy.Data()), wf)
 			if err != nil {
 				t.Fatal(err)
 			}
-			absGx, _ := ref.Conv2DFloat(bspec, fp32, abs64(f64(gy.Data())), abs64(wf))
+			absGx, _ := ref.Conv2DFloat(bspec, fp32, testutil.Abs64(testutil.F64(gy.Data())), testutil.Abs64(wf))
 			within(t, name+" input grad", gx.Data(), wantGx, absGx, K*K*OC)
 
 			// Weight and bias gradients by their definition, in float64.
@@ -166,26 +151,26 @@ func testLinearAgainstReference(t *testing.T, N, In, Out int) {
 		randFill(gy.Data(), src)
 		y, _ := l.Forward(x, true)
 		gx, _ := l.Backward(gy)
-		w := f64(l.W.Value.Data())
+		w := testutil.F64(l.W.Value.Data())
 		gemm := func(g *op.GEMM, a, b []float64) ([]float64, []float64) {
 			v, err := ref.GEMMFloat(g, fp32, a, b)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, _ := ref.GEMMFloat(g, fp32, abs64(a), abs64(b))
+			s, _ := ref.GEMMFloat(g, fp32, testutil.Abs64(a), testutil.Abs64(b))
 			return v, s
 		}
 		name := fmt.Sprintf("%s N=%d In=%d Out=%d", algo, N, In, Out)
-		want, abs := gemm(&op.GEMM{M: N, N: Out, K: In, TB: true}, f64(x.Data()), w)
+		want, abs := gemm(&op.GEMM{M: N, N: Out, K: In, TB: true}, testutil.F64(x.Data()), w)
 		for i := range want {
 			b := float64(l.B.Value.Data()[i%Out])
 			want[i] += b
 			abs[i] += math.Abs(b)
 		}
 		within(t, name+" forward", y.Data(), want, abs, In+1)
-		want, abs = gemm(&op.GEMM{M: N, N: In, K: Out}, f64(gy.Data()), w)
+		want, abs = gemm(&op.GEMM{M: N, N: In, K: Out}, testutil.F64(gy.Data()), w)
 		within(t, name+" input grad", gx.Data(), want, abs, Out)
-		want, abs = gemm(&op.GEMM{M: Out, N: In, K: N, TA: true}, f64(gy.Data()), f64(x.Data()))
+		want, abs = gemm(&op.GEMM{M: Out, N: In, K: N, TA: true}, testutil.F64(gy.Data()), testutil.F64(x.Data()))
 		within(t, name+" weight grad", l.W.Grad.Data(), want, abs, N)
 	}
 }

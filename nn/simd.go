@@ -348,3 +348,17 @@ func move6(dst, src []float32) {
 	*(*[4]float32)(d[0:4]) = *(*[4]float32)(s[0:4])
 	*(*[2]float32)(d[4:6]) = *(*[2]float32)(s[4:6])
 }
+
+// KernelISA names the instruction sets of the micro-kernels the simd layers run on this
+// machine: "avx512+avx2" where the AVX-512 float kernels run (the convolutions' products with
+// whole 32-channel panels, fc2's backward; the rest stays on AVX2), "avx2", or "go" for the
+// pure-Go fallbacks.
+func KernelISA() string {
+	switch {
+	case kernels.AVX512():
+		return "avx512+avx2"
+	case kernels.Runs(kernels.ISAAVX2):
+		return "avx2"
+	}
+	return "go"
+}

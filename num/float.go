@@ -3,6 +3,7 @@ package num
 import (
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // BF16 is a bfloat16: the top 16 bits of an IEEE-754 binary32 (1 sign, 8 exponent, 7 fraction bits).
@@ -138,4 +139,148 @@ func BFP16FromBytes(p []byte) (BFP16, error) {
 		b.Man[i] = int8(p[1+i])
 	}
 	return b, nil
+}
+
+// BFP16Rounding selects how FromFloat32 turns element values into 8-bit mantissas.
+type BFP16Rounding int
+
+const (
+	// BFP16NearestEven rounds to nearest, ties to even, and saturates to [-127, 127]
+	// (BFP16FromFloat32, the MX-style quantizer above).
+	BFP16NearestEven BFP16Rounding = iota
+	// BFP16Truncate is the conversion the AMD tool chain documents (mlir-aie
+	// programming_examples/ml/block_datatypes/helper.h floatToBfp16, "the rounding mode for
+	// the mantissa in AIE2p is always truncation"): the shared exponent is the largest biased
+	// fp32 exponent field in the block, and each mantissa is the two's-complement fixed-point
+	// value floor(x / 2^(X-133)), computed by shifting the 24-bit significand (implicit bit
+	// included) right and keeping 8 bits. Range [-128, 127]. See BFP16FromFloat32Trunc.
+	BFP16Truncate
+)
+
+// BFP16Convert quantizes 8 values with the chosen rounding.
+func BFP16Convert(x [BFP16Block]float32, r BFP16Rounding) BFP16 {
+	if r == BFP16Truncate {
+		return BFP16FromFloat32Trunc(x)
+	}
+	return BFP16FromFloat32(x)
+}
+
+// BFP16FromFloat32Trunc quantizes 8 values the way mlir-aie's helper floatToBfp16 does:
+//
+//   - X = max over the block of the biased exponent field (bits 30..23) of each fp32 value;
+//     an all-zero block gets X = 0;
+//   - each element's mantissa is floor(s / 2^(17 + X - e)) as an 8-bit two's-complement
+//     number, where e is the element's exponent field and s its signed 24-bit significand
+//     (with the implicit bit when e > 0): for a normal value this is floor(x / 2^(X-133));
+//     shifts of 32 or more give -1 for negative and 0 for non-negative values, as the helper's
+//     special case does;
+//   - a subnormal element (e = 0) is shifted by X rather than X-1, exactly as the helper does
+//     (it halves subnormals relative to their value; the hardware flushes subnormals, AM020).
+//
+// The helper leaves Inf and NaN elements unconverted (and misplaces the following bytes);
+// here a block holding any Inf or NaN becomes a NaN block (X = 0xFF), the MX convention.
+func BFP16FromFloat32Trunc(x [BFP16Block]float32) BFP16 {
+	var blk BFP16
+	maxE := uint32(0)
+	for _, v := range x {
+		e := math.Float32bits(v) >> 23 & 0xFF
+		if e == 0xFF {
+			blk.Exp = bfpNaNExp
+			return blk
+		}
+		maxE = max(maxE, e)
+	}
+	blk.Exp = uint8(maxE)
+	for i, v := range x {
+		b := math.Float32bits(v)
+		e := b >> 23 & 0xFF
+		sig := int64(b & 0x7FFFFF)
+		if e != 0 {
+			sig |= 1 << 23
+		}
+		if b>>31 != 0 {
+			sig = -sig
+		}
+		sh := 17 + int64(maxE-e)
+		var m int64
+		if maxE-e >= 32 {
+			m = 0
+			if sig < 0 {
+				m = -1
+			}
+		} else {
+			m = sig >> uint(sh) // arithmetic shift: floor
+		}
+		blk.Man[i] = int8(m) // |sig| < 2^24, shift >= 17: m in [-128, 127]
+	}
+	return blk
+}
+
+// FP32Sum returns acc plus the exact sum of terms rounded once to fp32, ties to even, with
+// subnormal inputs and results flushed to zero (signed zero kept): the model sumac uses for
+// one lane of a VMAC.F. The hardware's reduction order and rounding points are not published
+// (AM020 "Floating-Point Vector Unit" says only that products feed an fp32 adder and that
+// denormals are not supported); a single rounding of the exact sum is the most accurate
+// reading and the one the tests pin. Terms must be exact (products of bf16 or bfp16 values
+// are: at most 16 and 14 significant bits). Inf and NaN follow IEEE-754.
+func FP32Sum(acc float32, terms []float64) float32 {
+	a := float64(ftz32(acc))
+	nonFinite := math.IsInf(a, 0) || math.IsNaN(a)
+	for _, t := range terms {
+		if math.IsInf(t, 0) || math.IsNaN(t) {
+			nonFinite = true
+		}
+	}
+	if nonFinite {
+		s := a
+		for _, t := range terms {
+			s += t
+		}
+		return float32(s)
+	}
+	// fast path: float64 additions that are all exact (TwoSum error zero) leave the exact sum
+	// in s, and float32(s) rounds it once
+	s, exact := a, true
+	for _, v := range terms {
+		r := s + v
+		bv := r - s
+		if (s-(r-bv))+(v-bv) != 0 {
+			exact = false
+			break
+		}
+		s = r
+	}
+	if exact && s != 0 {
+		return ftz32(float32(s))
+	}
+	var sum big.Float
+	sum.SetPrec(2200) // wider than the float64 exponent range: every sum below is exact
+	sum.SetFloat64(a)
+	var t big.Float
+	t.SetPrec(2200)
+	for _, v := range terms {
+		t.SetFloat64(v)
+		sum.Add(&sum, &t)
+	}
+	if sum.Sign() == 0 {
+		// an exact zero sum is +0 unless every addend was -0 (round to nearest, IEEE 754 6.3)
+		neg := math.Signbit(a)
+		for _, v := range terms {
+			neg = neg && (v == 0 && math.Signbit(v))
+		}
+		if neg {
+			return float32(math.Copysign(0, -1))
+		}
+		return 0
+	}
+	f, _ := sum.Float32() // nearest, ties to even
+	return ftz32(f)
+}
+
+// ftz32 flushes an fp32 subnormal to a zero of the same sign.
+func ftz32(f float32) float32 {
+	if f != 0 && math.Abs(float64(f)) < 0x1p-126 {
+		return float32(math.Copysign(0, float64(f)))
+	}
+	return f
 }

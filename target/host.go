@@ -14,15 +14,19 @@ import (
 // HostName is the host CPU's target name.
 const HostName = "host"
 
-// hostKernelSets asks cpu/kernels which kernel set this CPU runs (its CPUID test, read once at
-// start: AVX2 and FMA for the assembly kernels, AVX-512F for the zmm GEMM kernels unless
-// kernels.MaxISAEnv caps them).
+// hostKernelSets asks cpu/kernels which kernel sets this CPU runs (its CPUID test, read once at
+// start, capped by kernels.MaxISAEnv).
 func hostKernelSets() []KernelSet {
-	avx2, avx512 := kernels.Accelerated(), kernels.AVX512()
+	avx2 := kernels.Accelerated()
+	cap := " unless " + kernels.MaxISAEnv + " caps it"
 	return []KernelSet{
-		{Name: "avx512", Kernels: "F32ZTiles, F64ZTiles (float GEMM)", Selected: avx512,
-			Why: "amd64 with AVX-512F saved by the OS, " + kernels.MaxISAEnv + " not avx2"},
-		{Name: "avx2+fma", Kernels: "F32, F64, I16, U8S8, S8U8 and their strided, window and tile forms", Selected: avx2,
+		{Name: "avx512-vnni", Kernels: "I16ZV*, U8S8ZV*, S8U8ZV* (int16 and uint8 GEMM, convolution, depthwise: VPDPWSSD, VPDPBUSD)", Selected: kernels.Runs(kernels.ISAAVX512VNNI),
+			Why: "amd64 with AVX-512F, AVX512_VNNI and AVX512VL saved by the OS" + cap},
+		{Name: "avx512", Kernels: "F32Z*, F64ZTiles (float GEMM, convolution, depthwise)", Selected: kernels.Runs(kernels.ISAAVX512),
+			Why: "amd64 with AVX-512F saved by the OS" + cap},
+		{Name: "avx2-vnni", Kernels: "I16V*, U8S8V*, S8U8V* (the VNNI kernels on ymm)", Selected: kernels.Runs(kernels.ISAAVX2VNNI),
+			Why: "amd64 with AVX2 and AVX-VNNI" + cap},
+		{Name: "avx2+fma", Kernels: "F32, F64, I16, U8S8, S8U8 and their strided, window, indirect, depthwise and tile forms; element-wise", Selected: avx2,
 			Why: "amd64 with AVX2 and FMA saved by the OS (not -tags noasm)"},
 		{Name: "go", Kernels: "pure-Go fallbacks of every kernel", Selected: !avx2,
 			Why: "any other CPU, or -tags noasm"},
@@ -45,11 +49,18 @@ func hostDatapaths() []device.Datapath {
 	if bits == 0 {
 		return []device.Datapath{{Type: "float32, float64, int16, uint8 x int8", Lanes: 1, Cols: 1, Note: "scalar Go fallbacks"}}
 	}
+	i16, u8 := "VPMADDWD", "VPMADDUBSW + VPMADDWD (pair sums saturate to int16)"
+	switch kernels.ForDType("int16") {
+	case kernels.ISAAVX512VNNI:
+		bits, i16, u8 = 512, "VPDPWSSD", "VPDPBUSD (exact)"
+	case kernels.ISAAVX2VNNI:
+		i16, u8 = "VPDPWSSD (VEX)", "VPDPBUSD (VEX, exact)"
+	}
 	return []device.Datapath{
 		{Type: "float32 x float32", Lanes: fbits / 32, Cols: 1, Accumulator: "float32", Note: "VFMADD231PS"},
 		{Type: "float64 x float64", Lanes: fbits / 64, Cols: 1, Accumulator: "float64", Note: "VFMADD231PD"},
-		{Type: "int16 x int16", Lanes: bits / 32, Cols: kernels.I16KGroup, Accumulator: "int32", Note: "VPMADDWD"},
-		{Type: "uint8 x int8", Lanes: bits / 32, Cols: kernels.U8KGroup, Accumulator: "int32", Note: "VPMADDUBSW + VPMADDWD (pair sums saturate to int16)"},
+		{Type: "int16 x int16", Lanes: bits / 32, Cols: kernels.I16KGroup, Accumulator: "int32", Note: i16},
+		{Type: "uint8 x int8", Lanes: bits / 32, Cols: kernels.U8KGroup, Accumulator: "int32", Note: u8},
 	}
 }
 

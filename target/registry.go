@@ -6,6 +6,9 @@ package target
 
 import (
 	"fmt"
+	"github.com/sumacdev/sumac/target/aie2p"
+	"github.com/sumacdev/sumac/target/aieml"
+	"github.com/sumacdev/sumac/target/xdna"
 	"strings"
 
 	"github.com/sumacdev/sumac/compiler"
@@ -29,6 +32,9 @@ type Target struct {
 	// Compiler is the target's side of the compiler seam (nil: sumac compile and tune do not
 	// handle the target).
 	Compiler compiler.Target
+	// Einsum is an AIE-ML / AIE2P tile whose einsum kernels are generated at the VLIW level and
+	// whose listings sumac sim runs (nil for other targets).
+	Einsum *xdna.Arch
 }
 
 // KernelSet is one set of kernels a target picks at run time.
@@ -42,6 +48,8 @@ type KernelSet struct {
 // registry lists the targets, one line each.
 var registry = []*Target{
 	{Name: aie1.Name, Summary: "AMD AI Engine, first generation (Versal VC1902), on sumac's cycle model", Datapaths: aie1.Datapaths, Memories: aie1.Memories, Tile: aie1.VC1902{}, Compiler: compile.Target{}},
+	{Name: aieml.Name, Summary: "AMD AIE-ML tile (XDNA1, Ryzen AI Phoenix NPU): bf16 einsum kernels at the VLIW level, cycle-level model", Datapaths: xdnaDatapaths(aieml.Arch), Memories: xdnaMemories(aieml.Arch), Einsum: aieml.Arch},
+	{Name: aie2p.Name, Summary: "AMD AIE2P tile (XDNA2, Ryzen AI Strix NPU): bfp16 einsum kernels at the VLIW level, cycle-level model", Datapaths: xdnaDatapaths(aie2p.Arch), Memories: xdnaMemories(aie2p.Arch), Einsum: aie2p.Arch},
 	{Name: HostName, Summary: "the host CPU: GEMM and convolution kernels (cpu/kernels), picked by CPUID", Datapaths: hostDatapaths, Memories: hostMemories, KernelSets: hostKernelSets},
 }
 

@@ -17,8 +17,8 @@ func TestLookup(t *testing.T) {
 			t.Errorf("%s: no datapaths or memories", name)
 		}
 	}
-	if got := Names(); len(got) < 2 || got[0] != aie1.Name || got[1] != HostName {
-		t.Errorf("Names() = %v, want aie1 and host first", got)
+	if got := Names(); len(got) < 4 || got[0] != aie1.Name || got[len(got)-1] != HostName {
+		t.Errorf("Names() = %v, want aie1 first, the XDNA tiles, the host last", got)
 	}
 	_, err := Lookup("nope")
 	if err == nil || !strings.Contains(err.Error(), "aie1") || !strings.Contains(err.Error(), "host") {
@@ -71,5 +71,30 @@ func TestHostKernelSets(t *testing.T) {
 	}
 	if sel["avx512"] && !sel["avx2+fma"] {
 		t.Error("avx512 selected without avx2+fma")
+	}
+}
+
+// The XDNA entries list their VMAC.F modes: AIE-ML bf16 4x8x4 (128 MACs), AIE2P bfp16 8x8x8
+// (512 MACs), and carry the einsum generator's description.
+func TestXDNAEntries(t *testing.T) {
+	want := map[string]string{"aieml": "bf16 x bf16", "aie2p": "bfp16 x bfp16"}
+	macs := map[string]int{"aieml": 128, "aie2p": 512}
+	for name, typ := range want {
+		tg, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tg.Einsum == nil || tg.Compiler != nil {
+			t.Errorf("%s: want an einsum target without the conv2d compiler", name)
+		}
+		found := false
+		for _, d := range tg.Datapaths() {
+			if d.Type == typ && d.MACsPerCycle == macs[name] {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no %s datapath of %d MACs in %+v", name, typ, macs[name], tg.Datapaths())
+		}
 	}
 }

@@ -34,6 +34,15 @@ type Row struct {
 	OneDNNNHWCGFLOPS *float64 `json:"onednn_nhwc_gflops,omitempty"`
 	OneDNNAnyGFLOPS  *float64 `json:"onednn_any_gflops,omitempty"`
 
+	// The instruction set each column ran: sumac's kernel set ("avx512-vnni", "avx512",
+	// "avx2-vnni", "avx2", "go") for sumac's columns, OpenBLAS's core, BLIS's architecture,
+	// oneDNN's effective ISA (onednn_impl names the implementation of each primitive).
+	SumacISA      string `json:"sumac_isa"`
+	SumacExactISA string `json:"sumac_exact_isa,omitempty"`
+	OpenBLASISA   string `json:"openblas_isa,omitempty"`
+	BLISISA       string `json:"blis_isa,omitempty"`
+	OneDNNISA     string `json:"onednn_isa,omitempty"`
+
 	Threads int `json:"threads"`
 	Rounds  int `json:"rounds"`
 	// OneDNNImpl names the implementations oneDNN chose, per column.
@@ -174,7 +183,7 @@ func runBench(c *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
-	fmt.Fprintf(stderr, "peers: sumac: GEMM kernels float32 %s, float64 %s, int16 %s, u8s8 %s (%s=avx2 caps them)\n",
+	fmt.Fprintf(stderr, "peers: sumac: GEMM kernels float32 %s, float64 %s, int16 %s, u8s8 %s (%s caps them)\n",
 		gemm.KernelISA("float32"), gemm.KernelISA("float64"), gemm.KernelISA("int16"), gemm.KernelISA("u8s8"), kernels.MaxISAEnv)
 	var rows []*Row
 	nextID := 0
@@ -222,6 +231,18 @@ func measure(c *config, t *Task, w workload, ws map[string]*worker, nextID *int)
 		Threads: c.threads, Rounds: c.rounds}
 	for i, p := range ps {
 		row.set(p.col.field, round3(flop/median(times[i])/1e9))
+		switch {
+		case p.col.field == "sumac":
+			row.SumacISA = p.local.impl
+		case p.col.field == "sumac_exact":
+			row.SumacExactISA = p.local.impl
+		case p.col.peer == "openblas":
+			row.OpenBLASISA = p.worker.isa
+		case p.col.peer == "blis":
+			row.BLISISA = p.worker.isa
+		case p.col.peer == "onednn":
+			row.OneDNNISA = p.worker.isa
+		}
 		if p.impl != "" && strings.HasPrefix(p.col.field, "onednn") {
 			if row.OneDNNImpl == nil {
 				row.OneDNNImpl = map[string]string{}

@@ -4,6 +4,7 @@ package main
 // #cgo LDFLAGS: -ldl
 // #include <stdlib.h>
 // #include "peers.h"
+// #include <dnnl_types.h>
 import "C"
 
 import (
@@ -17,21 +18,41 @@ var peerKinds = map[string]C.int{"openblas": C.PEER_OPENBLAS, "blis": C.PEER_BLI
 
 const errLen = 512
 
-func loadPeer(name string, threads int, avx2Only bool) error {
+// onednnISAs maps --onednn-isa's names to oneDNN's dnnl_cpu_isa_t values (dnnl_types.h);
+// "all" (0) leaves oneDNN at the full instruction set of the CPU.
+var onednnISAs = map[string]C.int{
+	"all":              0,
+	"avx2":             C.dnnl_cpu_isa_avx2,
+	"avx2_vnni":        C.dnnl_cpu_isa_avx2_vnni,
+	"avx512_core":      C.dnnl_cpu_isa_avx512_core,
+	"avx512_core_vnni": C.dnnl_cpu_isa_avx512_core_vnni,
+	"avx512_core_bf16": C.dnnl_cpu_isa_avx512_core_bf16,
+	"avx512_core_amx":  C.dnnl_cpu_isa_avx512_core_amx,
+}
+
+func loadPeer(name string, threads int, onednnISA string) error {
 	kind, ok := peerKinds[name]
 	if !ok {
 		return fmt.Errorf("unknown peer %q", name)
 	}
+	isa, ok := onednnISAs[onednnISA]
+	if !ok {
+		return fmt.Errorf("unknown oneDNN ISA %q", onednnISA)
+	}
 	buf := (*C.char)(C.calloc(errLen, 1))
 	defer C.free(unsafe.Pointer(buf))
-	avx2 := C.int(0)
-	if avx2Only {
-		avx2 = 1
-	}
-	if C.peer_load(kind, C.int(threads), avx2, buf, errLen) != 0 {
+	if C.peer_load(kind, C.int(threads), isa, buf, errLen) != 0 {
 		return errors.New(C.GoString(buf))
 	}
 	return nil
+}
+
+// peerISA names the instruction set the loaded library runs.
+func peerISA() string {
+	buf := (*C.char)(C.calloc(errLen, 1))
+	defer C.free(unsafe.Pointer(buf))
+	C.peer_isa(buf, errLen)
+	return C.GoString(buf)
 }
 
 func peerInfo() string {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 )
 
@@ -37,8 +38,12 @@ type config struct {
 	check   bool
 	match   string
 	clock   string
-	// onednnISA is "avx2" (default: the instruction set of sumac's kernels) or "all".
+	// onednnISA caps oneDNN's instruction set: "all" (the default: everything the CPU has),
+	// "avx2", ... (onednnISAs).
 	onednnISA string
+	// The mnist suite: epochs, training and test items, thread counts.
+	mnistEpochs, mnistTrain, mnistTest int
+	mnistThreads                       []int
 }
 
 type multiFlag []string
@@ -52,7 +57,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var c config
 	var specs multiFlag
 	var dtypes, peers string
-	fs.StringVar(&c.suite, "suite", "", "workload suite from op/suite: gemm or resnet50")
+	fs.StringVar(&c.suite, "suite", "", "workload suite: gemm or resnet50 (op/suite), or mnist (training sumac against PyTorch)")
+	fs.IntVar(&c.mnistEpochs, "epochs", 3, "mnist suite: epochs per thread count (the median epoch is reported)")
+	fs.IntVar(&c.mnistTrain, "train", 8000, "mnist suite: training images")
+	fs.IntVar(&c.mnistTest, "test", 2000, "mnist suite: test images")
 	fs.Var(&specs, "spec", "an op spec to measure instead of a suite, e.g. 'gemm m=512 n=512 k=512' (repeatable)")
 	fs.IntVar(&c.threads, "threads", 1, "threads for sumac and for every peer")
 	fs.IntVar(&c.rounds, "rounds", 5, "interleaved rounds per measurement; the median is reported")
@@ -60,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&dtypes, "dtype", "", "comma-separated element types (float32,float64,int16,u8s8); default: all the op supports")
 	fs.StringVar(&peers, "peers", "openblas,blis,onednn", "comma-separated peers to run")
 	fs.StringVar(&c.clock, "clock", "wall", "wall: elapsed time; cpu: process CPU time, which leaves out time other processes hold the core (1 thread only)")
-	fs.StringVar(&c.onednnISA, "onednn-isa", "avx2", "oneDNN's instruction set: avx2 (sumac's, the default) or all (AVX-512/AMX where the CPU has them)")
+	fs.StringVar(&c.onednnISA, "onednn-isa", "all", "oneDNN's instruction set cap: all (the default: AVX-512, VNNI, AMX where the CPU has them), avx2, avx2_vnni, avx512_core, avx512_core_vnni, avx512_core_bf16 or avx512_core_amx")
 	fs.StringVar(&c.match, "match", "", "only workloads whose name contains this")
 	fs.BoolVar(&c.json, "json", false, "write one JSON array to stdout")
 	fs.BoolVar(&c.check, "check", false, "self-test: compare each peer's result with sumac's on small shapes, no timing")
@@ -79,6 +87,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	c.specs = specs
+	threadsSet := false
+	fs.Visit(func(f *flag.Flag) { threadsSet = threadsSet || f.Name == "threads" })
+	c.mnistThreads = []int{1, 2}
+	if threadsSet {
+		c.mnistThreads = []int{c.threads}
+	}
 	c.dtypes = splitList(dtypes)
 	c.peers = splitList(peers)
 	if err := c.validate(); err != nil {
@@ -86,9 +100,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var err error
-	if c.check {
+	switch {
+	case c.check:
 		err = runCheck(&c, stdout, stderr)
-	} else {
+	case c.suite == "mnist":
+		err = runMNIST(&c, stdout, stderr)
+	default:
 		err = runBench(&c, stdout, stderr)
 	}
 	if err != nil {
@@ -135,8 +152,16 @@ func (c *config) validate() error {
 	default:
 		return fmt.Errorf("unknown --clock %q (want wall or cpu)", c.clock)
 	}
-	if c.onednnISA != "avx2" && c.onednnISA != "all" {
-		return fmt.Errorf("unknown --onednn-isa %q (want avx2 or all)", c.onednnISA)
+	if _, ok := onednnISAs[c.onednnISA]; !ok {
+		var names []string
+		for n := range onednnISAs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("unknown --onednn-isa %q (want one of %s)", c.onednnISA, strings.Join(names, ", "))
+	}
+	if c.mnistEpochs < 1 || c.mnistEpochs > 100 || c.mnistTrain < 1 || c.mnistTest < 1 {
+		return fmt.Errorf("--epochs %d, --train %d, --test %d: want 1..100 epochs and positive counts", c.mnistEpochs, c.mnistTrain, c.mnistTest)
 	}
 	if !c.check && c.suite == "" && len(c.specs) == 0 {
 		return errors.New("give --suite, --spec or --check")

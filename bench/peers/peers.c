@@ -69,7 +69,7 @@ static int sym(void **dst, const char *name, char *err, size_t errlen) {
 #define SYM(p, name) \
 	if (sym((void **)&(p), name, err, errlen)) return -1
 
-int peer_load(int kind, int threads, int avx2_only, char *err, size_t errlen) {
+int peer_load(int kind, int threads, int max_isa, char *err, size_t errlen) {
 	const char *soname = NULL;
 	switch (kind) {
 	case PEER_OPENBLAS: soname = "libopenblas.so.0"; break;
@@ -128,12 +128,11 @@ int peer_load(int kind, int threads, int avx2_only, char *err, size_t errlen) {
 		SYM(p_dnnl_version, "dnnl_version");
 		SYM(p_dnnl_get_effective_cpu_isa, "dnnl_get_effective_cpu_isa");
 		SYM(p_dnnl_set_max_cpu_isa, "dnnl_set_max_cpu_isa");
-		// sumac's convolution and integer kernels are AVX2/FMA (only its float GEMM uses
-		// AVX-512 where the CPU has it, as OpenBLAS does): on a processor with AVX-512 or
-		// AMX, oneDNN is capped at AVX2 (as HOST-ZEN3's figures were, "max ISA
-		// avx2") unless the caller asks for everything. Must precede the first primitive.
-		if (avx2_only && p_dnnl_set_max_cpu_isa(dnnl_cpu_isa_avx2) != dnnl_success) {
-			snprintf(err, errlen, "dnnl_set_max_cpu_isa(avx2) failed");
+		// oneDNN runs at the full instruction set the CPU offers (max_isa 0, "all"), as a
+		// user's program does; a nonzero max_isa (a dnnl_cpu_isa_t value, e.g. avx2) caps it
+		// for comparisons. Must precede the first primitive.
+		if (max_isa != 0 && p_dnnl_set_max_cpu_isa((dnnl_cpu_isa_t)max_isa) != dnnl_success) {
+			snprintf(err, errlen, "dnnl_set_max_cpu_isa(0x%x) failed", (unsigned)max_isa);
 			return -1;
 		}
 		// oneDNN's OpenMP runtime takes its thread count from OMP_NUM_THREADS, which the
@@ -151,6 +150,34 @@ int peer_load(int kind, int threads, int avx2_only, char *err, size_t errlen) {
 	return 0;
 }
 
+// onednn_isa_name names a dnnl_cpu_isa_t value (oneDNN's dnnl_types.h).
+static const char *onednn_isa_name(unsigned isa) {
+	switch (isa) {
+	case dnnl_cpu_isa_sse41: return "sse41";
+	case dnnl_cpu_isa_avx: return "avx";
+	case dnnl_cpu_isa_avx2: return "avx2";
+	case dnnl_cpu_isa_avx2_vnni: return "avx2_vnni";
+	case dnnl_cpu_isa_avx512_core: return "avx512_core";
+	case dnnl_cpu_isa_avx512_core_vnni: return "avx512_core_vnni";
+	case dnnl_cpu_isa_avx512_core_bf16: return "avx512_core_bf16";
+	case dnnl_cpu_isa_avx512_core_amx: return "avx512_core_amx";
+	}
+	return "unknown";
+}
+
+// peer_isa names the instruction set the loaded library runs: OpenBLAS's core, BLIS's
+// architecture, oneDNN's effective ISA.
+void peer_isa(char *out, size_t outlen) {
+	switch (peer_kind) {
+	case PEER_OPENBLAS: snprintf(out, outlen, "%s", p_openblas_get_corename()); break;
+	case PEER_BLIS: snprintf(out, outlen, "%s", p_bli_arch_string(p_bli_arch_query_id())); break;
+	case PEER_ONEDNN:
+		snprintf(out, outlen, "%s", onednn_isa_name((unsigned)p_dnnl_get_effective_cpu_isa()));
+		break;
+	default: snprintf(out, outlen, "none");
+	}
+}
+
 void peer_info(char *out, size_t outlen) {
 	switch (peer_kind) {
 	case PEER_OPENBLAS:
@@ -163,8 +190,8 @@ void peer_info(char *out, size_t outlen) {
 	case PEER_ONEDNN: {
 		const dnnl_version_t *v = p_dnnl_version();
 		unsigned isa = (unsigned)p_dnnl_get_effective_cpu_isa();
-		snprintf(out, outlen, "oneDNN %d.%d.%d; max ISA %s (0x%x)", v->major, v->minor, v->patch,
-		         isa == dnnl_cpu_isa_avx2 ? "avx2" : "all the CPU has", isa);
+		snprintf(out, outlen, "oneDNN %d.%d.%d; ISA %s", v->major, v->minor, v->patch,
+		         onednn_isa_name(isa));
 		break;
 	}
 	default: snprintf(out, outlen, "no peer loaded");

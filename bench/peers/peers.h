@@ -10,12 +10,17 @@
 
 enum { PEER_OPENBLAS = 1, PEER_BLIS = 2, PEER_ONEDNN = 3 };
 
-// peer_load opens the library of peer kind and resolves the functions it needs; avx2_only
-// caps oneDNN's instruction set at AVX2. It returns 0 on success, or -1 with a message in err.
-int peer_load(int kind, int threads, int avx2_only, char *err, size_t errlen);
+// peer_load opens the library of peer kind and resolves the functions it needs; a nonzero
+// max_isa (a dnnl_cpu_isa_t value) caps oneDNN's instruction set, 0 lets it use all the CPU
+// has. It returns 0 on success, or -1 with a message in err.
+int peer_load(int kind, int threads, int max_isa, char *err, size_t errlen);
 
 // peer_info writes a one-line description of the loaded library (version, kernels).
 void peer_info(char *out, size_t outlen);
+
+// peer_isa writes the instruction set the loaded library runs (OpenBLAS core, BLIS
+// architecture, oneDNN effective ISA).
+void peer_isa(char *out, size_t outlen);
 
 // Row-major C = A*B (no transposes, alpha 1, beta 0); A is m x k, B is k x n.
 // Return 0 on success, -1 when the loaded peer has no such operation.

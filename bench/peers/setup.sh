@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the peer libraries that bench/peers measures against (Debian packages):
-# OpenBLAS, BLIS and oneDNN, plus a C compiler for cgo. Idempotent: when everything is
+# OpenBLAS, BLIS and oneDNN, PyTorch (python3-torch, for the mnist suite; run by
+# /usr/bin/python3), plus a C compiler for cgo. Idempotent: when everything is
 # present it only checks dpkg and exits, without touching the network.
 set -euo pipefail
 
-pkgs=(libopenblas-dev libblis-dev libdnnl-dev gcc)
+pkgs=(libopenblas-dev libblis-dev libdnnl-dev python3-torch gcc)
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

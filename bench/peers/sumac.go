@@ -5,6 +5,7 @@ import (
 
 	"github.com/sumacdev/sumac/cpu/conv"
 	"github.com/sumacdev/sumac/cpu/gemm"
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/op"
 )
 
@@ -34,7 +35,7 @@ func sumacConv(t *Task, threads int, exactPath bool) (*peerOp, error) {
 		}
 		out := make([]float32, t.cLen())
 		return &peerOp{run: func() error { return p.Run(in, out) },
-			result: func() ([]float64, error) { return widen(out), nil }, free: func() {}}, nil
+			result: func() ([]float64, error) { return widen(out), nil }, free: func() {}, impl: p.ISA()}, nil
 	case "int16":
 		in, w := make([]int16, t.aLen()), make([]int16, t.bLen())
 		fillI16(in, t.seedA())
@@ -45,13 +46,14 @@ func sumacConv(t *Task, threads int, exactPath bool) (*peerOp, error) {
 		}
 		out := make([]int32, t.cLen())
 		return &peerOp{run: func() error { return p.Run(in, out) },
-			result: func() ([]float64, error) { return widen(out), nil }, free: func() {}}, nil
+			result: func() ([]float64, error) { return widen(out), nil }, free: func() {}, impl: p.ISA()}, nil
 	case "u8s8":
 		in, w := make([]uint8, t.aLen()), make([]int8, t.bLen())
 		fillU8(in, t.seedA(), u8Max)
 		fillI8(w, t.seedB())
+		opt.U8Path = kernels.U8Fast
 		if exactPath {
-			opt.U8 = conv.U8Exact
+			opt.U8Path = kernels.U8Exact
 		}
 		p, err := conv.NewU8S8(shape, w, opt)
 		if err != nil {
@@ -59,7 +61,7 @@ func sumacConv(t *Task, threads int, exactPath bool) (*peerOp, error) {
 		}
 		out := make([]int32, t.cLen())
 		return &peerOp{run: func() error { return p.Run(in, out) },
-			result: func() ([]float64, error) { return widen(out), nil }, free: func() {}}, nil
+			result: func() ([]float64, error) { return widen(out), nil }, free: func() {}, impl: p.ISA()}, nil
 	}
 	return nil, fmt.Errorf("no %s convolution in sumac", t.DType)
 }
@@ -70,35 +72,39 @@ func sumacGEMM(t *Task, threads int, exactPath bool) (*peerOp, error) {
 	m, n, k := t.M, t.N, t.K
 	o := gemm.Options{Threads: threads}
 	nt := gemm.NoTrans
+	isa := gemm.KernelISA(t.DType)
+	if t.DType == "u8s8" && exactPath {
+		isa = gemm.KernelISA("u8s8-exact") // the exact path widens to int16
+	}
 	switch t.DType {
 	case "float32":
 		a, b, c := make([]float32, t.aLen()), make([]float32, t.bLen()), make([]float32, t.cLen())
 		fillF32(a, t.seedA())
 		fillF32(b, t.seedB())
 		return &peerOp{run: func() error { return o.Sgemm(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
-			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}, impl: isa}, nil
 	case "float64":
 		a, b, c := make([]float64, t.aLen()), make([]float64, t.bLen()), make([]float64, t.cLen())
 		fillF64(a, t.seedA())
 		fillF64(b, t.seedB())
 		return &peerOp{run: func() error { return o.Dgemm(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
-			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}, impl: isa}, nil
 	case "int16":
 		a, b, c := make([]int16, t.aLen()), make([]int16, t.bLen()), make([]int32, t.cLen())
 		fillI16(a, t.seedA())
 		fillI16(b, t.seedB())
 		return &peerOp{run: func() error { return o.GemmI16(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
-			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}, impl: isa}, nil
 	case "u8s8":
 		a, b, c := make([]uint8, t.aLen()), make([]int8, t.bLen()), make([]int32, t.cLen())
 		fillU8(a, t.seedA(), u8Max)
 		fillI8(b, t.seedB())
-		o.U8Path = gemm.U8Fast
+		o.U8Path = kernels.U8Fast
 		if exactPath {
-			o.U8Path = gemm.U8Exact
+			o.U8Path = kernels.U8Exact
 		}
 		return &peerOp{run: func() error { return o.GemmU8S8(nt, nt, m, n, k, 1, a, k, b, n, 0, c, n) },
-			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}}, nil
+			result: func() ([]float64, error) { return widen(c), nil }, free: func() {}, impl: isa}, nil
 	}
 	return nil, fmt.Errorf("no %s GEMM in sumac", t.DType)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -19,7 +20,7 @@ import (
 const (
 	workerEnv        = "SUMAC_PEERS_WORKER"
 	workerThreadsEnv = "SUMAC_PEERS_THREADS"
-	workerISAEnv     = "SUMAC_PEERS_ONEDNN_ISA" // "all" lifts oneDNN's AVX2 cap
+	workerISAEnv     = "SUMAC_PEERS_ONEDNN_ISA" // oneDNN's instruction set cap (--onednn-isa)
 )
 
 type request struct {
@@ -33,6 +34,7 @@ type reply struct {
 	Err     string    `json:"err,omitempty"`
 	NoOp    bool      `json:"noop,omitempty"` // the peer lacks the operation
 	Info    string    `json:"info,omitempty"`
+	ISA     string    `json:"isa,omitempty"` // the instruction set the library runs
 	Impl    string    `json:"impl,omitempty"`
 	Seconds float64   `json:"seconds,omitempty"` // per call
 	Reps    int       `json:"reps,omitempty"`
@@ -47,7 +49,11 @@ func workerMain(name string) int {
 	}
 	in := bufio.NewReader(os.Stdin)
 	out := json.NewEncoder(os.Stdout)
-	loadErr := loadPeer(name, threads, os.Getenv(workerISAEnv) != "all")
+	isa := os.Getenv(workerISAEnv)
+	if isa == "" {
+		isa = "all"
+	}
+	loadErr := loadPeer(name, threads, isa)
 	ops := map[int]*peerOp{}
 	for {
 		line, err := in.ReadBytes('\n')
@@ -78,6 +84,7 @@ func serve(req *request, ops map[int]*peerOp) reply {
 	switch req.Cmd {
 	case "info":
 		rep.Info = peerInfo()
+		rep.ISA = peerISA()
 	case "prepare":
 		var op *peerOp
 		if req.Task == nil {
@@ -171,6 +178,7 @@ type worker struct {
 	in   io.WriteCloser
 	out  *json.Decoder
 	info string
+	isa  string // the instruction set it runs (OpenBLAS core, BLIS arch, oneDNN ISA)
 }
 
 // startWorker starts a worker for peer name with threads threads. The thread count goes both
@@ -184,7 +192,19 @@ func startWorker(name string, threads int, onednnISA string) (*worker, error) {
 	}
 	cmd := exec.Command(exe)
 	t := strconv.Itoa(threads)
-	cmd.Env = append(os.Environ(), workerEnv+"="+name, workerThreadsEnv+"="+t,
+	// The libraries choose their own kernels: settings that would force a lower set
+	// (OpenBLAS's core type, BLIS's architecture, oneDNN's ISA cap, which --onednn-isa
+	// sets instead) are not passed on.
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "OPENBLAS_CORETYPE", "BLIS_ARCH_TYPE", "ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "ONEDNN_CPU_ISA_HINTS", "DNNL_CPU_ISA_HINTS":
+			continue
+		}
+		env = append(env, kv)
+	}
+	cmd.Env = append(env, workerEnv+"="+name, workerThreadsEnv+"="+t,
 		"OPENBLAS_NUM_THREADS="+t, "BLIS_NUM_THREADS="+t, "OMP_NUM_THREADS="+t, "GOMAXPROCS=1", workerISAEnv+"="+onednnISA)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
@@ -205,6 +225,7 @@ func startWorker(name string, threads int, onednnISA string) (*worker, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	w.info = rep.Info
+	w.isa = rep.ISA
 	return w, nil
 }
 

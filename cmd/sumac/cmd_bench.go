@@ -27,8 +27,10 @@ multiply-add, padding taps included) and two fractions of peak:
             the threads: the ceiling on this machine right now, which is what to compare with
             when the host is not the reference machine or is shared.
 Each figure is the median of --rounds samples of at least --min-time seconds. The ISA column
-(JSON isa) names the kernels' instruction set: avx512 (the float GEMMs where the CPU has
-AVX-512F), avx2, or go (pure-Go fallbacks); SUMAC_MAX_ISA=avx2 keeps the AVX2 kernels.
+(JSON isa) names the kernel set that ran: avx512-vnni (int16, u8s8 with AVX-512 VNNI),
+avx512 (float32, float64 with AVX-512F), avx2-vnni, avx2, neon (arm64; neon-dotprod: the
+int8 kernels on SDOT/UDOT), or go (pure-Go fallbacks); SUMAC_MAX_ISA=avx2 (or avx2-vnni,
+avx512, neon, go) caps the sets.
 
 Types (--dtype, comma-separated; default all the operation has): float32, float64 (GEMM only),
 int16 (-> int32), u8s8 (uint8 x int8 -> int32, fast path, activations in 0..127),

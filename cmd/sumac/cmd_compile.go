@@ -11,13 +11,16 @@ import (
 func init() {
 	c := &command{
 		name:    "compile",
-		summary: "compile a conv2d for the AI Engine (Vyasa): triplets, reuse graphs, fused ops, kernel IR, C++",
+		summary: "compile a conv2d (Vyasa), gemm or einsum for the AI Engine: triplets, fused ops, kernel IR, C++",
 		usage: `Usage: sumac compile --target aie1 'SPEC' [--schedule 'KEY=VALUE ...'] [--emit STAGE] [--explain] [--out DIR] [--json]
        sumac compile --explain
+       sumac compile --target aie2p|aieml 'EINSUM SPEC' [--emit asm] [--json]   (see --target aie2p -h)
 
 Compiles a CONV2D spec into an AIE1 kernel with seed 000's approach (Triplet IR, reuse graphs,
 2D fusion under the shuffle-network rules) and checks the fused program against the exact
 reference (outputs and accumulators, seeded inputs that saturate fewer than 1% of outputs).
+A gemm or einsum spec becomes a register-blocked micro-kernel (docs/aie-gemm.md); --schedule
+then takes its fields, e.g. 'x=A lx=16 mr=16 nr=4 kb=4 xk=2 zk=4'.
 
   --emit STAGE      print the IR of one stage of the pipeline (default cpp):
 ` + stageHelp() + `  --schedule S      a schedule as 'sumac tune' prints it, e.g. 'vec=x order=kyx u=1,2,1 fuse=taps';
@@ -32,6 +35,9 @@ Example:
 `,
 	}
 	c.run = func(env *cmdEnv, args []string) error {
+		if _, ok := einsumTarget(args); ok {
+			return runXDNA(env, "compile", args)
+		}
 		fs := newFlags(env, c)
 		targetName := fs.String("target", "aie1", "target (see sumac help targets)")
 		emit := fs.String("emit", "cpp", strings.Join(compiler.Names(), ", "))
@@ -61,8 +67,8 @@ Example:
 		if err != nil {
 			return err
 		}
-		if spec.Conv == nil {
-			return fmt.Errorf("sumac compile handles conv2d specs, not %s", spec.Op())
+		if spec.Conv == nil && !compiler.IsContraction(spec) {
+			return fmt.Errorf("sumac compile handles conv2d, gemm and einsum specs, not %s", spec.Op())
 		}
 		if *explain {
 			return explainSpace(env, tg, spec, *asJSON)
@@ -99,7 +105,7 @@ Example:
 		}
 		vector, issued := p.MACCounts()
 		if *asJSON {
-			if err := writeJSON(env.stdout, map[string]any{"spec": spec.String(), "schedule": u.Sched.Key(), "emit": stage.Name, "text": text,
+			if err := writeJSON(env.stdout, map[string]any{"spec": spec.String(), "schedule": u.ScheduleKey(), "emit": stage.Name, "text": text,
 				"vector_macs": vector, "issued_macs": issued, "macs": spec.MACs(), "cycles": cyc,
 				"verified": ck.OK, "outputs_checked": ck.Outputs, "saturated_fraction": ck.Saturated}); err != nil {
 				return err
@@ -112,7 +118,7 @@ Example:
 				fmt.Fprintf(env.stderr, "cycle model: %d cycles, %.2f MACs/cycle\n", ev.Cycles, float64(spec.MACs())/float64(ev.Cycles))
 			}
 			fmt.Fprintf(env.stderr, "schedule %s: %d vector MACs (%d issued MACs for %d useful), fused program %s against op/ref (%d outputs, %.4f saturated)\n",
-				u.Sched.Key(), vector, issued, spec.MACs(), map[bool]string{true: "matches", false: "DIFFERS"}[ck.OK], ck.Outputs, ck.Saturated)
+				u.ScheduleKey(), vector, issued, spec.MACs(), map[bool]string{true: "matches", false: "DIFFERS"}[ck.OK], ck.Outputs, ck.Saturated)
 		}
 		if !ck.OK {
 			return fmt.Errorf("%w: %s", errCheckFailed, ck.First)
@@ -133,14 +139,14 @@ func emitEarly(env *cmdEnv, u *compiler.Unit, stage compiler.Stage, asJSON bool)
 		for _, t := range b.Triplets {
 			rows = append(rows, [3]string{t.Update.String(), t.Op1.String(), t.Op2.String()})
 		}
-		return writeJSON(env.stdout, map[string]any{"spec": u.Spec.String(), "schedule": u.Sched.Key(), "triplets": rows})
+		return writeJSON(env.stdout, map[string]any{"spec": u.Spec.String(), "schedule": u.ScheduleKey(), "triplets": rows})
 	}
 	text, err := u.Emit(stage.Name)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(env.stdout, map[string]any{"spec": u.Spec.String(), "schedule": u.Sched.Key(), "emit": stage.Name, "text": text})
+		return writeJSON(env.stdout, map[string]any{"spec": u.Spec.String(), "schedule": u.ScheduleKey(), "emit": stage.Name, "text": text})
 	}
 	fmt.Fprint(env.stdout, text)
 	return nil

@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/sumacdev/sumac/num"
 	"github.com/sumacdev/sumac/target/aie1/cemit"
 	"github.com/sumacdev/sumac/target/aie1/cfront"
 	"github.com/sumacdev/sumac/target/aie1/emul"
+	"github.com/sumacdev/sumac/target/aie1/gemm"
 	"github.com/sumacdev/sumac/target/aie1/harness"
-	"github.com/sumacdev/sumac/target/aie1/kernel"
 	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
 
@@ -23,9 +22,10 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-const simUsage = `Usage: sumac sim KERNEL.cc [-D NAME=VALUE ...] [--window NAME=BYTES ...] [--input NAME=FILE ...]
-                 [--scalar NAME=VALUE ...] [--seed S] [--round MODE] [--sat MODE] [--no-emul]
-                 [--emit bundles|cpp|ir] [--json]
+const simUsage = `Usage: sumac sim KERNEL.cc [-D NAME=VALUE ...] [-I DIR ...] [--instance KERNEL] [--window NAME=BYTES ...]
+                 [--input NAME=FILE ...] [--scalar NAME=VALUE ...] [--seed S] [--round MODE] [--sat MODE]
+                 [--no-emul] [--emit bundles|cpp|ir] [--json]
+       sumac sim --target aie2p|aieml FILE.s ...   (an XDNA tile's listing; see --target aie2p -h)
 
 Runs an AIE1 kernel written in C++ with intrinsics (the subset of docs/aie-sim.md) on sumac's
 interpreter, and checks it bit for bit against the same source compiled with g++ and sumac's
@@ -34,6 +34,11 @@ accumulator before it is narrowed (srs, lsrs, bsrs, ubsrs). Where the timing bac
 compile the kernel, it also reports cycles, MACs per cycle, spills and stalls.
 
   -D NAME=VALUE      define a macro (as for a C compiler; -DNAME=VALUE also works)
+  -I DIR             also look for the kernel's #include files in DIR
+  --instance KERNEL  the kernel to run when the file defines several, or a template instance
+                     with its constructor arguments, as the ADF graph creates it:
+                     'fir', 'fir<16, 4>', 'MacFloat<float, 28, 128, 1>', 'Scale<int16>(3)'
+                     (array arguments of a kernel class's constructor are inputs, left out)
   --window NAME=BYTES  size of a window or buffer; by default the bytes the kernel uses
                      (measured by a first run), placed by target/aie1/interp's policy (one 32 KB memory
                      module each when there are at most four, else packed)
@@ -64,16 +69,30 @@ func init() {
 		summary: "run an AIE1 intrinsics kernel on the interpreter, check it against g++ emulation, report MACs and cycles",
 		usage:   simUsage,
 	}
-	c.run = func(env *cmdEnv, args []string) error { return runSim(env, c, args) }
+	c.run = func(env *cmdEnv, args []string) error {
+		if _, ok := einsumTarget(args); ok {
+			return runXDNA(env, "sim", args) // an XDNA tile's listing (sumac sim --target aie2p -h)
+		}
+		return runSim(env, c, args)
+	}
 	register(c)
 }
 
-// splitD turns -DNAME=VALUE into -D NAME=VALUE for the flag package.
+// checkSource is the exact-reference check of kernels sumac wrote: convolutions (Vyasa) and
+// contractions (gemm, einsum).
+func checkSource(src []byte, seed uint64) harness.Reference {
+	if r := vyasa.CheckSource(src, seed); r != (harness.Reference{}) {
+		return r
+	}
+	return gemm.CheckSource(src, seed)
+}
+
+// splitD turns -DNAME=VALUE into -D NAME=VALUE and -IDIR into -I DIR for the flag package.
 func splitD(args []string) []string {
 	var out []string
 	for _, a := range args {
-		if strings.HasPrefix(a, "-D") && len(a) > 2 && !strings.HasPrefix(a, "--") {
-			out = append(out, "-D", a[2:])
+		if (strings.HasPrefix(a, "-D") || strings.HasPrefix(a, "-I")) && len(a) > 2 && !strings.HasPrefix(a, "--") {
+			out = append(out, a[:2], a[2:])
 			continue
 		}
 		out = append(out, a)
@@ -83,8 +102,10 @@ func splitD(args []string) []string {
 
 func runSim(env *cmdEnv, c *command, args []string) error {
 	fs := newFlags(env, c)
-	var defines, windows, inputs, scalars listFlag
+	var defines, windows, inputs, scalars, includes listFlag
 	fs.Var(&defines, "D", "define a macro")
+	fs.Var(&includes, "I", "include directory")
+	instance := fs.String("instance", "", "kernel instance")
 	fs.Var(&windows, "window", "NAME=BYTES")
 	fs.Var(&inputs, "input", "NAME=FILE")
 	fs.Var(&scalars, "scalar", "NAME=VALUE")
@@ -106,7 +127,7 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 	default:
 		return usageErr("--emit %q: want bundles, cpp or ir", *emit)
 	}
-	opt := harness.Options{Seed: *seed, Bundles: *emit == "bundles", Reference: vyasa.CheckSource}
+	opt := harness.Options{Seed: *seed, Bundles: *emit == "bundles", Reference: checkSource}
 	if opt.Round, err = num.ParseRound(*roundName); err != nil {
 		return err
 	}
@@ -126,7 +147,7 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 			return usageErr("-D %q: want NAME or NAME=VALUE", d)
 		}
 	}
-	k, err := cfront.ParseKernel(file, src, defines)
+	k, err := cfront.ParseKernelConfig(file, src, &cfront.Config{Defines: defines, Instance: *instance, IncludeDirs: includes})
 	if err != nil {
 		return err
 	}
@@ -144,10 +165,10 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 		_, err := io.WriteString(env.stdout, text)
 		return err
 	}
-	if err := simOptions(k, &opt, windows, inputs, scalars); err != nil {
+	if err := harness.ParseFlags(k, &opt, windows, inputs, scalars); err != nil {
 		return err
 	}
-	rep, err := harness.Run(k, harness.Source{File: file, Text: src, Defines: defines}, opt)
+	rep, err := harness.Run(k, harness.Source{File: file, Text: src, Defines: defines, IncludeDirs: includes}, opt)
 	if errors.Is(err, emul.ErrNoCompiler) {
 		return fmt.Errorf("%w (or pass --no-emul)", err)
 	}
@@ -163,71 +184,6 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 	}
 	if !rep.OK {
 		return fmt.Errorf("%w: %d mismatches between the interpreter and the g++ emulation (first: %s)", errCheckFailed, len(rep.Mismatches), rep.Mismatches[0])
-	}
-	return nil
-}
-
-// simOptions reads --window, --input and --scalar into the harness options, checking each
-// names a parameter of the right kind and that every scalar parameter has a value.
-func simOptions(k *kernel.Kernel, opt *harness.Options, windows, inputs, scalars []string) error {
-	opt.Sizes, opt.Inputs, opt.Scalars = map[string]int{}, map[string][]byte{}, map[string]int64{}
-	region := func(flagName, name string) error {
-		p, err := harness.Param(k, name)
-		if err != nil {
-			return fmt.Errorf("%s %s: %w", flagName, name, err)
-		}
-		if !p.Type.IsWindow() && !p.Type.IsPointer() {
-			return usageErr("%s %s: %s is a %v, not a window or buffer", flagName, name, name, p.Type)
-		}
-		return nil
-	}
-	for _, w := range windows {
-		name, val, ok := strings.Cut(w, "=")
-		n, err := strconv.Atoi(val)
-		if !ok || err != nil || n < 0 {
-			return usageErr("--window %q: want NAME=BYTES", w)
-		}
-		if err := region("--window", name); err != nil {
-			return err
-		}
-		opt.Sizes[name] = n
-	}
-	for _, in := range inputs {
-		name, path, ok := strings.Cut(in, "=")
-		if !ok {
-			return usageErr("--input %q: want NAME=FILE", in)
-		}
-		if err := region("--input", name); err != nil {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if n, ok := opt.Sizes[name]; ok && len(b) > n {
-			return usageErr("--input %s: %d bytes for a %d-byte region", name, len(b), n)
-		}
-		opt.Inputs[name] = b
-	}
-	for _, sc := range scalars {
-		name, val, ok := strings.Cut(sc, "=")
-		v, err := strconv.ParseInt(val, 0, 64)
-		if !ok || err != nil {
-			return usageErr("--scalar %q: want NAME=INTEGER", sc)
-		}
-		p, err := harness.Param(k, name)
-		if err != nil {
-			return fmt.Errorf("--scalar %s: %w", name, err)
-		}
-		if !p.Type.IsIntScalar() {
-			return usageErr("--scalar %s: %s is a %v, not an integer parameter", name, name, p.Type)
-		}
-		opt.Scalars[name] = v
-	}
-	for _, p := range k.Params {
-		if _, ok := opt.Scalars[p.Name]; p.Type.IsScalar() && !ok {
-			return usageErr("kernel %s needs a value for its scalar parameter %s: --scalar %s=VALUE", k.Name, p.Name, p.Name)
-		}
 	}
 	return nil
 }

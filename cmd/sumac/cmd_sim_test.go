@@ -29,7 +29,8 @@ func TestSimErrors(t *testing.T) {
 	}
 	oow := filepath.Join(dir, "oow.cc")
 	os.WriteFile(oow, []byte("void k(input_window_int16 * in, output_window_int16 * out) {\n    for (int i = 0; i < 4; i++) {\n        v16int16 v = window_readincr_v16(in);\n        window_writeincr(out, v);\n    }\n}\n"), 0o644)
-	code, _, errs = run(t, "sim", oow, "--window", "in=96", "--no-emul")
+	// windows are circular: a 96-byte window read 4 times wraps; a 100-byte one is read past its end
+	code, _, errs = run(t, "sim", oow, "--window", "in=100", "--no-emul")
 	if code != 2 || !strings.Contains(errs, "oow.cc:3:22: window_readincr_v16(in)") || !strings.Contains(errs, "outside window in") {
 		t.Errorf("out-of-window access: exit %d, stderr %q", code, errs)
 	}
@@ -130,5 +131,26 @@ func TestSimGeneratedKernel(t *testing.T) {
 	r = harness.Report{}
 	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.ReferenceOutputs != 0 || !strings.HasPrefix(r.Reference, "not checked") {
 		t.Errorf("edited kernel: exit %d, reference %q", code, r.Reference)
+	}
+}
+
+// TestSimInstance runs a kernel class template from the command line, as the ADF graph would
+// create it (--instance with template and constructor arguments).
+func TestSimInstance(t *testing.T) {
+	needGXX(t)
+	code, out, errs := run(t, "sim", "../../target/aie1/testdata/adf/scale_bias.cc", "--instance", "ScaleBias<int16, 64, 3, true>(5)", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep harness.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK || rep.Instance != "ScaleBias<int16, 64, 3, true>" || rep.Kernel != "run" || rep.OutputsChecked != 64 {
+		t.Errorf("report: ok %v, instance %q, kernel %q, %d outputs", rep.OK, rep.Instance, rep.Kernel, rep.OutputsChecked)
+	}
+	code, _, errs = run(t, "sim", "../../target/aie1/testdata/adf/scale_bias.cc", "--no-emul")
+	if code != 2 || !strings.Contains(errs, "--instance") {
+		t.Errorf("a template without --instance: exit %d, %q", code, errs)
 	}
 }

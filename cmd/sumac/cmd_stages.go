@@ -39,29 +39,60 @@ func printStages(env *cmdEnv, asJSON bool) error {
 
 // explainSpace lists the schedule space with the reason each pruned candidate is illegal.
 func explainSpace(env *cmdEnv, tg compiler.Target, spec *op.Spec, asJSON bool) error {
-	d, _, err := tg.Datapath(spec.Types)
-	if err != nil {
-		return err
-	}
-	maxVectors, maxBody := tg.Bounds()
-	cands, pruned := sched.Space(spec.Conv, d.Shape, maxVectors, maxBody)
 	type row struct {
 		Schedule string `json:"schedule"`
 		Legal    bool   `json:"legal"`
 		Reason   string `json:"reason,omitempty"`
 	}
 	var rows []row
-	for _, pr := range pruned {
-		k, reason, _ := strings.Cut(pr, ": ")
-		rows = append(rows, row{Schedule: k, Reason: reason})
-	}
-	for _, s := range cands {
-		_, err := tg.Generate(spec, s)
-		r := row{Schedule: s.Key(), Legal: err == nil}
+	add := func(key string, err error) {
+		r := row{Schedule: key, Legal: err == nil}
 		if err != nil {
 			r.Reason = err.Error()
 		}
 		rows = append(rows, r)
+	}
+	var pruned []string
+	if compiler.IsContraction(spec) {
+		ct, ok := tg.(compiler.Contractions)
+		if !ok {
+			return fmt.Errorf("target %s compiles conv2d only, not %s", tg.Name(), spec.Op())
+		}
+		d, _, err := ct.ContractionDatapath(spec.Types)
+		if err != nil {
+			return err
+		}
+		c, err := compiler.ContractionOf(spec)
+		if err != nil {
+			return err
+		}
+		_, maxBody := tg.Bounds()
+		var cands []sched.GEMM
+		cands, pruned = sched.GEMMSpace(c, d.Shape, d.XBits, d.ZBits, ct.MaxAccs(), maxBody)
+		for _, pr := range pruned {
+			k, reason, _ := strings.Cut(pr, ": ")
+			rows = append(rows, row{Schedule: k, Reason: reason})
+		}
+		for _, s := range cands {
+			_, err := ct.GenerateGEMM(spec, s)
+			add(s.Key(), err)
+		}
+	} else {
+		d, _, err := tg.Datapath(spec.Types)
+		if err != nil {
+			return err
+		}
+		maxVectors, maxBody := tg.Bounds()
+		var cands []sched.Schedule
+		cands, pruned = sched.Space(spec.Conv, d.Shape, maxVectors, maxBody)
+		for _, pr := range pruned {
+			k, reason, _ := strings.Cut(pr, ": ")
+			rows = append(rows, row{Schedule: k, Reason: reason})
+		}
+		for _, s := range cands {
+			_, err := tg.Generate(spec, s)
+			add(s.Key(), err)
+		}
 	}
 	if asJSON {
 		return writeJSON(env.stdout, rows)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/sumacdev/sumac/compiler"
 	"github.com/sumacdev/sumac/compiler/tune"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
@@ -13,21 +15,28 @@ import (
 func init() {
 	c := &command{
 		name:    "tune",
-		summary: "auto-tune conv2d schedules for the AI Engine (Vyasa) on the cycle model",
-		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--peel] [--only NAMES] [--workers N] [--no-cache] [--out DIR] [--json]
+		summary: "auto-tune conv2d (Vyasa), gemm and einsum schedules for the AI Engine on the cycle model",
+		usage: `Usage: sumac tune --target aie1 (--suite NAME | 'SPEC') [--dtype T] [--peel] [--only NAMES] [--workers N] [--store LOC | --no-cache]
+       [--shard I/N] [--out DIR] [--json]
 
 Enumerates and prunes the schedule space of every workload (vectorized loop, loop order,
 unroll-and-jam factors, data layouts, column fusion), generates each candidate, evaluates it on
 the AIE1 cycle model in parallel, keeps the fastest and verifies it bit for bit against the
 exact reference. Prints per workload the chosen schedule (the columns of seed 000 Tables III
 and IV, with the paper's choice), cycles, MACs/cycle, % of peak and the roofline bound, then
-the geometric mean per precision. Evaluations are kept in a store under the user cache
-directory (keyed by spec, schedule and model version); --no-cache tunes from scratch.
+the geometric mean per precision. Every evaluated candidate is a record in the tuning store
+(keyed by target, spec, schedule, generator and model version): a run evaluates only what the
+store does not have. Each result says how many candidates it evaluated and how many it took
+from the store ('evaluated', 'stored'). --no-cache tunes from scratch and keeps nothing.
 
 A workload whose data do not fit the tile's memory is computed in blocks: over output
 channels (each call reading the whole input) when that fits, else blocks of output columns,
 rows and channels with their input window; the tuner compares up to 3 blocks and prints the
 one it chose (block), the bytes its buffers take and those that duplicate input data.
+
+A gemm or einsum spec is tuned over register blocks (docs/aie-gemm.md): the operand in the X
+register, lanes, block, k step, register orders and layouts; the JSON names the refused
+candidates by rule ("refused"), and every result carries pct_peak.
 
   --suite NAME   a workload suite (see 'sumac suite list'), e.g. vyasa36
   --peel         also tune each padded workload's peeled form (border outputs computed by
@@ -36,13 +45,19 @@ one it chose (block), the bytes its buffers take and those that duplicate input 
                  its default accumulator and output, e.g. --suite resnet50 --dtype uint8
   --only NAMES   comma-separated workload names of the suite
   --workers N    parallel evaluations (default: all cores)
+  --store LOC    sqlite:PATH or postgres://... (default: $SUMAC_STORE, else SQLite under the
+                 user cache directory); see 'sumac db'
+  --shard I/N    evaluate only share I of N of the candidates into the store and choose nothing;
+                 a run without --shard then chooses from the store. Inside a Kubernetes Indexed
+                 Job, JOB_COMPLETION_INDEX of $SUMAC_SHARDS is the shard (docs/tuning-store.md)
   --json         an array with one object per workload
   --out DIR      write each chosen kernel (one call) as DIR/NAME.cc, and DIR/NAME.txt with the
                  sumac sim command that runs it
 
-Example:
+Examples:
   sumac tune --target aie1 --suite vyasa36 --json
   sumac tune --target aie1 --suite resnet50 --dtype uint8
+  sumac tune --target aie1 'gemm m=16 n=4 k=256 beta=1 dtype=int16' --json --out DIR
 `,
 	}
 	c.run = func(env *cmdEnv, args []string) error {
@@ -54,6 +69,8 @@ Example:
 		only := fs.String("only", "", "workload names")
 		workers := fs.Int("workers", 0, "parallel evaluations")
 		noCache := fs.Bool("no-cache", false, "ignore and do not update the store")
+		storeLoc := fs.String("store", "", "tuning store")
+		shard := fs.String("shard", "", "evaluate share I of N")
 		asJSON := fs.Bool("json", false, "write a JSON array")
 		outDir := fs.String("out", "", "write each chosen kernel as DIR/NAME.cc")
 		pos, err := parseFlags(env, c, fs, args)
@@ -81,8 +98,8 @@ Example:
 			if err != nil {
 				return err
 			}
-			if s.Conv == nil {
-				return fmt.Errorf("sumac tune handles conv2d specs, not %s", s.Op())
+			if s.Conv == nil && !compiler.IsContraction(s) {
+				return fmt.Errorf("sumac tune handles conv2d, gemm and einsum specs, not %s", s.Op())
 			}
 			ws = []tune.Workload{{Name: "spec", Spec: s}}
 		default:
@@ -118,13 +135,28 @@ Example:
 			ws = sel
 		}
 		opt := tune.Options{Target: tg, Workers: *workers, Verify: true}
-		if !*noCache {
-			path, err := tune.DefaultStorePath()
-			if err == nil {
-				if opt.Store, err = tune.OpenStore(path); err != nil {
-					return err
-				}
+		if *shard != "" {
+			if opt.Shard, opt.Shards, err = tune.ParseShard(*shard); err != nil {
+				return usageErr("--shard: %v", err)
 			}
+		} else if i, n, ok, err := tune.ShardFromEnv(os.Getenv); err != nil {
+			return usageErr("%v", err)
+		} else if ok {
+			opt.Shard, opt.Shards = i, n
+		}
+		if opt.Shards > 1 && *noCache {
+			return usageErr("--shard evaluates into the store: it cannot be combined with --no-cache")
+		}
+		if !*noCache {
+			st, note, err := tune.OpenStore(context.Background(), *storeLoc, tg, nil)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if note != "" {
+				fmt.Fprintf(env.stderr, "tune: %s\n", note)
+			}
+			opt.Store = st
 		}
 		if env.isTerminal {
 			opt.Progress = func(done, total int, name string) {
@@ -141,11 +173,14 @@ Example:
 			opt.Progress = nil
 			err = tune.ComparePeel(ws, rs, opt)
 		}
-		if serr := opt.Store.Save(); serr != nil {
-			fmt.Fprintf(env.stderr, "tune: could not save the store: %v\n", serr)
-		}
 		if err != nil {
 			return err
+		}
+		if opt.Shards > 1 {
+			if *asJSON {
+				return writeJSON(env.stdout, rs)
+			}
+			return tune.WriteShardText(env.stdout, rs, opt.Store.Location())
 		}
 		if *outDir != "" {
 			for i, r := range rs {
@@ -169,7 +204,7 @@ Example:
 				return err
 			}
 		} else {
-			printTune(env, rs)
+			tune.WriteText(env.stdout, rs)
 		}
 		if failed > 0 {
 			return fmt.Errorf("%w: %d workloads not verified", errCheckFailed, failed)
@@ -177,43 +212,4 @@ Example:
 		return nil
 	}
 	register(c)
-}
-
-func printTune(env *cmdEnv, rs []tune.Result) {
-	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "workload\tdtype\tblock\tO\tW\tI\tvec\tSW\tux\tuy\tuk\torder\tfuse\tcycles\tMACs/cyc\tpct_peak\troofline\tverified\tpaper: vec ux uy uk order")
-	for _, r := range rs {
-		s := r.Sched
-		paper := "-"
-		if p := r.Paper; p != nil {
-			paper = fmt.Sprintf("%s %d %d %d %s", p.VectorLoop, p.UnrollX, p.UnrollY, p.UnrollK, p.LoopOrder)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%.2f\t%.1f\t%.2f\t%v\t%s\n",
-			r.Name, r.DType, strings.ReplaceAll(r.Block, " ", ","), s.Out, s.W, s.In, s.Vec, r.SWLoop, s.UX, s.UY, s.UK, s.Order, s.Fusion,
-			r.Cycles, r.MACsPerCycle, r.PctPeak, r.Roofline, r.Verified, paper)
-	}
-	tw.Flush()
-	for _, r := range rs {
-		if r.CallNote != "" {
-			fmt.Fprintf(env.stdout, "note: %s: %s\n", r.Name, r.CallNote)
-		}
-		if r.PeelRegions > 0 {
-			win := "packed"
-			if r.PeelCycles < r.Cycles {
-				win = "peeled"
-			}
-			fmt.Fprintf(env.stdout, "note: %s: padding packed %d cycles (zero border %d bytes), peeled %d cycles in %d regions (verified: %v): %s wins\n",
-				r.Name, r.Cycles, r.PadBytes, r.PeelCycles, r.PeelRegions, r.PeelVerified, win)
-		}
-		if r.DupBytes > 0 {
-			fmt.Fprintf(env.stdout, "note: %s: %d of the kernel's %d bytes duplicate the input (schedule dup=%d)\n", r.Name, r.DupBytes, r.Bytes, r.Sched.Dup)
-		}
-		if !r.Verified {
-			fmt.Fprintf(env.stdout, "NOT VERIFIED: %s: %s\n", r.Name, r.VerifyNote)
-		}
-	}
-	dts, g := tune.Geomean(rs)
-	for _, d := range dts {
-		fmt.Fprintf(env.stdout, "geomean %s: %.2f MACs/cycle\n", d, g[d])
-	}
 }

@@ -2,13 +2,14 @@
 // schedule space (package sched), prunes it (reduction loops unrolled, bodies bounded by the
 // target's program memory), generates every candidate through the target (compiler.Target),
 // evaluates the legal ones on the target's cycle model in parallel, keeps the fastest, and
-// verifies it bit for bit against the exact reference. Evaluations are remembered in a store
-// keyed by spec, schedule and model version. The tuner knows no target: the registry (package
-// target) hands the command one.
+// verifies it bit for bit against the exact reference. Every evaluation is a record in a tuning
+// store (package store) keyed by target, spec, schedule, generator and model version: a second
+// run evaluates nothing the store has, and a run can be split into shards (Options.Shard) that
+// fill a shared store for a final run. The tuner knows no target: the registry (package target)
+// hands the command one.
 package tune
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -19,6 +20,7 @@ import (
 	"github.com/sumacdev/sumac/compiler/sched"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
+	"github.com/sumacdev/sumac/store"
 )
 
 // Eval is the cost of one kernel call on the cycle model.
@@ -27,7 +29,7 @@ type Eval = compiler.Eval
 // Evaluator runs a generated program on a cycle model.
 type Evaluator interface {
 	Evaluate(p compiler.Program) (Eval, error)
-	// Version identifies the model: results are cached under it.
+	// Version identifies the model: records are stored under it.
 	Version() string
 }
 
@@ -39,11 +41,19 @@ func (e targetEval) Version() string                           { return e.t.Mode
 
 // Options control a tuning run.
 type Options struct {
-	Target     compiler.Target
-	Eval       Evaluator // nil: the target's cycle model
-	Workers    int       // parallel evaluations (0: all cores)
-	Store      *Store    // nil: no caching
-	MaxVectors int       // pruning bounds (0: the target's Bounds)
+	Target  compiler.Target
+	Eval    Evaluator   // nil: the target's cycle model
+	Workers int         // parallel evaluations (0: all cores)
+	Store   store.Store // nil: evaluate everything, keep nothing
+	// Shard of Shards (Shards > 1): evaluate only the candidates whose index in the run's list
+	// (workloads in order, each one's schedule space in order) is Shard modulo Shards, into the
+	// store, and choose no winners: a later run without shards chooses them from the store.
+	Shard, Shards int
+	// StoredOnly: take every candidate from the store and evaluate none; a candidate the store
+	// lacks is counted in Result.Missing and left out (for readers such as sumac report, which
+	// must not start a tuning run).
+	StoredOnly bool
+	MaxVectors int // pruning bounds (0: the target's Bounds)
 	MaxBody    int
 	Verify     bool // verify the chosen kernel against op/ref (Target.Verify)
 	// Progress, if set, is called after each evaluation (from one goroutine at a time).
@@ -78,7 +88,10 @@ type Result struct {
 	Spills       int                  `json:"spills"`
 	Candidates   int                  `json:"candidates"`
 	Legal        int                  `json:"legal"`
-	Cached       int                  `json:"cached"`
+	Evaluated    int                  `json:"evaluated"`         // candidates evaluated in this run
+	Stored       int                  `json:"stored"`            // candidates whose records were in the store
+	Shard        string               `json:"shard,omitempty"`   // I/N of a sharded run (no winner chosen)
+	Missing      int                  `json:"missing,omitempty"` // candidates not in the store (StoredOnly)
 	Paper        *suite.PaperSchedule `json:"paper_schedule,omitempty"`
 	VerifyNote   string               `json:"verify_note,omitempty"`
 	Saturated    float64              `json:"saturated_fraction"`
@@ -90,6 +103,11 @@ type Result struct {
 	Bytes       int    `json:"bytes,omitempty"`
 	DupBytes    int    `json:"dup_bytes,omitempty"`
 	BlocksTried int    `json:"blocks_tried,omitempty"`
+	// GEMM is the chosen schedule of a contraction (gemm, einsum); Refused counts the
+	// candidates its target refused, by reason (tune/gemm.go).
+	GEMM    *sched.GEMM `json:"-"`
+	Refused []Refusal   `json:"refused,omitempty"`
+	call    *op.Spec    // a contraction split into calls: one call's spec
 	// The peeled form of a padded workload (ComparePeel): its cycles over PeelRegions kernel
 	// calls, whether they all verified, and the bytes of the packed form's zero border.
 	PeelCycles   int64 `json:"peel_cycles,omitempty"`
@@ -134,13 +152,14 @@ func split(s *op.Spec, limit int) (*op.Spec, int, error) {
 }
 
 type job struct {
-	w    int // workload index
-	b    int // block index
-	s    sched.Schedule
-	prog compiler.Program
-	ev   Eval
-	err  error
-	hit  bool
+	w       int // workload index
+	b       int // block index
+	s       sched.Schedule
+	ev      Eval
+	err     error
+	rec     store.Record // the record of s
+	fresh   bool         // evaluated in this run (else every record came from the store)
+	missing bool         // StoredOnly and the store lacks a record of the candidate
 }
 
 // Run tunes every workload. Results are in workload order; the choice is deterministic
@@ -166,7 +185,14 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	if opt.MemLimit == 0 {
 		opt.MemLimit = t.MemLimit()
 	}
-	load, store := t.Bandwidth()
+	sharded := opt.Shards > 1
+	if opt.Shards < 0 || opt.Shard < 0 || opt.Shards > 0 && opt.Shard >= opt.Shards || opt.Shards == 0 && opt.Shard != 0 {
+		return nil, fmt.Errorf("tune: shard %d of %d", opt.Shard, opt.Shards)
+	}
+	loadBW, storeBW := t.Bandwidth()
+	if hasContraction(ws) {
+		return runMixed(ws, opt)
+	}
 	results := make([]Result, len(ws))
 	subs := make([]*op.Spec, len(ws))
 	blks := make([][]block, len(ws))
@@ -183,7 +209,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			return nil, fmt.Errorf("%s: %v", w.Name, err)
 		}
 		r.Peak = peak
-		r.Roofline = roofline(w.Spec, peak, load, store)
+		r.Roofline = roofline(w.Spec, peak, loadBW, storeBW)
 		bs, err := blocks(w.Spec, opt.MemLimit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", w.Name, err)
@@ -200,6 +226,28 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 			}
 		}
 	}
+	if sharded {
+		var share []*job
+		for k, j := range jobs {
+			if k%opt.Shards == opt.Shard {
+				share = append(share, j)
+			}
+		}
+		jobs = share
+		for i := range results {
+			results[i].Shard = fmt.Sprintf("%d/%d", opt.Shard, opt.Shards)
+		}
+	}
+	var specs []*op.Spec
+	for _, bs := range blks {
+		for _, b := range bs {
+			specs = append(specs, b.spec)
+		}
+	}
+	ts, err := newTuneStore(opt, specs)
+	if err != nil {
+		return nil, fmt.Errorf("tune: reading the store: %v", err)
+	}
 	// Generate and evaluate in parallel.
 	var mu sync.Mutex
 	done := 0
@@ -210,25 +258,7 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				sub := blks[j.w][j.b].spec
-				j.prog, j.err = t.Generate(sub, j.s)
-				if j.err == nil {
-					j.ev, j.hit, j.err = evaluate(opt, sub, j.s, j.prog)
-					nested := j.err != nil && strings.Contains(j.err.Error(), "nested loops")
-					if nested || j.err == nil && len(j.prog.LoopNest()) > 1 && j.prog.OuterIterations() <= MaxFlatCopies {
-						// Also try the outer loops unrolled into straight-line copies of the
-						// pipelined loop (no outer-loop set-up; bounded by program memory), or
-						// only that for a back end without nested loops.
-						fs := j.s
-						fs.Flat = true
-						if fp, err := t.Generate(sub, fs); err == nil {
-							if ev, hit, err := evaluate(opt, sub, fs, fp); err == nil && (j.err != nil || ev.Cycles < j.ev.Cycles) {
-								j.s, j.ev, j.hit, j.err = fs, ev, hit, nil
-							}
-						}
-					}
-					j.prog = nil // keep memory small; the winner is regenerated
-				}
+				ts.candidate(opt, blks[j.w][j.b].spec, j)
 				mu.Lock()
 				done++
 				if opt.Progress != nil {
@@ -243,23 +273,35 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 	}
 	close(ch)
 	wg.Wait()
+	if ts.err != nil {
+		return nil, fmt.Errorf("tune: store %s: %v", opt.Store.Location(), ts.err)
+	}
 	best := make([]*job, len(ws))
 	total := func(j *job) int64 { return j.ev.Cycles * int64(blks[j.w][j.b].calls) }
 	for _, j := range jobs {
+		r := &results[j.w]
+		switch {
+		case j.missing:
+			r.Missing++
+			continue
+		case j.fresh:
+			r.Evaluated++
+		default:
+			r.Stored++
+		}
 		if j.err != nil {
 			continue
 		}
-		r := &results[j.w]
 		r.Legal++
-		if j.hit {
-			r.Cached++
-		}
 		// fewest cycles for the whole workload (blocks times calls); ties: the earlier
 		// (larger) block, then the smaller schedule key
 		b := best[j.w]
 		if b == nil || total(j) < total(b) || total(j) == total(b) && (j.b < b.b || j.b == b.b && j.s.Key() < b.s.Key()) {
 			best[j.w] = j
 		}
+	}
+	if sharded {
+		return results, nil // the run without shards chooses
 	}
 	for i := range ws {
 		r := &results[i]
@@ -301,6 +343,10 @@ func Run(ws []Workload, opt Options) ([]Result, error) {
 		if err != nil {
 			return results, fmt.Errorf("%s: regenerating the chosen kernel: %v", ws[i].Name, err)
 		}
+		ts.verified(best[i].rec, results[i].Verified)
+	}
+	if ts.err != nil {
+		return results, fmt.Errorf("tune: store %s: %v", opt.Store.Location(), ts.err)
 	}
 	return results, nil
 }
@@ -333,35 +379,24 @@ func verifyWinner(t compiler.Target, r *Result, spec *op.Spec, s sched.Schedule,
 	return nil
 }
 
-// evaluate returns a candidate's cost from the store or the model.
-func evaluate(opt Options, spec *op.Spec, s sched.Schedule, p compiler.Program) (Eval, bool, error) {
-	key := Key(spec, s, opt.Eval.Version())
-	if ev, ok := opt.Store.Get(key); ok {
-		if ev.Err != "" {
-			return Eval{}, true, errors.New(ev.Err)
-		}
-		return ev, true, nil
-	}
-	ev, err := opt.Eval.Evaluate(p)
-	if err != nil {
-		opt.Store.Put(key, Eval{Err: err.Error()})
-		return ev, false, err
-	}
-	opt.Store.Put(key, ev)
-	return ev, false, nil
-}
-
 // roofline is the bound on MACs per cycle from the peak and the minimum memory traffic: every
 // input and weight read once at the target's load bandwidth, every output written once at its
 // store bandwidth (bytes per cycle; AIE1: two 256-bit load units, 64 B/cycle, one 256-bit store
 // unit, 32 B/cycle; seed 000 Table II, Fig. 8).
 func roofline(s *op.Spec, peak, loadBytes, storeBytes int) float64 {
+	return math.Min(float64(peak), float64(s.MACs())/MemoryCycles(s, loadBytes, storeBytes))
+}
+
+// MemoryCycles is the least time a convolution's data take to move: every input and weight
+// read once at the target's load bandwidth, every output written once at its store bandwidth
+// (bytes per cycle), the two overlapping (seed 000 Table II). MACs / MemoryCycles is the
+// memory roof.
+func MemoryCycles(s *op.Spec, loadBytes, storeBytes int) float64 {
 	c := s.Conv
 	eb := float64(s.Types.A.Bits() / 8)
 	load := eb * float64(c.InLen()+c.WLen())
 	store := float64(s.Types.Out.Bits()/8) * float64(c.OutLen())
-	cyc := math.Max(load/float64(loadBytes), store/float64(storeBytes))
-	return math.Min(float64(peak), float64(s.MACs())/cyc)
+	return math.Max(load/float64(loadBytes), store/float64(storeBytes))
 }
 
 // Geomean returns the geometric mean of MACs per cycle per dtype (in order of first appearance).
@@ -405,6 +440,17 @@ func subSpec(s *op.Spec, calls int) *op.Spec {
 
 // Generate regenerates the kernel of one call of a tuned workload.
 func Generate(t compiler.Target, w Workload, r Result) (compiler.Program, error) {
+	if r.GEMM != nil {
+		ct, ok := t.(compiler.Contractions)
+		if !ok {
+			return nil, fmt.Errorf("target %s compiles no contractions", t.Name())
+		}
+		spec := w.Spec
+		if r.call != nil {
+			spec = r.call
+		}
+		return ct.GenerateGEMM(spec, *r.GEMM)
+	}
 	sub := w.Spec
 	switch {
 	case r.BlockSpec != nil:

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/sumacdev/sumac/compiler"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/suite"
+	"github.com/sumacdev/sumac/store"
 	"github.com/sumacdev/sumac/target/aie1/compile"
 	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
@@ -54,21 +56,16 @@ func TestRunDeterministicAndCached(t *testing.T) {
 		{Name: "a", Spec: op.MustParse("conv2d x=32 y=2 r=3 s=3 dtype=int16")},
 		{Name: "b", Spec: op.MustParse("conv2d x=16 y=2 k=8 c=8 r=1 s=1 dtype=int32")},
 	}
-	path := filepath.Join(t.TempDir(), "tune.json")
-	st, err := OpenStore(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loc := "sqlite:" + filepath.Join(t.TempDir(), "tune.db")
+	st := openStore(t, loc)
 	ev := &countEval{}
 	r1, err := Run(ws, Options{Target: aie1, Eval: ev, Workers: 2, Store: st, Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Save(); err != nil {
-		t.Fatal(err)
-	}
+	st.Close()
 	first := ev.calls.Load()
-	st2, _ := OpenStore(path)
+	st2 := openStore(t, loc)
 	r2, err := Run(ws, Options{Target: aie1, Eval: ev, Workers: 1, Store: st2})
 	if err != nil {
 		t.Fatal(err)
@@ -83,8 +80,16 @@ func TestRunDeterministicAndCached(t *testing.T) {
 		if !r1[i].Verified {
 			t.Errorf("%s not verified: %s", r1[i].Name, r1[i].VerifyNote)
 		}
-		if r1[i].Legal == 0 || r2[i].Cached != r2[i].Legal {
-			t.Errorf("%s: %d legal, %d cached", r1[i].Name, r2[i].Legal, r2[i].Cached)
+		if r1[i].Legal == 0 || r1[i].Evaluated != r1[i].Candidates || r1[i].Stored != 0 || r2[i].Evaluated != 0 || r2[i].Stored != r2[i].Candidates {
+			t.Errorf("%s: %d candidates, %d legal; evaluated/stored %d/%d then %d/%d", r1[i].Name, r1[i].Candidates, r1[i].Legal,
+				r1[i].Evaluated, r1[i].Stored, r2[i].Evaluated, r2[i].Stored)
+		}
+	}
+	// The winners' records say they were verified.
+	for _, r := range r1 {
+		k := store.Key{Target: "aie1", Spec: r.Spec, Schedule: r.Schedule, Generator: StoreVersion, Model: ev.Version()}
+		if rec, ok, err := st2.Get(context.Background(), k); !ok || err != nil || !rec.Verified || rec.Cycles != r.Cycles {
+			t.Errorf("%s: winner's record %+v (%v, %v)", r.Name, rec, ok, err)
 		}
 	}
 }
@@ -158,8 +163,8 @@ func TestRefusalsCached(t *testing.T) {
 		w, _ := s.Find(name)
 		ws = append(ws, Workload{Name: w.Name, Spec: w.Spec})
 	}
-	path := filepath.Join(t.TempDir(), "tune.json")
-	st, _ := OpenStore(path)
+	loc := "sqlite:" + filepath.Join(t.TempDir(), "tune.db")
+	st := openStore(t, loc)
 	ev := &failEval{}
 	r1, err := Run(ws, Options{Target: aie1, Eval: ev, Workers: 2, Store: st})
 	if err != nil {
@@ -168,10 +173,7 @@ func TestRefusalsCached(t *testing.T) {
 	if ev.fails == 0 {
 		t.Fatal("no candidate was refused: the test checks nothing")
 	}
-	if err := st.Save(); err != nil {
-		t.Fatal(err)
-	}
-	st2, _ := OpenStore(path)
+	st2 := openStore(t, loc)
 	ev2 := &failEval{}
 	r2, err := Run(ws, Options{Target: aie1, Eval: ev2, Workers: 2, Store: st2})
 	if err != nil {
@@ -185,4 +187,14 @@ func TestRefusalsCached(t *testing.T) {
 			t.Errorf("%s: %s %d cycles (%d legal), then %s %d (%d legal)", r1[i].Name, r1[i].Schedule, r1[i].Cycles, r1[i].Legal, r2[i].Schedule, r2[i].Cycles, r2[i].Legal)
 		}
 	}
+}
+
+func openStore(t *testing.T, loc string) store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

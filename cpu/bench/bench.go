@@ -65,7 +65,7 @@ type Row struct {
 	DType     string  `json:"dtype"`
 	Spec      string  `json:"spec"`
 	Threads   int     `json:"threads"`
-	ISA       string  `json:"isa"`     // the kernels' instruction set: avx512, avx2 or go
+	ISA       string  `json:"isa"`     // the kernels' instruction set: avx512-vnni, avx512, avx2-vnni, avx2 or go
 	GFLOP     float64 `json:"gflop"`   // work of one call
 	Seconds   float64 `json:"seconds"` // median time of one call
 	GFLOPS    float64 `json:"gflops"`
@@ -108,8 +108,8 @@ func Run(s *suite.Suite, cfg Config) ([]Row, error) {
 			// The register-only peak loop runs on one goroutine: per core, then scaled. It is
 			// measured right after each row, since a shared machine's speed drifts.
 			peakLoop := runPeakKernel[dt]
-			if r.ISA == "avx2" {
-				peakLoop += "/avx2" // the row ran AVX2 kernels even if the GEMMs' are AVX-512
+			if r.ISA != "go" {
+				peakLoop += "/" + r.ISA // the set the row ran (a convolution's may be narrower)
 			}
 			p, err := kernels.MeasurePeak(peakLoop, 30*time.Millisecond)
 			if err != nil {
@@ -135,10 +135,7 @@ func KernelISA(spec *op.Spec, dtype string) string {
 	if spec.GEMM != nil {
 		return gemm.KernelISA(strings.TrimSuffix(dtype, "-exact"))
 	}
-	if kernels.Accelerated() {
-		return "avx2"
-	}
-	return "go"
+	return conv.KernelISA(spec.Conv, strings.TrimSuffix(dtype, "-exact"), strings.HasSuffix(dtype, "-exact"))
 }
 
 // TypesFor lists the requested types the operation has in sumac.
@@ -180,9 +177,9 @@ func Call(s *op.Spec, dt string, threads int) (func() error, error) {
 			a, b, c := randSlice[int16](rng, m*k), randSlice[int16](rng, k*n), make([]int32, m*n)
 			return func() error { return o.GemmI16(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
 		case "u8s8", "u8s8-exact":
-			o.U8Path = gemm.U8Fast
+			o.U8Path = kernels.U8Fast
 			if dt == "u8s8-exact" {
-				o.U8Path = gemm.U8Exact
+				o.U8Path = kernels.U8Exact
 			}
 			a, b, c := randSlice[uint8](rng, m*k), randSlice[int8](rng, k*n), make([]int32, m*n)
 			return func() error { return o.GemmU8S8(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
@@ -207,8 +204,9 @@ func Call(s *op.Spec, dt string, threads int) (func() error, error) {
 		in, out := randSlice[int16](rng, c.InLen()), make([]int32, c.OutLen())
 		return func() error { return p.Run(in, out) }, nil
 	case "u8s8", "u8s8-exact":
+		o.U8Path = kernels.U8Fast
 		if dt == "u8s8-exact" {
-			o.U8 = conv.U8Exact
+			o.U8Path = kernels.U8Exact
 		}
 		p, err := conv.NewU8S8(c, randSlice[int8](rng, c.WLen()), o)
 		if err != nil {

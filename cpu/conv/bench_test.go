@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/op/suite"
 )
 
@@ -55,7 +56,7 @@ func BenchmarkResNet50(b *testing.B) {
 			}
 			b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "gops")
 		})
-		for _, path := range []U8Path{U8Fast, U8Exact} {
+		for _, path := range []kernels.U8Path{kernels.U8Fast, kernels.U8Exact} {
 			b.Run(wl.Name+"/u8s8-"+path.String(), func(b *testing.B) {
 				in, w := make([]uint8, c.InLen()), make([]int8, c.WLen())
 				for i := range in {
@@ -64,7 +65,7 @@ func BenchmarkResNet50(b *testing.B) {
 				for i := range w {
 					w[i] = int8(rng.Uint32())
 				}
-				p, err := NewU8S8(c, w, Options{Threads: 1, U8: path})
+				p, err := NewU8S8(c, w, Options{Threads: 1, U8Path: path})
 				if err != nil {
 					b.Fatal(err)
 				}

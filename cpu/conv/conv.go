@@ -33,44 +33,44 @@
 //
 //   - float32: fp32 FMA, results within ref.FloatBound of the exact sum.
 //   - int16 x int16 -> int32: VPMADDWD, exact modulo 2^32 (the int32 lanes wrap).
-//   - uint8 x int8 -> int32: U8Fast uses VPMADDUBSW, exact when every activation is in
-//     0..127 (VPMADDUBSW saturates pairs of products to int16 otherwise); U8Exact widens the
-//     activations and weights to int16 and uses VPMADDWD, exact for the full uint8 range.
+//   - uint8 x int8 -> int32 (Options.U8Path, the type cpu/gemm takes too): kernels.U8Fast
+//     uses VPMADDUBSW, exact when every activation is in 0..127 (VPMADDUBSW saturates pairs
+//     of products to int16 otherwise); kernels.U8Exact widens the activations and weights to
+//     int16 and uses VPMADDWD, exact for the full uint8 range; kernels.U8Auto, the zero
+//     value, is exact too: U8Fast when the weights are all in -64..64, else U8Exact.
 //
-// Depth-wise and other groups with fewer than 8 output channels per group run a plain loop
-// (correct, not fast): a 16-channel panel would be mostly padding.
+// # Kernel sets
+//
+// A plan picks its micro-kernels once, when it is built, from the sets the CPU runs
+// (cpu/kernels.ForDType; SUMAC_MAX_ISA caps them): float32 on AVX-512 (6 x 32 tiles) or
+// AVX2 (6 x 16); int16 and uint8 x int8 on AVX-512 VNNI (6 x 32, VPDPWSSD and VPDPBUSD),
+// AVX-VNNI (6 x 16, the same instructions on ymm) or AVX2 (VPMADDWD, VPMADDUBSW). Groups of
+// fewer than 32 output channels (unless a multiple of 32) take the 16-channel families. The
+// VNNI byte kernels do not saturate, so there every uint8 path is exact. ISA names the set.
+//
+// # Narrow groups
+//
+// Depth-wise convolutions and other groups with fewer than 8 output channels per group run
+// channel by channel, vectorized across the channels (cpu/kernels' *Depthwise kernels,
+// depthwise.go): a 16-channel GEMM panel would be mostly padding there.
 package conv
 
 import (
 	"fmt"
 	"runtime"
 
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/op"
 )
-
-// U8Path selects how uint8 x int8 convolutions multiply.
-type U8Path int
-
-const (
-	// U8Fast requires activations in 0..127 (VPMADDUBSW's int16 pair sums cannot saturate).
-	U8Fast U8Path = iota
-	// U8Exact is exact for every uint8 activation (int16 arithmetic on widened operands).
-	U8Exact
-)
-
-func (p U8Path) String() string {
-	if p == U8Exact {
-		return "exact"
-	}
-	return "fast"
-}
 
 // Options tune a plan.
 type Options struct {
 	// Threads is the number of goroutines Run uses; 0 means runtime.GOMAXPROCS(0).
 	Threads int
-	// U8 selects the uint8 x int8 path (NewU8S8 only).
-	U8 U8Path
+	// U8Path selects the uint8 x int8 path (NewU8S8 only). The zero value, kernels.U8Auto,
+	// is exact for every activation: the plan runs the fast kernel only when every weight
+	// is in -64..64 (then no pair sum can saturate), else the exact path.
+	U8Path kernels.U8Path
 }
 
 func (o Options) threads() int {

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sumacdev/sumac/cpu/kernels"
+	"github.com/sumacdev/sumac/internal/testutil"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"
 )
@@ -16,25 +18,31 @@ import (
 // groups, depth-wise, batches, channel counts that are not multiples of the panel width,
 // and pixel counts that are not multiples of the tile height.
 var fixedShapes = []string{
-	"conv2d x=13 y=5 k=40 c=24 r=1 s=1",                     // 1x1 fast path, tails in pixels and channels
-	"conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1",                // ResNet-like 3x3
-	"conv2d x=8 y=8 k=16 c=3 r=7 s=7 stride=2 pad=3",        // C1-like short rows, all tiles gathered
-	"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3",       // C1-like: window tiles in place, borders gathered
-	"conv2d x=16 y=4 k=16 c=1 r=3 s=3",                      // MNIST-like: 1 channel, rows padded to kgroup
-	"conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1",            // windows over a batch
-	"conv2d x=7 y=6 k=17 c=5 r=3 s=3 stride=2 pad=2",        // stride, wide padding, odd channels
-	"conv2d x=6 y=7 k=24 c=8 r=3 s=3 pad=2 dilation=2",      // dilation: one tap per block
-	"conv2d x=5 y=5 k=32 c=16 r=3 s=3 pad=1 groups=2",       // groups
-	"conv2d x=6 y=4 k=8 c=8 r=3 s=3 pad=1 groups=8",         // depth-wise (plain loop)
-	"conv2d x=4 y=3 k=16 c=7 r=2 s=3 n=3 pad=1",             // batch, rectangular filter
-	"conv2d x=3 y=3 k=20 c=40 r=1 s=1 stride=2 xin=6 yin=6", // strided 1x1 (not linear)
-	"conv2d x=1 y=1 k=9 c=2 r=3 s=3 pad=4 xin=1 yin=1",      // all taps but one in padding
-	"conv2d x=2 y=3 k=16 c=2 r=3 s=3 pad=4 xin=1 yin=1",     // padded window path, wider padding than the windows reach
-	"conv2d x=7 y=7 k=64 c=4500 r=1 s=1",                    // several k blocks of a few-tile layer (blockLimit)
-	"conv2d x=20 y=15 k=32 c=1100 r=1 s=1",                  // several k blocks of the kernel's kc
-	"conv2d x=12 y=2 k=20 c=5 r=1 s=1",                      // 1x1, odd channels: the last tiles' kgroup padding would read past the input
-	"conv2d x=5 y=5 k=16 c=1400 r=3 s=3 pad=1",              // fused rows split into k blocks
-	"conv2d x=20 y=15 k=16 c=100 r=3 s=3 pad=1",             // the same with the kernel's kc
+	"conv2d x=13 y=5 k=40 c=24 r=1 s=1",                                       // 1x1 fast path, tails in pixels and channels
+	"conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1",                                  // ResNet-like 3x3
+	"conv2d x=8 y=8 k=16 c=3 r=7 s=7 stride=2 pad=3",                          // C1-like short rows, all tiles gathered
+	"conv2d x=20 y=6 k=24 c=3 r=7 s=7 stride=2 pad=3",                         // C1-like: window tiles in place, borders gathered
+	"conv2d x=16 y=4 k=16 c=1 r=3 s=3",                                        // MNIST-like: 1 channel, rows padded to kgroup
+	"conv2d x=18 y=5 k=16 c=2 r=5 s=5 n=2 pad=1",                              // windows over a batch
+	"conv2d x=7 y=6 k=17 c=5 r=3 s=3 stride=2 pad=2",                          // stride, wide padding, odd channels
+	"conv2d x=6 y=7 k=24 c=8 r=3 s=3 pad=2 dilation=2",                        // dilation: one tap per block
+	"conv2d x=5 y=5 k=32 c=16 r=3 s=3 pad=1 groups=2",                         // groups
+	"conv2d x=6 y=4 k=8 c=8 r=3 s=3 pad=1 groups=8",                           // depth-wise (channel-wise kernels)
+	"conv2d x=9 y=7 k=32 c=32 r=3 s=3 pad=1 groups=32",                        // depth-wise, two vectors
+	"conv2d x=5 y=6 k=48 c=48 r=3 s=3 pad=1 stride=2 groups=48 xin=10 yin=11", // depth-wise stride 2, two and one vectors
+	"conv2d x=7 y=5 k=20 c=20 r=5 s=3 pad=2 dilation=2 groups=20",             // dilation, channels past the last vector
+	"conv2d x=6 y=6 k=24 c=12 r=3 s=3 pad=1 groups=12",                        // depth multiplier 2 (expanded input)
+	"conv2d x=5 y=4 k=24 c=48 r=3 s=3 pad=1 groups=8 n=2",                     // narrow groups, 6 in and 3 out channels
+	"conv2d x=3 y=3 k=16 c=16 r=3 s=3 pad=3 groups=16 xin=2 yin=2",            // taps wholly outside for border rows and columns
+	"conv2d x=4 y=3 k=16 c=7 r=2 s=3 n=3 pad=1",                               // batch, rectangular filter
+	"conv2d x=3 y=3 k=20 c=40 r=1 s=1 stride=2 xin=6 yin=6",                   // strided 1x1 (not linear)
+	"conv2d x=1 y=1 k=9 c=2 r=3 s=3 pad=4 xin=1 yin=1",                        // all taps but one in padding
+	"conv2d x=2 y=3 k=16 c=2 r=3 s=3 pad=4 xin=1 yin=1",                       // padded window path, wider padding than the windows reach
+	"conv2d x=7 y=7 k=64 c=4500 r=1 s=1",                                      // several k blocks of a few-tile layer (blockLimit)
+	"conv2d x=20 y=15 k=32 c=1100 r=1 s=1",                                    // several k blocks of the kernel's kc
+	"conv2d x=12 y=2 k=20 c=5 r=1 s=1",                                        // 1x1, odd channels: the last tiles' kgroup padding would read past the input
+	"conv2d x=5 y=5 k=16 c=1400 r=3 s=3 pad=1",                                // fused rows split into k blocks
+	"conv2d x=20 y=15 k=16 c=100 r=3 s=3 pad=1",                               // the same with the kernel's kc
 }
 
 func parse(t *testing.T, s string) *op.Conv2D {
@@ -77,10 +85,56 @@ func shapes(t *testing.T, nRandom int) []*op.Conv2D {
 	return out
 }
 
+// forEachSet runs f with each kernel set the CPU has forced in turn (kernels.LimitISA): the
+// Go fallbacks, AVX2, AVX-VNNI, AVX-512, AVX-512 VNNI, the 32-channel families on every
+// shape (wideMin 0); sets the CPU lacks are skipped with a log line.
+func forEachSet(t *testing.T, f func(set kernels.ISA)) {
+	top = kernels.ForDType("u8s8")
+	for _, s := range []kernels.ISA{kernels.ISAGo, kernels.ISAAVX2, kernels.ISAAVX2VNNI, kernels.ISAAVX512, kernels.ISAAVX512VNNI} {
+		if !kernels.CPUHas(s) {
+			t.Logf("the CPU lacks %s (or this build has no assembly): not tested here", s)
+			continue
+		}
+		restore := kernels.LimitISA(s)
+		old := wideMin
+		wideMin = 0
+		f(s)
+		wideMin = old
+		restore()
+	}
+}
+
+// top is the best integer set of the machine (the float one is the same or below); it gets
+// the most random shapes.
+var top kernels.ISA
+
+// randomShapes is the number of random shapes per type under a forced set: 60 for the
+// machine's best, 15 for the others (go test ./cpu/conv stays a few seconds).
+func randomShapes(set kernels.ISA) int {
+	if set == top {
+		return 60
+	}
+	return 15
+}
+
 func TestF32MatchesReference(t *testing.T) {
+	forEachSet(t, func(set kernels.ISA) { testF32MatchesReference(t, set) })
+}
+
+func testF32MatchesReference(t *testing.T, set kernels.ISA) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for i, c := range shapes(t, 60) {
-		in, w, want, abs := f32Case(t, rng, c)
+	for i, c := range shapes(t, randomShapes(set)) {
+		// Each set draws the same shapes and operands in the same order (one seed), so the
+		// references are computed once.
+		type fc struct {
+			in, w     []float32
+			want, abs []float64
+		}
+		k := memo(fmt.Sprint("f32 ", i), func() fc {
+			in, w, want, abs := f32Case(t, rng, c)
+			return fc{in, w, want, abs}
+		})
+		in, w, want, abs := k.in, k.w, k.want, k.abs
 		n := c.R * c.S * c.C / c.Groups
 		for _, threads := range []int{1, 3} {
 			p, err := NewF32(c, w, Options{Threads: threads})
@@ -96,12 +150,25 @@ func TestF32MatchesReference(t *testing.T) {
 			}
 			for j := range out {
 				if d := math.Abs(float64(out[j]) - want[j]); !(d <= ref.FloatBound(n, abs[j], op.AccF32)) {
-					t.Fatalf("shape %d %v threads %d: output %d = %v, want %v (bound %g)", i, c, threads, j, out[j], want[j],
+					t.Fatalf("%s (%s) shape %d %v threads %d: output %d = %v, want %v (bound %g)", set, p.ISA(), i, c, threads, j, out[j], want[j],
 						ref.FloatBound(n, abs[j], op.AccF32))
 				}
 			}
 		}
 	}
+}
+
+// memos holds the test cases memo computed, by key.
+var memos = map[string]any{}
+
+// memo returns f's value for key, computing it on the first call only.
+func memo[T any](key string, f func() T) T {
+	if v, ok := memos[key]; ok {
+		return v.(T)
+	}
+	v := f()
+	memos[key] = v
+	return v
 }
 
 // f32Case draws an input and weights in [-1, 1) for c and returns them with the float64
@@ -115,20 +182,12 @@ func f32Case(t *testing.T, rng *rand.Rand, c *op.Conv2D) (in, w []float32, want,
 	for j := range w {
 		w[j] = rng.Float32()*2 - 1
 	}
-	in64, w64 := f64(in), f64(w)
+	in64, w64 := testutil.F64(in), testutil.F64(w)
 	want, err := ref.Conv2DFloat(c, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, in64, w64)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return in, w, want, ref.Conv2DAbs(c, in64, w64)
-}
-
-func f64(v []float32) []float64 {
-	o := make([]float64, len(v))
-	for i, x := range v {
-		o[i] = float64(x)
-	}
-	return o
 }
 
 // intWant is the exact result with int32 accumulation, wrapping modulo 2^32 as the kernels do.
@@ -151,17 +210,28 @@ func checkInt(t *testing.T, what string, c *op.Conv2D, got []int32, want []int64
 }
 
 func TestI16MatchesReference(t *testing.T) {
+	forEachSet(t, func(set kernels.ISA) { testI16MatchesReference(t, set) })
+}
+
+func testI16MatchesReference(t *testing.T, set kernels.ISA) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, c := range shapes(t, 60) {
-		in := make([]int16, c.InLen())
-		w := make([]int16, c.WLen())
-		for j := range in {
-			in[j] = int16(rng.Uint32())
+	for i, c := range shapes(t, randomShapes(set)) {
+		type ic struct {
+			in, w []int16
+			want  []int64
 		}
-		for j := range w {
-			w[j] = int16(rng.Uint32())
-		}
-		want := intWant(t, c, op.Int16, op.Int16, i64(in), i64(w))
+		k := memo(fmt.Sprint("i16 ", i), func() ic {
+			in := make([]int16, c.InLen())
+			w := make([]int16, c.WLen())
+			for j := range in {
+				in[j] = int16(rng.Uint32())
+			}
+			for j := range w {
+				w[j] = int16(rng.Uint32())
+			}
+			return ic{in, w, intWant(t, c, op.Int16, op.Int16, i64(in), i64(w))}
+		})
+		in, w, want := k.in, k.w, k.want
 		for _, threads := range []int{1, 2} {
 			p, err := NewI16(c, w, Options{Threads: threads})
 			if err != nil {
@@ -174,7 +244,7 @@ func TestI16MatchesReference(t *testing.T) {
 			if err := p.Run(in, out); err != nil {
 				t.Fatal(err)
 			}
-			checkInt(t, fmt.Sprintf("int16 threads %d", threads), c, out, want)
+			checkInt(t, fmt.Sprintf("%s (%s) int16 threads %d", set, p.ISA(), threads), c, out, want)
 		}
 	}
 }
@@ -188,28 +258,43 @@ func i64[T int16 | int8 | uint8](v []T) []int64 {
 }
 
 func TestU8S8MatchesReference(t *testing.T) {
+	forEachSet(t, func(set kernels.ISA) { testU8S8MatchesReference(t, set) })
+}
+
+func testU8S8MatchesReference(t *testing.T, set kernels.ISA) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, c := range shapes(t, 60) {
-		w := make([]int8, c.WLen())
-		for j := range w {
-			w[j] = int8(rng.Uint32())
-		}
-		for _, path := range []U8Path{U8Fast, U8Exact} {
-			// The fast path is exact for activations in 0..127, the exact path for all.
+	for i, c := range shapes(t, randomShapes(set)) {
+		w := memo(fmt.Sprint("u8 w ", i), func() []int8 {
+			w := make([]int8, c.WLen())
+			for j := range w {
+				w[j] = int8(rng.Uint32())
+			}
+			return w
+		})
+		for _, path := range []kernels.U8Path{kernels.U8Fast, kernels.U8Exact} {
+			// The fast path is exact for activations in 0..127 (for all on VNNI), the exact
+			// path for all.
 			maxAct := uint32(127)
-			if path == U8Exact {
+			if path == kernels.U8Exact || exactBytes(kernelSet("u8s8", c.K/c.Groups)) {
 				maxAct = 255
 			}
-			in := make([]uint8, c.InLen())
-			for j := range in {
-				in[j] = uint8(rng.Uint32N(maxAct + 1))
+			type uc struct {
+				in   []uint8
+				want []int64
 			}
-			// Extremes make VPMADDUBSW's pair sums as large as they get.
-			if len(in) > 2 {
-				in[0], in[1] = uint8(maxAct), uint8(maxAct)
-			}
-			want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))
-			p, err := NewU8S8(c, w, Options{Threads: 2, U8: path})
+			k := memo(fmt.Sprint("u8 ", i, path, maxAct), func() uc {
+				in := make([]uint8, c.InLen())
+				for j := range in {
+					in[j] = uint8(rng.Uint32N(maxAct + 1))
+				}
+				// Extremes make VPMADDUBSW's pair sums as large as they get.
+				if len(in) > 2 {
+					in[0], in[1] = uint8(maxAct), uint8(maxAct)
+				}
+				return uc{in, intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))}
+			})
+			in, want := k.in, k.want
+			p, err := NewU8S8(c, w, Options{Threads: 2, U8Path: path})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +302,7 @@ func TestU8S8MatchesReference(t *testing.T) {
 			if err := p.Run(in, out); err != nil {
 				t.Fatal(err)
 			}
-			checkInt(t, "u8s8 "+path.String(), c, out, want)
+			checkInt(t, fmt.Sprintf("%s (%s) u8s8 %s", set, p.ISA(), path), c, out, want)
 		}
 	}
 }
@@ -235,7 +320,7 @@ func TestU8ExactFullRange(t *testing.T) {
 		w[j] = -128
 	}
 	want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))
-	p, err := NewU8S8(c, w, Options{U8: U8Exact, Threads: 1})
+	p, err := NewU8S8(c, w, Options{U8Path: kernels.U8Exact, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,6 +329,85 @@ func TestU8ExactFullRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkInt(t, "exact", c, out, want)
+}
+
+// TestU8DefaultIsExact sets no path: with activations of 200 (above VPMADDUBSW's 0..127)
+// the zero Options must still give the exact product, bit for bit, for full-range weights
+// (the exact path) and for weights in -64..64 (the fast path, exact for them). The fast path
+// forced on the full-range weights shows the input does saturate it.
+func TestU8DefaultIsExact(t *testing.T) {
+	forEachSet(t, func(set kernels.ISA) { testU8DefaultIsExact(t, set) })
+}
+
+func testU8DefaultIsExact(t *testing.T, set kernels.ISA) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i, c := range shapes(t, 10) {
+		in := make([]uint8, c.InLen())
+		for j := range in {
+			in[j] = 200
+		}
+		type ws struct{ full, small []int8 }
+		k := memo(fmt.Sprint("default w ", i), func() ws {
+			full, small := make([]int8, c.WLen()), make([]int8, c.WLen())
+			for j := range full {
+				full[j] = int8(-128 + rng.IntN(8)) // large negative weights: pair sums below -32768
+				small[j] = int8(rng.IntN(129) - 64)
+			}
+			return ws{full, small}
+		})
+		full, small := k.full, k.small
+		for _, w := range []struct {
+			name string
+			w    []int8
+			path kernels.U8Path
+		}{{"full-range weights", full, kernels.U8Exact}, {"weights -64..64", small, kernels.U8Fast}} {
+			if exactBytes(kernelSet("u8s8", c.K/c.Groups)) {
+				w.path = kernels.U8Fast // VPDPBUSD: the byte kernels are exact
+			}
+			want := memo(fmt.Sprint("default ", i, w.name), func() []int64 { return intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w.w)) })
+			p, err := NewU8S8(c, w.w, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Path() != w.path {
+				t.Errorf("%v, %s: default path %v, want %v", c, w.name, p.Path(), w.path)
+			}
+			out := make([]int32, c.OutLen())
+			if err := p.Run(in, out); err != nil {
+				t.Fatal(err)
+			}
+			checkInt(t, "default path, "+w.name, c, out, want)
+		}
+	}
+	// the same input saturates the fast path (a shape with a 16-channel panel, so the
+	// VPMADDUBSW kernel runs rather than the plain loop)
+	c := parse(t, "conv2d x=9 y=9 k=32 c=16 r=3 s=3 pad=1")
+	in, w := make([]uint8, c.InLen()), make([]int8, c.WLen())
+	for j := range in {
+		in[j] = 200
+	}
+	for j := range w {
+		w[j] = -128
+	}
+	p, err := NewU8S8(c, w, Options{U8Path: kernels.U8Fast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int32, c.OutLen())
+	if err := p.Run(in, out); err != nil {
+		t.Fatal(err)
+	}
+	want := intWant(t, c, op.UInt8, op.Int8, i64(in), i64(w))
+	same := true
+	for j := range out {
+		same = same && int64(out[j]) == want[j]
+	}
+	switch vnni := exactBytes(kernelSet("u8s8", c.K/c.Groups)); {
+	case vnni && !same:
+		t.Errorf("%s: the VNNI byte kernels saturated", set)
+	case !vnni && same:
+		t.Errorf("%s: the fast path gave the exact result on saturating input: the test above proves nothing", set)
+	}
 }
 
 func TestBadInput(t *testing.T) {
@@ -264,7 +428,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := NewI16(&bad, make([]int16, c.WLen()), Options{}); err == nil {
 		t.Error("output larger than the input allows accepted")
 	}
-	if _, err := NewU8S8(c, make([]int8, c.WLen()), Options{U8: 7}); err == nil {
+	if _, err := NewU8S8(c, make([]int8, c.WLen()), Options{U8Path: 7}); err == nil {
 		t.Error("unknown uint8 path accepted")
 	}
 	p, err := NewF32(c, make([]float32, c.WLen()), Options{})
@@ -438,7 +602,7 @@ func TestBlockLimit(t *testing.T) {
 // whole one (the indirect path's rows past the last pixel are the zero row; the window and
 // 1x1 paths gather it), into a scratch slot, and still matches the reference.
 func TestWithoutTailKernels(t *testing.T) {
-	k := f32Kernel
+	k := f32Kernel(kernels.ISAAVX2)
 	k.rows = nil
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, spec := range []string{"conv2d x=5 y=5 k=16 c=40 r=3 s=3 pad=1", "conv2d x=13 y=5 k=40 c=24 r=1 s=1",

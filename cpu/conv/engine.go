@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/internal/team"
 	"github.com/sumacdev/sumac/op"
 )
@@ -18,6 +19,7 @@ type elem interface {
 // updated from A read in place (row i at a[i*lda:], kgroup*kg values; the next tile MR rows
 // further) and a packed B micro-panel.
 type kernel[A, B, C elem] struct {
+	isa            kernels.ISA // the family's instruction set
 	mr, nr, kgroup int
 	kc             int // largest k of one block, a multiple of kgroup
 	run            func(tiles, kg int, a []A, lda int, b []B, c []C, ldc int, beta C)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/sumacdev/sumac/internal/testutil"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"
 )
@@ -51,7 +52,7 @@ func FuzzShape(f *testing.F) {
 		if err := p.Run(in, out); err != nil {
 			t.Fatal(err)
 		}
-		want, err := ref.Conv2DFloat(shape, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, f64(in), f64(w))
+		want, err := ref.Conv2DFloat(shape, op.Types{A: op.FP32, B: op.FP32, Acc: op.AccF64, Out: op.FP64}, testutil.F64(in), testutil.F64(w))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -133,9 +133,9 @@ func BenchmarkGemmI16(b *testing.B) {
 func BenchmarkGemmU8S8(b *testing.B) {
 	for _, path := range []struct {
 		name string
-		p    U8Path
+		p    kernels.U8Path
 		peak string // the kernel that path runs
-	}{{"fast", U8Fast, "u8s8"}, {"exact", U8Exact, "int16"}} {
+	}{{"fast", kernels.U8Fast, "u8s8"}, {"exact", kernels.U8Exact, "int16"}} {
 		for _, s := range suiteShapes[:4] {
 			m, n, k := s[0], s[1], s[2]
 			b.Run(fmt.Sprintf("%s/%dx%dx%d/t1", path.name, m, n, k), func(b *testing.B) {

@@ -22,15 +22,9 @@ type CacheInfo struct {
 	Source     string // "cpuid", "sysfs" or "default"
 }
 
-// defaultCaches is used when neither CPUID nor sysfs answer: the sizes of this workplace's
-// Zen3 machines (HOST-ZEN3: L1d 32 KiB, L2 512 KiB per core, L3 32 MiB shared),
-// which are also typical of current x86 and Arm server cores.
-var defaultCaches = CacheInfo{
-	L1:     Cache{Level: 1, Size: 32 << 10, Ways: 8, Line: 64},
-	L2:     Cache{Level: 2, Size: 512 << 10, Ways: 8, Line: 64},
-	L3:     Cache{Level: 3, Size: 32 << 20, Ways: 16, Line: 64},
-	Source: "default",
-}
+// defaultCaches is used when neither CPUID nor sysfs answer (defaultCachesArch: the sizes
+// of a typical core of this architecture, in cache_arm64.go and cache_default.go).
+var defaultCaches = defaultCachesArch
 
 var (
 	cacheOnce sync.Once
@@ -38,7 +32,8 @@ var (
 )
 
 // Caches returns the processor's data caches, detected once: CPUID on amd64, then
-// /sys/devices/system/cpu/cpu0/cache, then defaults for any level still unknown.
+// /sys/devices/system/cpu/cpu0/cache (Linux, both architectures), then defaults for any
+// level still unknown (on arm64 outside Linux, e.g. macOS, always the defaults).
 func Caches() CacheInfo {
 	cacheOnce.Do(func() {
 		caches = merge(cpuidCaches(), "cpuid")

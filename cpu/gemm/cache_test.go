@@ -132,16 +132,22 @@ func FuzzParseBlocking(f *testing.F) {
 	})
 }
 
-// TestKernelISA: the float GEMMs report the kernel set in use, the integer ones AVX2 (or the
-// Go fallbacks), and an unknown type is not claimed by the AVX-512 set.
+// TestKernelISA: the float GEMMs report the float kernel set in use, the integer ones the
+// integer set (AVX-512 VNNI, AVX-VNNI or AVX2, or the Go fallbacks), and an unknown type is
+// not claimed by the AVX-512 set.
 func TestKernelISA(t *testing.T) {
-	want := "avx2"
-	if !kernels.Accelerated() {
-		want = "go"
+	want := kernels.ForDType("").String() // avx2, neon or go
+	if got := KernelISA("int4"); got != want {
+		t.Errorf("KernelISA(int4) = %q, want %q", got, want)
 	}
-	for _, dt := range []string{"int16", "u8s8", "int4"} {
-		if got := KernelISA(dt); got != want {
-			t.Errorf("KernelISA(%q) = %q, want %q", dt, got, want)
+	wantI := kernels.ForDType("int16").String()
+	for _, dt := range []string{"int16", "u8s8", "u8s8-exact"} {
+		w := wantI
+		if d := kernels.ForDType("u8s8"); dt == "u8s8" && d == kernels.ISANEONDot {
+			w = d.String()
+		}
+		if got := KernelISA(dt); got != w {
+			t.Errorf("KernelISA(%q) = %q, want %q", dt, got, w)
 		}
 	}
 	wantF := want

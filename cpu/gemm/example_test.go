@@ -19,7 +19,7 @@ func ExampleSgemm() {
 }
 
 func ExampleOptions_GemmU8S8() {
-	// Activations above 127 with large weights: U8Auto (the default) notices and stays exact.
+	// Activations above 127 with large weights: U8Auto (the default, kernels.U8Auto) notices and stays exact.
 	a := []uint8{200, 255, 3, 4}
 	b := []int8{-128, -128, 1, 2}
 	c := make([]int32, 4)

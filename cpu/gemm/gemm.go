@@ -42,31 +42,13 @@ const (
 	Trans
 )
 
-// U8Path selects how uint8 x int8 products are computed.
-type U8Path uint8
-
-const (
-	// U8Auto (the zero value) is always exact: it scans the operands and uses the fast
-	// VPMADDUBSW kernel when no int16 pair sum can saturate (every A value <= 127, or every
-	// B value in -64..64), else the exact path.
-	U8Auto U8Path = iota
-	// U8Exact widens both operands to int16 while packing and runs the VPMADDWD kernel:
-	// exact for all values, about 3/4 of the fast path's peak (HOST-ZEN3: 147 vs 192 GOPS).
-	U8Exact
-	// U8Fast runs VPMADDUBSW + VPMADDWD(ones) directly. The caller promises that every
-	// A (activation) value is in 0..127 or every B (weight) value is in -64..64; otherwise
-	// pair sums saturate at int16 and the result is wrong (deterministically so).
-	// This is the setting of oneDNN's u8s8 figures in HOST-ZEN3.
-	U8Fast
-)
-
 // Options configure a GEMM call. The zero value is row-major, all cores, blocking from the
 // detected caches and the automatic uint8 path.
 type Options struct {
 	Layout   Layout
-	Threads  int       // goroutines; 0 means runtime.GOMAXPROCS(0)
-	Blocking *Blocking // nil: derived from Caches(); set to experiment with block sizes
-	U8Path   U8Path
+	Threads  int            // goroutines; 0 means runtime.GOMAXPROCS(0)
+	Blocking *Blocking      // nil: derived from Caches(); set to experiment with block sizes
+	U8Path   kernels.U8Path // the uint8 x int8 path; the zero value, kernels.U8Auto, is exact
 }
 
 func (o Options) threads() (int, error) {
@@ -96,7 +78,7 @@ func GemmI16(tA, tB Transpose, m, n, k int, alpha int32, a []int16, lda int, b [
 }
 
 // GemmU8S8 computes C = alpha*op(A)*op(B) + beta*C with uint8 A, int8 B and int32 C
-// (wrapping) for row-major matrices on all cores, exactly (U8Auto).
+// (wrapping) for row-major matrices on all cores, exactly (kernels.U8Auto).
 func GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8, lda int, b []int8, ldb int, beta int32, c []int32, ldc int) error {
 	return Options{}.GemmU8S8(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
@@ -231,6 +213,10 @@ var (
 	// The AVX-512 kernels: the same six rows, twice the columns.
 	shapeF32Z = shape{mr: kernels.F32MR, nr: kernels.F32ZNR, group: 1, sizeA: 4, sizeB: 4, l1Share: 2, l2Share: 0.5}
 	shapeF64Z = shape{mr: kernels.F64MR, nr: kernels.F64ZNR, group: 1, sizeA: 8, sizeB: 8, l1Share: 1, l2Share: 0.5}
+	// The AVX-512 VNNI integer kernels (6x32): the B micro-panel fills L1, as for the float
+	// AVX-512 kernels (64-byte vectors read B at half the rate per multiply-add).
+	shapeI16ZV = shape{mr: kernels.I16ZVMR, nr: kernels.I16ZVNR, group: kernels.I16KGroup, sizeA: 2, sizeB: 2, l1Share: 1, l2Share: 0.5}
+	shapeU8ZV  = shape{mr: kernels.U8ZVMR, nr: kernels.U8ZVNR, group: kernels.U8KGroup, sizeA: 1, sizeB: 1, l1Share: 1, l2Share: 0.5}
 )
 
 // floatKernels are the micro-kernels Sgemm and Dgemm run, with their shapes.
@@ -252,22 +238,86 @@ func floatKernelSet(avx512 bool) floatKernels {
 	return floatKernels{false, shapeF32, kernels.F32Tiles, shapeF64, kernels.F64Tiles}
 }
 
-// KernelISA names the instruction set of the micro-kernel the GEMM of dtype ("float32",
-// "float64", "int16", "u8s8") runs on this machine: "avx512", "avx2", or "go" for the
-// pure-Go fallbacks (other architectures, -tags noasm, CPUs without AVX2/FMA).
-func KernelISA(dtype string) string {
-	switch {
-	case !kernels.Accelerated():
-		return "go"
-	case (dtype == "float32" || dtype == "float64") && floats.avx512 && kernels.AVX512():
-		return "avx512"
-	}
-	return "avx2"
+// intKernels are the micro-kernels GemmI16 and GemmU8S8 run, with their shapes.
+type intKernels struct {
+	isa       kernels.ISA // the set: AVX2, AVX-VNNI or AVX-512 VNNI
+	i16       shape
+	i16Tiles  kernelFn[int16, int16, int32]
+	u8        shape
+	u8s8Tiles kernelFn[uint8, int8, int32]
+	s8u8Tiles kernelFn[int8, uint8, int32]
 }
 
-// floats is the set in use: AVX-512 where kernels.AVX512 reports it (the CPU has it and
-// kernels.MaxISAEnv does not cap it), else AVX2.
-var floats = floatKernelSet(kernels.AVX512())
+// exactBytes reports whether the byte kernels are exact for every input: VPDPBUSD sums
+// uint8 x int8 products without saturation, VPMADDUBSW saturates pair sums to int16.
+func (k intKernels) exactBytes() bool { return kernels.ExactBytes(k.isa) }
+
+// intKernelSet returns the integer kernels of set isa: AVX-512 VNNI (6x32, VPDPWSSD and
+// VPDPBUSD), AVX-VNNI (6x16, the same instructions on ymm) or AVX2 (6x16, VPMADDWD and
+// VPMADDUBSW). Each computes the same on any CPU (the Go fallbacks stand in for missing
+// instructions), except that only the VNNI byte kernels are exact for every input.
+func intKernelSet(isa kernels.ISA) intKernels {
+	switch isa {
+	case kernels.ISAAVX512VNNI:
+		return intKernels{isa, shapeI16ZV, kernels.I16ZVTiles, shapeU8ZV, kernels.U8S8ZVTiles, kernels.S8U8ZVTiles}
+	case kernels.ISAAVX2VNNI:
+		return intKernels{isa, shapeI16, kernels.I16VTiles, shapeU8, kernels.U8S8VTiles, kernels.S8U8VTiles}
+	}
+	// AVX2 on amd64; on arm64 the same functions run NEON (isa names which), else Go.
+	return intKernels{isa, shapeI16, kernels.I16Tiles, shapeU8, kernels.U8S8Tiles, kernels.S8U8Tiles}
+}
+
+// KernelISA names the instruction set of the micro-kernel the GEMM of dtype ("float32",
+// "float64", "int16", "u8s8"; "u8s8-exact" for the exact path, which widens to int16) runs
+// on this machine: "avx512", "avx512-vnni", "avx2-vnni", "avx2", or "go" for the pure-Go
+// fallbacks (other architectures, -tags noasm, CPUs without AVX2/FMA, SUMAC_MAX_ISA=go).
+func KernelISA(dtype string) string {
+	base := kernels.ForDType("") // the set of every form: AVX2, NEON or the Go fallbacks
+	var s kernels.ISA
+	switch dtype {
+	case "float32", "float64":
+		s = base
+		if floats().avx512 {
+			s = kernels.ISAAVX512
+		}
+	case "int16", "u8s8-exact":
+		s = ints().isa
+	case "u8s8":
+		s = ints().isa
+		if d := kernels.ForDType("u8s8"); d == kernels.ISANEONDot {
+			s = d // the byte kernels on the Arm dot-product instructions
+		}
+	default:
+		s = base
+	}
+	if !kernels.Runs(s) {
+		return "go"
+	}
+	return s.String()
+}
+
+// forceFloats and forceInts, when set (by tests), replace the kernel sets of the machine.
+var (
+	forceFloats *floatKernels
+	forceInts   *intKernels
+)
+
+// floats is the float set in use: AVX-512 where kernels.AVX512 reports it (the CPU has it
+// and kernels.MaxISAEnv does not cap it), else AVX2.
+func floats() floatKernels {
+	if forceFloats != nil {
+		return *forceFloats
+	}
+	return floatKernelSet(kernels.AVX512())
+}
+
+// ints is the integer set in use: the best the machine runs (kernels.ForDType).
+func ints() intKernels {
+	if forceInts != nil {
+		return *forceInts
+	}
+	return intKernelSet(kernels.ForDType("int16"))
+}
 
 // Workspace pools, one per (packed A, packed B, C) type combination.
 var (
@@ -283,13 +333,13 @@ var (
 func DefaultBlocking(dtype string) (Blocking, error) {
 	switch dtype {
 	case "float32":
-		return derive(Caches(), floats.f32), nil
+		return derive(Caches(), floats().f32), nil
 	case "float64":
-		return derive(Caches(), floats.f64), nil
+		return derive(Caches(), floats().f64), nil
 	case "int16":
-		return derive(Caches(), shapeI16), nil
+		return derive(Caches(), ints().i16), nil
 	case "u8s8":
-		return derive(Caches(), shapeU8), nil
+		return derive(Caches(), ints().u8), nil
 	}
 	return Blocking{}, fmt.Errorf("gemm: unknown element type %q", dtype)
 }
@@ -303,7 +353,8 @@ func (o Options) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runFloat(o, ar, floats.f32, floats.f32Tiles, &wsF32, alpha, a, b, beta, c)
+	f := floats()
+	return runFloat(o, ar, f.f32, f.f32Tiles, &wsF32, alpha, a, b, beta, c)
 }
 
 // Dgemm is the float64 GEMM with these options.
@@ -315,7 +366,8 @@ func (o Options) Dgemm(tA, tB Transpose, m, n, k int, alpha float64, a []float64
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runFloat(o, ar, floats.f64, floats.f64Tiles, &wsF64, alpha, a, b, beta, c)
+	f := floats()
+	return runFloat(o, ar, f.f64, f.f64Tiles, &wsF64, alpha, a, b, beta, c)
 }
 
 func runFloat[T float32 | float64](o Options, ar args, s shape, kern kernelFn[T, T, T], ws *wsPool[T, T, T], alpha T, a, b []T, beta T, c []T) error {
@@ -342,7 +394,8 @@ func (o Options) GemmI16(tA, tB Transpose, m, n, k int, alpha int32, a []int16, 
 	if ar.swapped {
 		a, b = b, a
 	}
-	return runInt(o, ar, shapeI16, kernels.I16Tiles, &wsI16, alpha, a, b, beta, c)
+	ks := ints()
+	return runInt(o, ar, ks.i16, ks.i16Tiles, &wsI16, alpha, a, b, beta, c)
 }
 
 func runInt[TA, TB, PA, PB number](o Options, ar args, s shape, kern kernelFn[PA, PB, int32], ws *wsPool[PA, PB, int32], alpha int32, a []TA, b []TB, beta int32, c []int32) error {
@@ -366,33 +419,36 @@ func (o Options) GemmU8S8(tA, tB Transpose, m, n, k int, alpha int32, a []uint8,
 	if err != nil {
 		return err
 	}
+	ks := ints()
 	path := o.U8Path
 	switch path {
-	case U8Auto:
-		path = U8Exact
-		if m > 0 && n > 0 && k > 0 && alpha != 0 && fastIsExact(o.Layout, tA, tB, m, n, k, a, lda, b, ldb) {
-			path = U8Fast
+	case kernels.U8Auto:
+		// The VNNI byte kernels are exact for every input; VPMADDUBSW only where no pair
+		// sum can saturate.
+		path = kernels.U8Exact
+		if ks.exactBytes() || m > 0 && n > 0 && k > 0 && alpha != 0 && fastIsExact(o.Layout, tA, tB, m, n, k, a, lda, b, ldb) {
+			path = kernels.U8Fast
 		}
-	case U8Exact, U8Fast:
+	case kernels.U8Exact, kernels.U8Fast:
 	default:
-		return fmt.Errorf("gemm: unknown uint8 path %d", o.U8Path)
+		return fmt.Errorf("gemm: %v", path.Check())
 	}
 	switch {
-	case path == U8Exact && !ar.swapped:
-		return runInt(o, ar, shapeI16, kernels.I16Tiles, &wsI16, alpha, a, b, beta, c)
-	case path == U8Exact:
-		return runInt(o, ar, shapeI16, kernels.I16Tiles, &wsI16, alpha, b, a, beta, c)
+	case path == kernels.U8Exact && !ar.swapped:
+		return runInt(o, ar, ks.i16, ks.i16Tiles, &wsI16, alpha, a, b, beta, c)
+	case path == kernels.U8Exact:
+		return runInt(o, ar, ks.i16, ks.i16Tiles, &wsI16, alpha, b, a, beta, c)
 	case !ar.swapped:
-		return runInt(o, ar, shapeU8, kernels.U8S8Tiles, &wsU8S8, alpha, a, b, beta, c)
+		return runInt(o, ar, ks.u8, ks.u8s8Tiles, &wsU8S8, alpha, a, b, beta, c)
 	default:
 		// Column-major: C^T = B^T A^T puts the signed operand on the broadcast side.
-		return runInt(o, ar, shapeU8, kernels.S8U8Tiles, &wsS8U8, alpha, b, a, beta, c)
+		return runInt(o, ar, ks.u8, ks.s8u8Tiles, &wsS8U8, alpha, b, a, beta, c)
 	}
 }
 
 // fastIsExact reports whether VPMADDUBSW cannot saturate for these operands: every value of
-// op(A) is at most 127, or every value of op(B) is within -64..64 (then |u0*s0 + u1*s1| <=
-// 2*255*64 = 32640 <= 32767).
+// op(A) is at most 127, or every value of op(B) is within -64..64 (kernels.ActsFitU8Fast,
+// kernels.WeightsFitU8Fast).
 func fastIsExact(l Layout, tA, tB Transpose, m, n, k int, a []uint8, lda int, b []int8, ldb int) bool {
 	rowsA, colsA := m, k
 	if tA == Trans {
@@ -407,21 +463,14 @@ func fastIsExact(l Layout, tA, tB Transpose, m, n, k int, a []uint8, lda int, b 
 	}
 	small := true
 	for i := 0; i < rowsA && small; i++ {
-		for _, v := range a[i*lda:][:colsA] {
-			if v > 127 {
-				small = false
-				break
-			}
-		}
+		small = kernels.ActsFitU8Fast(a[i*lda:][:colsA])
 	}
 	if small {
 		return true
 	}
 	for i := 0; i < rowsB; i++ {
-		for _, v := range b[i*ldb:][:colsB] {
-			if v < -64 || v > 64 {
-				return false
-			}
+		if !kernels.WeightsFitU8Fast(b[i*ldb:][:colsB]) {
+			return false
 		}
 	}
 	return true

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/op"
 	"github.com/sumacdev/sumac/op/ref"
 )
@@ -273,11 +274,25 @@ func TestThreadSplits(t *testing.T) {
 // AVX2 one, so both are tested on every machine (where the CPU lacks an instruction set,
 // its kernels' Go fallbacks run the same packing and blocking).
 func withFloatKernels(avx512 bool, f func()) {
-	old := floats
-	floats = floatKernelSet(avx512)
-	defer func() { floats = old }()
+	old := forceFloats
+	k := floatKernelSet(avx512)
+	forceFloats = &k
+	defer func() { forceFloats = old }()
 	f()
 }
+
+// withIntKernels runs f with the integer GEMMs on the kernel set isa (AVX2, AVX-VNNI or
+// AVX-512 VNNI), tested on every machine the same way.
+func withIntKernels(isa kernels.ISA, f func()) {
+	old := forceInts
+	k := intKernelSet(isa)
+	forceInts = &k
+	defer func() { forceInts = old }()
+	f()
+}
+
+// intSets are the integer kernel sets the tests run in turn.
+var intSets = []kernels.ISA{kernels.ISAAVX2, kernels.ISAAVX2VNNI, kernels.ISAAVX512VNNI}
 
 func TestSgemm(t *testing.T) {
 	for _, avx512 := range []bool{false, true} {
@@ -350,11 +365,15 @@ func testInt[TA, TB int8 | uint8 | int16](t *testing.T, seed uint64, n, group in
 }
 
 func TestGemmI16(t *testing.T) {
-	testInt(t, 3, iters(100, 400), 2, op.Int16, op.Int16,
-		func(r *rand.Rand) int16 { return int16(r.Uint32()) }, func(r *rand.Rand) int16 { return int16(r.Uint32()) },
-		func(p problem, a, b []int16, c []int32) error {
-			return p.opts.GemmI16(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+	for _, isa := range intSets {
+		withIntKernels(isa, func() {
+			testInt(t, 3, iters(60, 400), 2, op.Int16, op.Int16,
+				func(r *rand.Rand) int16 { return int16(r.Uint32()) }, func(r *rand.Rand) int16 { return int16(r.Uint32()) },
+				func(p problem, a, b []int16, c []int32) error {
+					return p.opts.GemmI16(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+				})
 		})
+	}
 }
 
 func TestGemmU8S8(t *testing.T) {
@@ -364,29 +383,48 @@ func TestGemmU8S8(t *testing.T) {
 	s8small := func(r *rand.Rand) int8 { return int8(r.IntN(129) - 64) }
 	for _, tc := range []struct {
 		name string
-		path U8Path
+		path kernels.U8Path
 		genA func(*rand.Rand) uint8
 		genB func(*rand.Rand) int8
 	}{
-		{"exact/full-range", U8Exact, full, s8},
-		{"auto/full-range", U8Auto, full, s8},
-		{"auto/small-weights", U8Auto, full, s8small},
-		{"fast/activations<128", U8Fast, small, s8},
-		{"fast/weights-64..64", U8Fast, full, s8small},
+		{"exact/full-range", kernels.U8Exact, full, s8},
+		{"auto/full-range", kernels.U8Auto, full, s8},
+		{"auto/small-weights", kernels.U8Auto, full, s8small},
+		{"fast/activations<128", kernels.U8Fast, small, s8},
+		{"fast/weights-64..64", kernels.U8Fast, full, s8small},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			testInt(t, 4, iters(60, 250), 4, op.UInt8, op.Int8, tc.genA, tc.genB,
-				func(p problem, a []uint8, b []int8, c []int32) error {
-					o := p.opts
-					o.U8Path = tc.path
-					return o.GemmU8S8(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+		for _, isa := range intSets {
+			t.Run(tc.name+"/"+isa.String(), func(t *testing.T) {
+				withIntKernels(isa, func() {
+					testInt(t, 4, iters(30, 250), 4, op.UInt8, op.Int8, tc.genA, tc.genB,
+						func(p problem, a []uint8, b []int8, c []int32) error {
+							o := p.opts
+							o.U8Path = tc.path
+							return o.GemmU8S8(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+						})
 				})
+			})
+		}
+	}
+	// VNNI: the fast path is exact for full-range activations too.
+	for _, isa := range []kernels.ISA{kernels.ISAAVX2VNNI, kernels.ISAAVX512VNNI} {
+		t.Run("fast/full-range/"+isa.String(), func(t *testing.T) {
+			withIntKernels(isa, func() {
+				testInt(t, 4, iters(30, 250), 4, op.UInt8, op.Int8, full, s8,
+					func(p problem, a []uint8, b []int8, c []int32) error {
+						o := p.opts
+						o.U8Path = kernels.U8Fast
+						return o.GemmU8S8(p.tA, p.tB, p.m, p.n, p.k, p.alphaI, a, p.lda, b, p.ldb, p.betaI, c, p.ldc)
+					})
+			})
 		})
 	}
 }
 
 // TestU8FastSaturates documents the contract: with activations above 127 and large weights
-// the fast path differs from the exact product, and U8Auto does not.
+// the fast path differs from the exact product where its kernels saturate (amd64's
+// VPMADDUBSW, the Go model; not the NEON kernels: kernels.ExactBytes), and kernels.U8Auto
+// does not.
 func TestU8FastSaturates(t *testing.T) {
 	const m, n, k = 6, 16, 8
 	a := make([]uint8, m*k)
@@ -398,10 +436,14 @@ func TestU8FastSaturates(t *testing.T) {
 		b[i] = -128
 	}
 	exact := int32(k * 255 * -128)
+	old := forceInts
+	avx2 := intKernelSet(kernels.ISAAVX2) // the VNNI kernels do not saturate; on arm64 these functions run NEON, which does not either
+	forceInts = &avx2
+	defer func() { forceInts = old }()
 	for _, tc := range []struct {
-		path  U8Path
+		path  kernels.U8Path
 		exact bool
-	}{{U8Fast, false}, {U8Exact, true}, {U8Auto, true}} {
+	}{{kernels.U8Fast, kernels.ExactBytes(kernels.ForDType(""))}, {kernels.U8Exact, true}, {kernels.U8Auto, true}} {
 		c := make([]int32, m*n)
 		if err := (Options{U8Path: tc.path}).GemmU8S8(NoTrans, NoTrans, m, n, k, 1, a, k, b, n, 0, c, n); err != nil {
 			t.Fatal(err)

@@ -101,10 +101,11 @@ func packB[S, D number](dst []D, b view[S], p0, klen, j0, nlen, nr, g int) {
 		packBRows(dst, b, p0, klen, j0, nlen, nr, panel)
 		return
 	}
-	// Whole groups of whole 16-column panels of a row-major integer B: AVX2 interleaving.
+	// Whole groups of whole 16- or 32-column panels of a row-major integer B: AVX2
+	// interleaving.
 	asmPanels, asmK := 0, 0
-	if b.cs == 1 && g > 1 && nr == 16 && p0%g == 0 {
-		asmPanels, asmK = packBGroupsAsm(dst, b, p0, klen>>gs, j0, nlen/nr, panel)
+	if b.cs == 1 && g > 1 && nr%16 == 0 && p0%g == 0 {
+		asmPanels, asmK = packBGroupsAsm(dst, b, p0, klen>>gs, j0, nlen/nr, nr, panel)
 	}
 	transDone := 0 // whole panels of a transposed float32 B packed by AVX2 transposes
 	if b.rs == 1 && g == 1 && nr == 16 && nlen >= nr {
@@ -315,9 +316,10 @@ func packA6Groups[S, D number](d []D, a view[S], i, p0, klen, g int) {
 	}
 }
 
-// packBGroupsAsm runs kernels.PackBGroups when B's and the panel's element types are the
-// same 16- or 8-bit integer type, returning how many panels and k groups it packed.
-func packBGroupsAsm[S, D number](dst []D, b view[S], p0, kg, j0, np, panel int) (int, int) {
+// packBGroupsAsm runs kernels.PackBGroupsNR when B's and the panel's element types are the
+// same 16- or 8-bit integer type (kernels.PackBPairsWidenNR when bytes widen to int16),
+// returning how many panels of nr columns and k groups it packed.
+func packBGroupsAsm[S, D number](dst []D, b view[S], p0, kg, j0, np, nr, panel int) (int, int) {
 	if kg == 0 || np == 0 {
 		return 0, 0
 	}
@@ -325,27 +327,27 @@ func packBGroupsAsm[S, D number](dst []D, b view[S], p0, kg, j0, np, panel int) 
 	switch s := any(src).(type) {
 	case []int16:
 		if d, ok := any(dst).([]int16); ok {
-			kernels.PackBGroups(kg, np, s, b.rs, d, panel)
+			kernels.PackBGroupsNR(nr, kg, np, s, b.rs, d, panel)
 			return np, kg
 		}
 	case []int8:
 		if d, ok := any(dst).([]int8); ok {
-			kernels.PackBGroups(kg, np, s, b.rs, d, panel)
+			kernels.PackBGroupsNR(nr, kg, np, s, b.rs, d, panel)
 			return np, kg
 		}
 	case []uint8:
 		if d, ok := any(dst).([]uint8); ok {
-			kernels.PackBGroups(kg, np, s, b.rs, d, panel)
+			kernels.PackBGroupsNR(nr, kg, np, s, b.rs, d, panel)
 			return np, kg
 		}
 		if d, ok := any(dst).([]int16); ok {
-			kernels.PackBPairsWiden(kg, np, s, b.rs, d, panel)
+			kernels.PackBPairsWidenNR(nr, kg, np, s, b.rs, d, panel)
 			return np, kg
 		}
 	}
 	if s, ok := any(src).([]int8); ok {
 		if d, ok := any(dst).([]int16); ok {
-			kernels.PackBPairsWiden(kg, np, s, b.rs, d, panel)
+			kernels.PackBPairsWidenNR(nr, kg, np, s, b.rs, d, panel)
 			return np, kg
 		}
 	}

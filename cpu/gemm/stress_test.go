@@ -2,9 +2,10 @@ package gemm
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/sumacdev/sumac/internal/testutil"
 )
 
 // TestConcurrentUnderGC runs multi-threaded GEMMs from several goroutines at once while
@@ -29,20 +30,7 @@ func TestConcurrentUnderGC(t *testing.T) {
 			want[i*n+j] = s
 		}
 	}
-	stop := make(chan struct{})
-	var gc sync.WaitGroup
-	gc.Add(1)
-	go func() {
-		defer gc.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				runtime.GC()
-			}
-		}
-	}()
+	stop := testutil.GCStress()
 	errs := make(chan error, 3)
 	var wg sync.WaitGroup
 	for w := 0; w < 3; w++ {
@@ -66,8 +54,7 @@ func TestConcurrentUnderGC(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
-	gc.Wait()
+	stop()
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)

@@ -111,7 +111,7 @@ func TestTune(t *testing.T) {
 		for i := range B8 {
 			B8[i] = int8(i * 3)
 		}
-		of, oe := Options{Threads: 1, U8Path: U8Fast}, Options{Threads: 1, U8Path: U8Exact}
+		of, oe := Options{Threads: 1, U8Path: kernels.U8Fast}, Options{Threads: 1, U8Path: kernels.U8Exact}
 		rf, gf := ratio(t, "u8s8", reps, fl, func() { of.GemmU8S8(NoTrans, NoTrans, m, n, k, 1, A8, k, B8, n, 0, C32, n) })
 		re, ge := ratio(t, "int16", reps, fl, func() { oe.GemmU8S8(NoTrans, NoTrans, m, n, k, 1, A8, k, B8, n, 0, C32, n) })
 		fmt.Printf("%dx%dx%d: int16 %.1f%% (%.1f GOPS), u8s8 fast %.1f%% (%.1f GOPS), u8s8 exact %.1f%% of int16 peak (%.1f GOPS)\n", m, n, k, 100*ri, gi, 100*rf, gf, 100*re, ge)
@@ -133,9 +133,9 @@ func TestTuneBlocking(t *testing.T) {
 			t.Fatalf("SUMAC_TUNE_SHAPE=%q: want m,n,k", env)
 		}
 	}
-	dtype, s := "float32", floats.f32 // the kernel set in use (SUMAC_MAX_ISA=avx2 for AVX2)
+	dtype, s := "float32", floats().f32 // the kernel set in use (SUMAC_MAX_ISA=avx2 for AVX2)
 	if os.Getenv("SUMAC_TUNE_DTYPE") == "float64" {
-		dtype, s = "float64", floats.f64
+		dtype, s = "float64", floats().f64
 	}
 	cands := []Blocking{derive(Caches(), s)}
 	if env := os.Getenv("SUMAC_TUNE_BLOCKINGS"); env != "" {

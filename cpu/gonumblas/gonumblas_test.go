@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sumacdev/sumac/internal/testutil"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -117,7 +118,7 @@ func TestSgemmConformance(t *testing.T) {
 			}
 		}
 		// The reference: gonum's Dgemm on the float64 images, and the bound from |A||B|.
-		a64, b64, c64 := to64(a), to64(b), to64(c)
+		a64, b64, c64 := testutil.F64(a), testutil.F64(b), testutil.F64(c)
 		abs64 := func(v []float64) []float64 {
 			out := make([]float64, len(v))
 			for i, x := range v {
@@ -154,14 +155,6 @@ func TestSgemmConformance(t *testing.T) {
 			}
 		}
 	}
-}
-
-func to64(v []float32) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = float64(x)
-	}
-	return out
 }
 
 // TestUseWithGonum: the one-line switch works through gonum's blas64/blas32 and mat.

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"os"
 	"testing"
 	"time"
 )
@@ -65,14 +66,20 @@ func TestPeakAndKernel(t *testing.T) {
 	if !Accelerated() {
 		t.Skip("no assembly kernels")
 	}
-	for _, dt := range []string{"float32", "float64", "int16", "u8s8", "s8u8", "float32/avx2", "float64/avx2"} {
+	dts := []string{"float32", "float64", "int16", "u8s8", "s8u8", "float32/avx2", "float64/avx2"}
+	for _, s := range []ISA{ISAAVX2VNNI, ISAAVX512VNNI} {
+		if Runs(s) {
+			dts = append(dts, "int16/"+s.String(), "u8s8/"+s.String(), "s8u8/"+s.String())
+		}
+	}
+	for _, dt := range dts {
 		p, err := MeasurePeak(dt, 20*time.Millisecond)
 		if err != nil || p <= 0 {
 			t.Fatalf("%s: peak %v, %v", dt, p, err)
 		}
 		t.Logf("%-8s peak %.1f Gop/s", dt, p)
 	}
-	for _, dt := range []string{"int4", "int4/avx2", "float32/avx512"} {
+	for _, dt := range []string{"int4", "int4/avx2", "float32/avx9", "float64/avx512-vnni"} {
 		if _, err := MeasurePeak(dt, time.Millisecond); err == nil {
 			t.Errorf("unknown dtype %q accepted", dt)
 		}
@@ -130,5 +137,28 @@ func BenchmarkF32WindowRows(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// TestDetectedISA reports the kernels the CPU's features selected (x/sys/cpu), and checks
+// them against SUMAC_EXPECT_DOTPROD ("1" or "0") when it is set: .ci/run sets it for its
+// arm64 runs under emulation, where qemu's default CPU has the dot-product extension and
+// QEMU_CPU=cortex-a72 does not.
+func TestDetectedISA(t *testing.T) {
+	t.Logf("u8s8 kernels: %s, dot product %v, U8Fast exact %v", ForDType("u8s8"), DotProd(), U8FastExact())
+	if DotProd() != (ForDType("u8s8") == ISANEONDot) {
+		t.Errorf("DotProd() = %v, ForDType(u8s8) = %s", DotProd(), ForDType("u8s8"))
+	}
+	if DotProd() && !Accelerated() {
+		t.Error("dot-product kernels without the assembly kernels")
+	}
+	switch want := os.Getenv("SUMAC_EXPECT_DOTPROD"); want {
+	case "":
+	case "0", "1":
+		if DotProd() != (want == "1") {
+			t.Errorf("DotProd() = %v, SUMAC_EXPECT_DOTPROD=%s", DotProd(), want)
+		}
+	default:
+		t.Fatalf("SUMAC_EXPECT_DOTPROD=%q: want 0 or 1", want)
 	}
 }

@@ -180,11 +180,25 @@ func quad(u [4]uint8, s [4]int8) int32 {
 	return maddubsw(u[0], u[1], s[0], s[1]) + maddubsw(u[2], u[3], s[2], s[3])
 }
 
-func goU8S8P(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
-	tilesP(mr, ldc, tiles, kg*mr*4, a, c, func(a *uint8, c *int32) { goU8S8Tile(mr, nr, kg, a, b, c, ldc, alpha, beta) })
+// quadExact is one int32 lane of VPDPBUSD's products: the four products summed without
+// saturation (the VNNI kernels' arithmetic; at most 4*255*128 in magnitude).
+func quadExact(u [4]uint8, s [4]int8) int32 {
+	return int32(u[0])*int32(s[0]) + int32(u[1])*int32(s[1]) + int32(u[2])*int32(s[2]) + int32(u[3])*int32(s[3])
 }
 
-func goU8S8Tile(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32) {
+func goU8S8P(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	goU8S8PQ(quad, mr, nr, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func goU8S8PX(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	goU8S8PQ(quadExact, mr, nr, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+func goU8S8PQ(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	tilesP(mr, ldc, tiles, kg*mr*4, a, c, func(a *uint8, c *int32) { goU8S8Tile(quad, mr, nr, kg, a, b, c, ldc, alpha, beta) })
+}
+
+func goU8S8Tile(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, kg*mr*4)
 	bs := unsafe.Slice(b, kg*nr*4)
 	var buf [maxTile]int32
@@ -201,10 +215,18 @@ func goU8S8Tile(mr, nr, kg int, a *uint8, b *int8, c *int32, ldc int, alpha, bet
 }
 
 func goU8S8S(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
-	tilesS(mr, lda, ldc, 4*kg, tiles, a, c, func(a *uint8, c *int32) { goU8S8STile(mr, nr, kg, a, lda, b, c, ldc, alpha, beta) })
+	goU8S8SQ(quad, mr, nr, kg, a, lda, b, c, ldc, alpha, beta, tiles)
 }
 
-func goU8S8STile(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32) {
+func goU8S8SX(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	goU8S8SQ(quadExact, mr, nr, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+func goU8S8SQ(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	tilesS(mr, lda, ldc, 4*kg, tiles, a, c, func(a *uint8, c *int32) { goU8S8STile(quad, mr, nr, kg, a, lda, b, c, ldc, alpha, beta) })
+}
+
+func goU8S8STile(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, (mr-1)*lda+4*kg)
 	bs := unsafe.Slice(b, kg*nr*4)
 	var buf [maxTile]int32
@@ -221,10 +243,14 @@ func goU8S8STile(mr, nr, kg int, a *uint8, lda int, b *int8, c *int32, ldc int, 
 }
 
 func goS8U8P(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32, tiles int) {
-	tilesP(mr, ldc, tiles, kg*mr*4, a, c, func(a *int8, c *int32) { goS8U8Tile(mr, nr, kg, a, b, c, ldc, alpha, beta) })
+	tilesP(mr, ldc, tiles, kg*mr*4, a, c, func(a *int8, c *int32) { goS8U8Tile(quad, mr, nr, kg, a, b, c, ldc, alpha, beta) })
 }
 
-func goS8U8Tile(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32) {
+func goS8U8PX(mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	tilesP(mr, ldc, tiles, kg*mr*4, a, c, func(a *int8, c *int32) { goS8U8Tile(quadExact, mr, nr, kg, a, b, c, ldc, alpha, beta) })
+}
+
+func goS8U8Tile(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a *int8, b *uint8, c *int32, ldc int, alpha, beta int32) {
 	as := unsafe.Slice(a, kg*mr*4)
 	bs := unsafe.Slice(b, kg*nr*4)
 	var buf [maxTile]int32
@@ -275,16 +301,16 @@ func goPackBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, 
 
 // goPackBGroups is packBGroups in Go: int16 elements for g == 2,
 // bytes for g == 4; strides in bytes.
-func goPackBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+func goPackBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
 	size := 4 / g // bytes per element
 	s := unsafe.Slice((*byte)(src), (kg*g-1)*ldb+16*size*np)
-	d := unsafe.Slice((*byte)(dst), (np-1)*panel+64*kg)
+	d := unsafe.Slice((*byte)(dst), (np-1)*panel+gstep*(kg-1)+64)
 	for p := 0; p < kg; p++ {
 		for jp := 0; jp < np; jp++ {
 			for j := 0; j < 16; j++ {
 				for q := 0; q < g; q++ {
 					from := s[(p*g+q)*ldb+(16*jp+j)*size:][:size]
-					copy(d[jp*panel+64*p+(j*g+q)*size:][:size], from)
+					copy(d[jp*panel+gstep*p+(j*g+q)*size:][:size], from)
 				}
 			}
 		}
@@ -300,14 +326,14 @@ func widen(b byte, signed bool) int16 {
 }
 
 // goPackBPairsWiden is packBPairsWiden in Go (ldb in bytes, panel in bytes of int16).
-func goPackBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+func goPackBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
 	s := unsafe.Slice((*byte)(src), (2*kg-1)*ldb+16*np)
-	d := unsafe.Slice((*int16)(dst), ((np-1)*panel+64*kg)/2)
+	d := unsafe.Slice((*int16)(dst), ((np-1)*panel+gstep*(kg-1)+64)/2)
 	for p := 0; p < kg; p++ {
 		for jp := 0; jp < np; jp++ {
 			for j := 0; j < 16; j++ {
 				for q := 0; q < 2; q++ {
-					d[(jp*panel+64*p)/2+j*2+q] = widen(s[(2*p+q)*ldb+16*jp+j], signed)
+					d[(jp*panel+gstep*p)/2+j*2+q] = widen(s[(2*p+q)*ldb+16*jp+j], signed)
 				}
 			}
 		}
@@ -353,6 +379,9 @@ func goPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel in
 // assembly's results exactly; floats round once per segment instead of once per tile.
 
 func goF32W(mr, nr, kg int, a *float32, lda, segs, segStride int, b, c *float32, ldc int, alpha, beta float32, tiles int) {
+	if kg == 0 { // no A is read: one segment gives C = beta*C, and no pointer moves past A
+		segs = 1
+	}
 	for s := 0; s < segs; s++ {
 		goF32S(mr, nr, kg, (*float32)(unsafe.Add(unsafe.Pointer(a), 4*s*segStride)), lda, (*float32)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
 		beta = 1
@@ -360,6 +389,9 @@ func goF32W(mr, nr, kg int, a *float32, lda, segs, segStride int, b, c *float32,
 }
 
 func goI16W(mr, nr, kg int, a *int16, lda, segs, segStride int, b *int16, c *int32, ldc int, alpha, beta int32, tiles int) {
+	if kg == 0 { // no A is read: one segment gives C = beta*C, and no pointer moves past A
+		segs = 1
+	}
 	for s := 0; s < segs; s++ {
 		goI16S(mr, nr, kg, (*int16)(unsafe.Add(unsafe.Pointer(a), 2*s*segStride)), lda, (*int16)(unsafe.Add(unsafe.Pointer(b), 2*2*s*kg*nr)), c, ldc, alpha, beta, tiles)
 		beta = 1
@@ -367,8 +399,19 @@ func goI16W(mr, nr, kg int, a *int16, lda, segs, segStride int, b *int16, c *int
 }
 
 func goU8S8W(mr, nr, kg int, a *uint8, lda, segs, segStride int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	goU8S8WQ(quad, mr, nr, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func goU8S8WX(mr, nr, kg int, a *uint8, lda, segs, segStride int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	goU8S8WQ(quadExact, mr, nr, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+func goU8S8WQ(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a *uint8, lda, segs, segStride int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	if kg == 0 { // no A is read: one segment gives C = beta*C, and no pointer moves past A
+		segs = 1
+	}
 	for s := 0; s < segs; s++ {
-		goU8S8S(mr, nr, kg, (*uint8)(unsafe.Add(unsafe.Pointer(a), s*segStride)), lda, (*int8)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
+		goU8S8SQ(quad, mr, nr, kg, (*uint8)(unsafe.Add(unsafe.Pointer(a), s*segStride)), lda, (*int8)(unsafe.Add(unsafe.Pointer(b), 4*s*kg*nr)), c, ldc, alpha, beta, tiles)
 		beta = 1
 	}
 }
@@ -425,6 +468,14 @@ func goI16I(mr, nr, kg int, a, alt *int16, rows *int, b *int16, c *int32, ldc in
 }
 
 func goU8S8I(mr, nr, kg int, a, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	goU8S8IQ(quad, mr, nr, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func goU8S8IX(mr, nr, kg int, a, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
+	goU8S8IQ(quadExact, mr, nr, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+func goU8S8IQ(quad func([4]uint8, [4]int8) int32, mr, nr, kg int, a, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha, beta int32, tiles int) {
 	bs := unsafe.Slice(b, kg*nr*4)
 	cs := unsafe.Slice(c, (tiles*mr-1)*ldc+nr)
 	for t := 0; t < tiles; t++ {
@@ -441,4 +492,46 @@ func goU8S8I(mr, nr, kg int, a, alt *uint8, rows *int, b *int8, c *int32, ldc in
 		}
 		goIntTile(mr, nr, acc, &cs[t*mr*ldc], ldc, alpha, beta)
 	}
+}
+
+// Depthwise fallbacks: out[x*ostep + c] = sum over taps of in[x*xstep + io + c] *
+// w[wo + c] for mr*nb pixels and nr*ncb channels, in the kernels' arithmetic (float32 FMA
+// order per channel: taps in table order; integers exact in int32, wrapping).
+
+func goDW[A any, W int32 | float32, C int32 | float32](mr, nr, nb, ncb int, in *A, taps *int, ntaps int, w *W, out *C, xstep, ostep int, mul func(A, W) C) {
+	ts := unsafe.Slice(taps, 2*ntaps)
+	maxIn, maxW := 0, 0
+	for t := 0; t < ntaps; t++ {
+		maxIn, maxW = max(maxIn, ts[2*t]), max(maxW, ts[2*t+1])
+	}
+	px, ch := mr*nb, nr*ncb
+	is := unsafe.Slice(in, (px-1)*xstep+maxIn+ch)
+	ws := unsafe.Slice(w, maxW+ch)
+	os := unsafe.Slice(out, (px-1)*ostep+ch)
+	for x := 0; x < px; x++ {
+		for c := 0; c < ch; c++ {
+			var s C
+			for t := 0; t < ntaps; t++ {
+				s += mul(is[x*xstep+ts[2*t]+c], ws[ts[2*t+1]+c])
+			}
+			os[x*ostep+c] = s
+		}
+	}
+}
+
+func goF32D(mr, nr, nb, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep, ostep int) {
+	goDW(mr, nr, nb, ncb, in, taps, ntaps, w, out, xstep, ostep, func(a, b float32) float32 { return a * b })
+}
+
+func goI16D(mr, nr, nb, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep, ostep int) {
+	goDW(mr, nr, nb, ncb, in, taps, ntaps, w, out, xstep, ostep, func(a int16, b int32) int32 { return int32(a) * int32(int16(b)) })
+}
+
+func goU8S8D(mr, nr, nb, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep, ostep int) {
+	goDW(mr, nr, nb, ncb, in, taps, ntaps, w, out, xstep, ostep, func(a uint8, b int32) int32 { return int32(a) * int32(int8(b)) })
+}
+
+// goU8S8DX is goU8S8D for the VNNI kernels (exact alike: one product per lane).
+func goU8S8DX(mr, nr, nb, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep, ostep int) {
+	goU8S8D(mr, nr, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
 }

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/sumacdev/sumac/internal/testutil"
 )
 
 // kgs are the k group counts tried: every remainder of the unrolled loop, the chunking
@@ -272,12 +273,11 @@ func TestIntKernels(t *testing.T) {
 	}
 }
 
-// TestU8S8SaturationModel checks that the assembly saturates exactly as the Go model does
-// for full-range activations, where VPMADDUBSW's int16 pair sums clip.
+// TestU8S8SaturationModel checks, for full-range activations, where VPMADDUBSW's int16 pair
+// sums clip: that every implementation that saturates (the AVX2 kernels, the Go model)
+// does so bit for bit like the Go model, and that the others (the NEON kernels) give the
+// exact product.
 func TestU8S8SaturationModel(t *testing.T) {
-	if len(implementations()) < 2 {
-		t.Skip("no assembly kernels in this build")
-	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, kg := range []int{1, 5, 64} {
 		a := make([]uint8, kg*U8MR*4)
@@ -288,25 +288,39 @@ func TestU8S8SaturationModel(t *testing.T) {
 		for i := range b {
 			b[i] = int8(-128 + r.IntN(20))
 		}
-		var out [2][]int32
-		for n, impl := range []string{"asm", "go"} {
-			restore := use(impl)
-			out[n] = make([]int32, U8MR*U8NR)
-			U8S8(kg, a, b, out[n], U8NR, 1, 0)
-			restore()
-		}
+		restore := use("go")
+		model := make([]int32, U8MR*U8NR)
+		U8S8(kg, a, b, model, U8NR, 1, 0)
+		restore()
+		exact := make([]int32, U8MR*U8NR)
 		saturated := false
-		for i := range out[0] {
-			if out[0][i] != out[1][i] {
-				t.Fatalf("k=%d: asm %d, Go model %d at %d", kg, out[0][i], out[1][i], i)
+		for i := 0; i < U8MR; i++ {
+			for j := 0; j < U8NR; j++ {
+				var d int32
+				for kk := 0; kk < 4*kg; kk++ {
+					d += int32(a[(kk/4*U8MR+i)*4+kk%4]) * int32(b[(kk/4*U8NR+j)*4+kk%4])
+				}
+				exact[i*U8NR+j] = d
+				saturated = saturated || model[i*U8NR+j] == -32768*2*int32(kg)
 			}
-			if out[0][i] != -32768*2*int32(kg) {
-				continue
-			}
-			saturated = true
 		}
 		if !saturated {
 			t.Fatalf("k=%d: operands chosen to saturate did not", kg)
+		}
+		for _, impl := range implementations() {
+			restore := use(impl)
+			out := make([]int32, U8MR*U8NR)
+			U8S8(kg, a, b, out, U8NR, 1, 0)
+			restore()
+			want, what := exact, "exact product"
+			if saturates(impl) {
+				want, what = model, "Go model"
+			}
+			for i := range out {
+				if out[i] != want[i] {
+					t.Fatalf("%s k=%d: %d, %s %d at %d", impl, kg, out[i], what, want[i], i)
+				}
+			}
 		}
 	}
 }
@@ -414,20 +428,7 @@ func TestKernelsUnderGC(t *testing.T) {
 			}
 		}
 	}
-	stop := make(chan struct{})
-	var gc sync.WaitGroup
-	gc.Add(1)
-	go func() {
-		defer gc.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				runtime.GC()
-			}
-		}
-	}()
+	stop := testutil.GCStress()
 	var wg sync.WaitGroup
 	errs := make(chan string, 4)
 	for w := 0; w < 4; w++ {
@@ -447,8 +448,7 @@ func TestKernelsUnderGC(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
-	gc.Wait()
+	stop()
 	close(errs)
 	for e := range errs {
 		t.Fatal(e)
@@ -558,33 +558,39 @@ func testPackBGroups[T int16 | int8 | uint8](t *testing.T, g int) {
 	r := rand.New(rand.NewPCG(17, 18))
 	for _, impl := range implementations() {
 		restore := use(impl)
-		for _, kg := range []int{1, 2, 9, 100} {
-			for _, np := range []int{1, 3, 17} {
-				ldb := 16*np + r.IntN(20)
-				panel := 16*g*kg + 16*g*r.IntN(3)
-				src := make([]T, (kg*g-1)*ldb+16*np)
-				for i := range src {
-					src[i] = T(r.Uint32())
-				}
-				dst := make([]T, (np-1)*panel+16*g*kg+5)
-				for i := range dst {
-					dst[i] = 7
-				}
-				PackBGroups(kg, np, src, ldb, dst, panel)
-				for jp := 0; jp < np; jp++ {
-					for p := 0; p < kg; p++ {
-						for j := 0; j < 16; j++ {
-							for q := 0; q < g; q++ {
-								if got, want := dst[jp*panel+(p*16+j)*g+q], src[(p*g+q)*ldb+jp*16+j]; got != want {
-									t.Fatalf("%s %T kg=%d np=%d: panel %d group %d col %d q %d = %v, want %v", impl, got, kg, np, jp, p, j, q, got, want)
+		for _, nr := range []int{16, 32} {
+			for _, kg := range []int{1, 2, 9, 100} {
+				for _, np := range []int{1, 3, 17} {
+					ldb := nr*np + r.IntN(20)
+					panel := nr*g*kg + 16*g*r.IntN(3)
+					src := make([]T, (kg*g-1)*ldb+nr*np)
+					for i := range src {
+						src[i] = T(r.Uint32())
+					}
+					dst := make([]T, (np-1)*panel+nr*g*kg+5)
+					for i := range dst {
+						dst[i] = 7
+					}
+					if nr == 16 {
+						PackBGroups(kg, np, src, ldb, dst, panel)
+					} else {
+						PackBGroupsNR(nr, kg, np, src, ldb, dst, panel)
+					}
+					for jp := 0; jp < np; jp++ {
+						for p := 0; p < kg; p++ {
+							for j := 0; j < nr; j++ {
+								for q := 0; q < g; q++ {
+									if got, want := dst[jp*panel+(p*nr+j)*g+q], src[(p*g+q)*ldb+jp*nr+j]; got != want {
+										t.Fatalf("%s %T nr=%d kg=%d np=%d: panel %d group %d col %d q %d = %v, want %v", impl, got, nr, kg, np, jp, p, j, q, got, want)
+									}
 								}
 							}
 						}
 					}
-				}
-				for _, v := range dst[(np-1)*panel+16*g*kg:] {
-					if v != 7 {
-						t.Fatalf("%s: wrote past the last panel", impl)
+					for _, v := range dst[(np-1)*panel+nr*g*kg:] {
+						if v != 7 {
+							t.Fatalf("%s: wrote past the last panel", impl)
+						}
 					}
 				}
 			}
@@ -603,21 +609,23 @@ func testPackWiden[T int8 | uint8](t *testing.T) {
 	for _, impl := range implementations() {
 		restore := use(impl)
 		for _, kg := range []int{1, 3, 8, 9, 40} {
-			for _, np := range []int{1, 4} {
-				ldb := 16*np + r.IntN(9)
-				panel := 32*kg + 32*r.IntN(2)
-				src := make([]T, (2*kg-1)*ldb+16*np)
-				for i := range src {
-					src[i] = T(r.Uint32())
-				}
-				dst := make([]int16, (np-1)*panel+32*kg)
-				PackBPairsWiden(kg, np, src, ldb, dst, panel)
-				for jp := 0; jp < np; jp++ {
-					for p := 0; p < kg; p++ {
-						for j := 0; j < 16; j++ {
-							for q := 0; q < 2; q++ {
-								if got, want := dst[jp*panel+(p*16+j)*2+q], int16(src[(2*p+q)*ldb+jp*16+j]); got != want {
-									t.Fatalf("%s %T B kg=%d: got %d want %d", impl, src[0], kg, got, want)
+			for _, nr := range []int{16, 32} {
+				for _, np := range []int{1, 4} {
+					ldb := nr*np + r.IntN(9)
+					panel := 2*nr*kg + 32*r.IntN(2)
+					src := make([]T, (2*kg-1)*ldb+nr*np)
+					for i := range src {
+						src[i] = T(r.Uint32())
+					}
+					dst := make([]int16, (np-1)*panel+2*nr*kg)
+					PackBPairsWidenNR(nr, kg, np, src, ldb, dst, panel)
+					for jp := 0; jp < np; jp++ {
+						for p := 0; p < kg; p++ {
+							for j := 0; j < nr; j++ {
+								for q := 0; q < 2; q++ {
+									if got, want := dst[jp*panel+(p*nr+j)*2+q], int16(src[(2*p+q)*ldb+jp*nr+j]); got != want {
+										t.Fatalf("%s %T B nr=%d kg=%d: got %d want %d", impl, src[0], nr, kg, got, want)
+									}
 								}
 							}
 						}

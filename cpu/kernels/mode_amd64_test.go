@@ -2,8 +2,8 @@
 
 package kernels
 
-// implementations lists the kernel implementations this build can run: the assembly (when
-// the CPU supports it) and the Go fallback, selected through useAsm.
+// implementations lists the kernel implementations this build can run: the assembly (every
+// set the CPU has, up to the start's cap) when the CPU supports it, and the Go fallbacks.
 func implementations() []string {
 	if Accelerated() {
 		return []string{"asm", "go"}
@@ -11,9 +11,16 @@ func implementations() []string {
 	return []string{"go"}
 }
 
+// startCap is the cap at start (the CPU and MaxISAEnv).
+var startCap = isaCap
+
 func use(impl string) (restore func()) {
-	old, old512 := useAsm, useAVX512
-	useAsm = impl == "asm"
-	useAVX512 = useAsm && old512
-	return func() { useAsm, useAVX512 = old, old512 }
+	if impl == "asm" {
+		return LimitISA(startCap)
+	}
+	return LimitISA(ISAGo)
 }
+
+// saturates reports whether impl's uint8 x int8 kernels saturate pair sums to int16 as
+// VPMADDUBSW does: both the AVX2 kernels and their Go model.
+func saturates(string) bool { return true }

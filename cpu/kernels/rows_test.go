@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sumacdev/sumac/internal/testutil"
 )
 
 // TestStridedRows: a tile of r rows equals the first r rows of the full tile computed from
@@ -177,7 +179,7 @@ func TestIndirectTiles(t *testing.T) {
 				compareTiles(t, impl+" F32", got, want, rows, kg)
 
 				// int16 pairs
-				a16, alt16, b16 := randInts[int16](r, nA), randInts[int16](r, nAlt), randInts[int16](r, kg*32)
+				a16, alt16, b16 := testutil.Ints[int16](r, nA), testutil.Ints[int16](r, nAlt), testutil.Ints[int16](r, kg*32)
 				g32, w32 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
 				I16IndirectTiles(rows, tiles, kg, a16, alt16, offs, b16, g32, ldc, 3, 1)
 				for tt := 0; tt < tiles; tt++ {
@@ -187,7 +189,7 @@ func TestIndirectTiles(t *testing.T) {
 				compareTiles(t, impl+" I16", g32, w32, rows, kg)
 
 				// uint8 x int8 quads
-				a8, alt8, b8 := randInts[uint8](r, nA), randInts[uint8](r, nAlt), randInts[int8](r, kg*64)
+				a8, alt8, b8 := testutil.Ints[uint8](r, nA), testutil.Ints[uint8](r, nAlt), testutil.Ints[int8](r, kg*64)
 				g8, w8 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
 				U8S8IndirectTiles(rows, tiles, kg, a8, alt8, offs, b8, g8, ldc, 1, 0)
 				for tt := 0; tt < tiles; tt++ {
@@ -238,14 +240,6 @@ func randF32(r *rand.Rand, n int) []float32 {
 	s := make([]float32, n)
 	for i := range s {
 		s[i] = float32(r.NormFloat64())
-	}
-	return s
-}
-
-func randInts[T int16 | uint8 | int8](r *rand.Rand, n int) []T {
-	s := make([]T, n)
-	for i := range s {
-		s[i] = T(r.Uint32())
 	}
 	return s
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sumacdev/sumac/internal/testutil"
 )
 
 // TestWindowTiles: a window call equals its segments run one after the other through the
@@ -155,14 +157,14 @@ func TestWindowRowsTiles(t *testing.T) {
 				}
 				compareTiles(t, impl+" F32 tiles", got, want, rows, kg)
 
-				a16, b16 := randInts[int16](r, nA), randInts[int16](r, segs*kg*32)
+				a16, b16 := testutil.Ints[int16](r, nA), testutil.Ints[int16](r, segs*kg*32)
 				g32, w32 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
 				I16WindowRowsTiles(rows, 1, kg, segs, segStride, a16, lda, b16, g32, ldc, 1, 0)
 				I16WindowTiles(1, kg, segs, segStride, a16, lda, b16, w32, ldc, 1, 0)
 				keepRows(w32, ldc, rows, sentinel)
 				compareTiles(t, impl+" I16", g32, w32, rows, kg)
 
-				a8, b8 := randInts[uint8](r, nA), randInts[int8](r, segs*kg*64)
+				a8, b8 := testutil.Ints[uint8](r, nA), testutil.Ints[int8](r, segs*kg*64)
 				g8, w8 := fill[int32](cLen, sentinel), fill[int32](cLen, sentinel)
 				U8S8WindowRowsTiles(rows, 1, kg, segs, segStride, a8, lda, b8, g8, ldc, 1, 0)
 				U8S8WindowTiles(1, kg, segs, segStride, a8, lda, b8, w8, ldc, 1, 0)

@@ -750,6 +750,1734 @@ func kF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float
 //go:noescape
 func asmF64P6x16Z(kg int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64, tiles int)
 
+// kF32S1x32Z runs asmF32S1x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32S1x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S1x32Z(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S1x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S2x32Z runs asmF32S2x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32S2x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S2x32Z(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S2x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S3x32Z runs asmF32S3x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32S3x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S3x32Z(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S3x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S4x32Z runs asmF32S4x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32S4x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S4x32Z(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S4x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S5x32Z runs asmF32S5x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32S5x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S5x32Z(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S5x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S6x32Z runs asmF32S6x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32S6x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S6x32Z(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S6x32Z(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W6x32Z runs asmF32W6x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32W6x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W6x32Z(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W6x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W5x32Z runs asmF32W5x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32W5x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W5x32Z(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W5x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W4x32Z runs asmF32W4x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32W4x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W4x32Z(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W4x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W3x32Z runs asmF32W3x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32W3x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W3x32Z(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W3x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W2x32Z runs asmF32W2x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32W2x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W2x32Z(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W2x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W1x32Z runs asmF32W1x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32W1x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W1x32Z(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W1x32Z(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I1x32Z runs asmF32I1x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32I1x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I1x32Z(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I1x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I2x32Z runs asmF32I2x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32I2x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I2x32Z(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I2x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I3x32Z runs asmF32I3x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32I3x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I3x32Z(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I3x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I4x32Z runs asmF32I4x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32I4x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I4x32Z(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I4x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I5x32Z runs asmF32I5x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32I5x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I5x32Z(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I5x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I6x32Z runs asmF32I6x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32I6x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I6x32Z(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I6x32Z(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kI16P6x32ZV runs asmI16P6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16P6x32ZV(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16P6x32ZV(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16P(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16P6x32ZV(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S1x32ZV runs asmI16S1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16S1x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16S1x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S1x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S2x32ZV runs asmI16S2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16S2x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16S2x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S2x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S3x32ZV runs asmI16S3x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16S3x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16S3x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S3x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S4x32ZV runs asmI16S4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16S4x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16S4x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S4x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S5x32ZV runs asmI16S5x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16S5x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16S5x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S5x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S6x32ZV runs asmI16S6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16S6x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16S6x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S6x32ZV(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W6x32ZV runs asmI16W6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16W6x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16W6x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W6x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W5x32ZV runs asmI16W5x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16W5x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16W5x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W5x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W4x32ZV runs asmI16W4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16W4x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16W4x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W4x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W3x32ZV runs asmI16W3x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16W3x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16W3x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W3x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W2x32ZV runs asmI16W2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16W2x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16W2x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W2x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W1x32ZV runs asmI16W1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16W1x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16W1x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W1x32ZV(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I1x32ZV runs asmI16I1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16I1x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16I1x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I1x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I2x32ZV runs asmI16I2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16I2x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16I2x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I2x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I3x32ZV runs asmI16I3x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16I3x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16I3x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I3x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I4x32ZV runs asmI16I4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16I4x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16I4x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I4x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I5x32ZV runs asmI16I5x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16I5x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16I5x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I5x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I6x32ZV runs asmI16I6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16I6x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmI16I6x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I6x32ZV(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8P6x32ZV runs asmU8S8P6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8P6x32ZV(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8P6x32ZV(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8PX(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8P6x32ZV(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kS8U8P6x32ZV runs asmS8U8P6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kS8U8P6x32ZV(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmS8U8P6x32ZV(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goS8U8PX(6, 32, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmS8U8P6x32ZV(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S1x32ZV runs asmU8S8S1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8S1x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8S1x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(1, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S1x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S2x32ZV runs asmU8S8S2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8S2x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8S2x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(2, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S2x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S3x32ZV runs asmU8S8S3x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8S3x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8S3x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(3, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S3x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S4x32ZV runs asmU8S8S4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8S4x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8S4x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(4, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S4x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S5x32ZV runs asmU8S8S5x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8S5x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8S5x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(5, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S5x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S6x32ZV runs asmU8S8S6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8S6x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8S6x32ZV(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(6, 32, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S6x32ZV(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W6x32ZV runs asmU8S8W6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8W6x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8W6x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(6, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W6x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W5x32ZV runs asmU8S8W5x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8W5x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8W5x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(5, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W5x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W4x32ZV runs asmU8S8W4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8W4x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8W4x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(4, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W4x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W3x32ZV runs asmU8S8W3x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8W3x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8W3x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(3, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W3x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W2x32ZV runs asmU8S8W2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8W2x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8W2x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(2, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W2x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W1x32ZV runs asmU8S8W1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8W1x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8W1x32ZV(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(1, 32, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W1x32ZV(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I1x32ZV runs asmU8S8I1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8I1x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8I1x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(1, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I1x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I2x32ZV runs asmU8S8I2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8I2x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8I2x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(2, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I2x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I3x32ZV runs asmU8S8I3x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8I3x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8I3x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(3, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I3x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I4x32ZV runs asmU8S8I4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8I4x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8I4x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(4, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I4x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I5x32ZV runs asmU8S8I5x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8I5x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8I5x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(5, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I5x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I6x32ZV runs asmU8S8I6x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8I6x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVX512VNNI {
+		asmU8S8I6x32ZV(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(6, 32, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I6x32ZV(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16P6x16V runs asmI16P6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16P6x16V(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16P6x16V(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16P(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16P6x16V(kg int, a *int16, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S1x16V runs asmI16S1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16S1x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16S1x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S1x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S2x16V runs asmI16S2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16S2x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16S2x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S2x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S3x16V runs asmI16S3x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16S3x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16S3x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S3x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S4x16V runs asmI16S4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16S4x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16S4x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S4x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S5x16V runs asmI16S5x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16S5x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16S5x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S5x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16S6x16V runs asmI16S6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16S6x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16S6x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16S(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16S6x16V(kg int, a *int16, lda int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W6x16V runs asmI16W6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16W6x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16W6x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W6x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W5x16V runs asmI16W5x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16W5x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16W5x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W5x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W4x16V runs asmI16W4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16W4x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16W4x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W4x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W3x16V runs asmI16W3x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16W3x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16W3x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W3x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W2x16V runs asmI16W2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16W2x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16W2x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W2x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16W1x16V runs asmI16W1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16W1x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16W1x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16W(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16W1x16V(kg int, a *int16, lda int, segs int, segStride int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I1x16V runs asmI16I1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16I1x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16I1x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I1x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I2x16V runs asmI16I2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16I2x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16I2x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I2x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I3x16V runs asmI16I3x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16I3x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16I3x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I3x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I4x16V runs asmI16I4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16I4x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16I4x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I4x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I5x16V runs asmI16I5x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16I5x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16I5x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I5x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kI16I6x16V runs asmI16I6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16I6x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmI16I6x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goI16I(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmI16I6x16V(kg int, a *int16, alt *int16, rows *int, b *int16, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8P6x16V runs asmU8S8P6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8P6x16V(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8P6x16V(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8PX(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8P6x16V(kg int, a *uint8, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kS8U8P6x16V runs asmS8U8P6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kS8U8P6x16V(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmS8U8P6x16V(kg, a, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goS8U8PX(6, 16, kg, a, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmS8U8P6x16V(kg int, a *int8, b *uint8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S1x16V runs asmU8S8S1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8S1x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8S1x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(1, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S1x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S2x16V runs asmU8S8S2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8S2x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8S2x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(2, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S2x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S3x16V runs asmU8S8S3x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8S3x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8S3x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(3, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S3x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S4x16V runs asmU8S8S4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8S4x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8S4x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(4, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S4x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S5x16V runs asmU8S8S5x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8S5x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8S5x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(5, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S5x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8S6x16V runs asmU8S8S6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8S6x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8S6x16V(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8SX(6, 16, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8S6x16V(kg int, a *uint8, lda int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W6x16V runs asmU8S8W6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8W6x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8W6x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(6, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W6x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W5x16V runs asmU8S8W5x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8W5x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8W5x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(5, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W5x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W4x16V runs asmU8S8W4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8W4x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8W4x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(4, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W4x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W3x16V runs asmU8S8W3x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8W3x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8W3x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(3, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W3x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W2x16V runs asmU8S8W2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8W2x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8W2x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(2, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W2x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8W1x16V runs asmU8S8W1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8W1x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8W1x16V(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8WX(1, 16, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8W1x16V(kg int, a *uint8, lda int, segs int, segStride int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I1x16V runs asmU8S8I1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8I1x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8I1x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(1, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I1x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I2x16V runs asmU8S8I2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8I2x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8I2x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(2, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I2x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I3x16V runs asmU8S8I3x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8I3x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8I3x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(3, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I3x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I4x16V runs asmU8S8I4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8I4x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8I4x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(4, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I4x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I5x16V runs asmU8S8I5x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8I5x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8I5x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(5, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I5x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kU8S8I6x16V runs asmU8S8I6x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int) {
+	if useAVXVNNI {
+		asmU8S8I6x16V(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goU8S8IX(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
+
+// kF32D1x8 runs asmF32D1x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D1x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D2x8 runs asmF32D2x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D2x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D2x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D2x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D4x8 runs asmF32D4x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D4x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D4x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D4x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D1x16 runs asmF32D1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D1x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D1x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D1x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D2x16 runs asmF32D2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D2x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D2x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D2x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D4x16 runs asmF32D4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kF32D4x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAsm {
+		asmF32D4x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D4x16(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D1x16Z runs asmF32D1x16Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D1x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D1x16Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D1x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D2x16Z runs asmF32D2x16Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D2x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D2x16Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D2x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D4x16Z runs asmF32D4x16Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D4x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D4x16Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D4x16Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D1x32Z runs asmF32D1x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D1x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D1x32Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D1x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D2x32Z runs asmF32D2x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D2x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D2x32Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D2x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kF32D4x32Z runs asmF32D4x32Z when the CPU has AVX-512F, else its Go fallback.
+func kF32D4x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
+	if useAVX512 {
+		asmF32D4x32Z(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goF32D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmF32D4x32Z(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int)
+
+// kI16D1x8 runs asmI16D1x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D1x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D1x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x8 runs asmI16D2x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D2x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D2x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x8 runs asmI16D4x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D4x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D4x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x8(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x16 runs asmI16D1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D1x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D1x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x16 runs asmI16D2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D2x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D2x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x16 runs asmI16D4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kI16D4x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmI16D4x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x16(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x8V runs asmI16D1x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D1x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D1x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x8V runs asmI16D2x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D2x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D2x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x8V runs asmI16D4x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D4x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D4x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x8V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x16V runs asmI16D1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D1x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D1x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x16V runs asmI16D2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D2x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D2x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x16V runs asmI16D4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kI16D4x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmI16D4x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x16V(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x16ZV runs asmI16D1x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D1x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D1x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x16ZV runs asmI16D2x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D2x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D2x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x16ZV runs asmI16D4x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D4x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D4x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x16ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D1x32ZV runs asmI16D1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D1x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D1x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D1x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D2x32ZV runs asmI16D2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D2x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D2x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D2x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kI16D4x32ZV runs asmI16D4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kI16D4x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmI16D4x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goI16D(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmI16D4x32ZV(nb int, ncb int, in *int16, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x8 runs asmU8S8D1x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D1x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D1x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x8 runs asmU8S8D2x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D2x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D2x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x8 runs asmU8S8D4x8 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D4x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D4x8(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x8(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x16 runs asmU8S8D1x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D1x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D1x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x16 runs asmU8S8D2x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D2x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D2x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x16 runs asmU8S8D4x16 when the CPU has AVX2 and FMA, else its Go fallback.
+func kU8S8D4x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAsm {
+		asmU8S8D4x16(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8D(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x16(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x8V runs asmU8S8D1x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D1x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D1x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x8V runs asmU8S8D2x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D2x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D2x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(2, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x8V runs asmU8S8D4x8V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D4x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D4x8V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(4, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x8V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x16V runs asmU8S8D1x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D1x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D1x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x16V runs asmU8S8D2x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D2x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D2x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x16V runs asmU8S8D4x16V when the CPU has AVX-VNNI, else its Go fallback.
+func kU8S8D4x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVXVNNI {
+		asmU8S8D4x16V(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x16V(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x16ZV runs asmU8S8D1x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D1x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D1x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(1, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x16ZV runs asmU8S8D2x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D2x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D2x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(2, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x16ZV runs asmU8S8D4x16ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D4x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D4x16ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(4, 16, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x16ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D1x32ZV runs asmU8S8D1x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D1x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D1x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(1, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D1x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D2x32ZV runs asmU8S8D2x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D2x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D2x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(2, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D2x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
+// kU8S8D4x32ZV runs asmU8S8D4x32ZV when the CPU has AVX-512F and AVX512_VNNI, else its Go fallback.
+func kU8S8D4x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int) {
+	if useAVX512VNNI {
+		asmU8S8D4x32ZV(nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+		return
+	}
+	goU8S8DX(4, 32, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)
+}
+
+//go:noescape
+func asmU8S8D4x32ZV(nb int, ncb int, in *uint8, taps *int, ntaps int, w *int32, out *int32, xstep int, ostep int)
+
 // peakF32 runs n iterations of the F32 kernel's arithmetic (96 MACs each) on registers.
 //
 //go:noescape
@@ -775,6 +2503,21 @@ func peakU8S8(n int)
 //go:noescape
 func peakS8U8(n int)
 
+// peakI16V runs n iterations of the I16 kernel's arithmetic (192 MACs each) on registers.
+//
+//go:noescape
+func peakI16V(n int)
+
+// peakU8S8V runs n iterations of the U8S8 kernel's arithmetic (384 MACs each) on registers.
+//
+//go:noescape
+func peakU8S8V(n int)
+
+// peakS8U8V runs n iterations of the S8U8 kernel's arithmetic (384 MACs each) on registers.
+//
+//go:noescape
+func peakS8U8V(n int)
+
 // peakF32Z runs n iterations of the F32 kernel's arithmetic (192 MACs each) on registers.
 //
 //go:noescape
@@ -784,6 +2527,21 @@ func peakF32Z(n int)
 //
 //go:noescape
 func peakF64Z(n int)
+
+// peakI16ZV runs n iterations of the I16 kernel's arithmetic (384 MACs each) on registers.
+//
+//go:noescape
+func peakI16ZV(n int)
+
+// peakU8S8ZV runs n iterations of the U8S8 kernel's arithmetic (768 MACs each) on registers.
+//
+//go:noescape
+func peakU8S8ZV(n int)
+
+// peakS8U8ZV runs n iterations of the S8U8 kernel's arithmetic (768 MACs each) on registers.
+//
+//go:noescape
+func peakS8U8ZV(n int)
 
 // packA6F32 packs k8 blocks of 8 k of six float32 rows into dst[k][6].
 func packA6F32(k8 int, src *float32, lda int, dst *float32) {
@@ -827,41 +2585,42 @@ func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, pane
 //go:noescape
 func asmPackB128(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
-// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels.
-func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels,
+// k groups gstep bytes apart in dst.
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
 	switch {
 	case useAsm && g == 2:
-		asmPackBPairs16(kg, np, src, ldb, dst, panel)
+		asmPackBPairs16(kg, np, src, ldb, dst, panel, gstep)
 	case useAsm:
-		asmPackBQuads8(kg, np, src, ldb, dst, panel)
+		asmPackBQuads8(kg, np, src, ldb, dst, panel, gstep)
 	default:
-		goPackBGroups(g, kg, np, src, ldb, dst, panel)
+		goPackBGroups(g, kg, np, src, ldb, dst, panel, gstep)
 	}
 }
 
 //go:noescape
-func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 //go:noescape
-func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 // packBPairsWiden packs pairs of byte rows of B widened to int16 panels.
-func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
 	switch {
 	case useAsm && signed:
-		asmPackBPairsS8(kg, np, src, ldb, dst, panel)
+		asmPackBPairsS8(kg, np, src, ldb, dst, panel, gstep)
 	case useAsm:
-		asmPackBPairsU8(kg, np, src, ldb, dst, panel)
+		asmPackBPairsU8(kg, np, src, ldb, dst, panel, gstep)
 	default:
-		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel, gstep)
 	}
 }
 
 //go:noescape
-func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 //go:noescape
-func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 // packA6Widen packs six byte rows widened to int16 k pairs, 16 k per block.
 func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
@@ -905,23 +2664,88 @@ func packB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 //go:noescape
 func asmPackB16TransF32(k8, np int, src *float32, ldb int, dst *float32, panel int)
 
-// peaks maps an element type to the peak loop and the MACs of one iteration.
-var peaks = map[string]struct {
-	loop func(int)
-	macs int
-}{
-	"float32": {peakF32, 96},
-	"float64": {peakF64, 48},
-	"int16":   {peakI16, 192},
-	"u8s8":    {peakU8S8, 384},
-	"s8u8":    {peakS8U8, 384},
+// dropoutF32 runs the dropout kernel on n8 blocks of 8 values.
+func dropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32) {
+	if useAsm {
+		asmDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
+		return
+	}
+	goDropoutF32(n8, x, y, mask, h, hstep, thr, scale)
 }
 
-// peaksAVX512 maps an element type to the peak loop of the AVX-512 kernels and the MACs of one iteration.
-var peaksAVX512 = map[string]struct {
-	loop func(int)
-	macs int
-}{
-	"float32": {peakF32Z, 192},
-	"float64": {peakF64Z, 96},
+//go:noescape
+func asmDropoutF32(n8 int, x, y, mask *float32, h *uint64, hstep, thr uint64, scale float32)
+
+// adadeltaF32 runs the Adadelta step on n8 blocks of 8 parameters.
+func adadeltaF32(n8 int, v, g, sq, acc *float32, rho, omr, eps, lr float32) {
+	if useAsm {
+		asmAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+		return
+	}
+	goAdadeltaF32(n8, v, g, sq, acc, rho, omr, eps, lr)
+}
+
+//go:noescape
+func asmAdadeltaF32(n8 int, v, gr, sq, acc *float32, rho, omr, eps, lr float32)
+
+// reluF32 runs the ReLU kernel on n8 blocks of 8 floats.
+func reluF32(n8 int, x, y *float32) {
+	if useAsm {
+		asmReLUF32(n8, x, y)
+		return
+	}
+	goReLUF32(n8, x, y)
+}
+
+//go:noescape
+func asmReLUF32(n8 int, x, y *float32)
+
+// reluGradF32 runs the ReLU gradient kernel on n8 blocks of 8 floats.
+func reluGradF32(n8 int, gy, y, gx *float32) {
+	if useAsm {
+		asmReLUGradF32(n8, gy, y, gx)
+		return
+	}
+	goReLUGradF32(n8, gy, y, gx)
+}
+
+//go:noescape
+func asmReLUGradF32(n8 int, gy, y, gx *float32)
+
+// maxPool2F32 runs the 2x2 max-pool kernel on px output pixels of 8*c8 channels.
+func maxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, base int) {
+	if useAsm {
+		asmMaxPool2F32(px, c8, x, xrow, y, arg, base)
+		return
+	}
+	goMaxPool2F32(px, c8, x, xrow, y, arg, base)
+}
+
+//go:noescape
+func asmMaxPool2F32(px, c8 int, x *float32, xrow int, y *float32, arg *int32, base int)
+
+// peaks maps a kernel set and an element type to the set's peak loop and the MACs of one
+// iteration.
+var peaks = map[ISA]map[string]peak{
+	ISAAVX2: {
+		"float32": {peakF32, 96},
+		"float64": {peakF64, 48},
+		"int16":   {peakI16, 192},
+		"u8s8":    {peakU8S8, 384},
+		"s8u8":    {peakS8U8, 384},
+	},
+	ISAAVX2VNNI: {
+		"int16": {peakI16V, 192},
+		"u8s8":  {peakU8S8V, 384},
+		"s8u8":  {peakS8U8V, 384},
+	},
+	ISAAVX512: {
+		"float32": {peakF32Z, 192},
+		"float64": {peakF64Z, 96},
+	},
+	ISAAVX512VNNI: {
+		"int16": {peakI16ZV, 384},
+		"u8s8":  {peakU8S8ZV, 768},
+		"s8u8":  {peakS8U8ZV, 768},
+	},
 }

@@ -1,10 +1,12 @@
 // Package x86gen generates the AVX2/FMA (and, for the float GEMMs, AVX-512) micro-kernels
-// of cpu/kernels as Go assembly.
+// of cpu/kernels as Go assembly, and from the same catalog their arm64 NEON versions
+// (arm64.go; docs/cpu-arm64.md).
 //
 // A kernel is a parameter set (Kernel: element types, register block MR x NR, k unrolling,
-// packed or strided A, prefetch distance); Generate turns a list of them into three files:
-// the assembly, the Go declarations with a dispatcher per kernel for amd64, and the
-// dispatchers for other architectures and -tags noasm, which call the pure-Go fallbacks.
+// packed or strided A, prefetch distance); Generate turns a list of them into the assembly
+// and Go declarations (a dispatcher per kernel) for amd64 and for arm64, the dispatchers for
+// other architectures and -tags noasm, which call the pure-Go fallbacks, and the exported
+// wrappers.
 // The register block follows the BLIS micro-kernel design (seed 001, Fig. 2; Van Zee and
 // van de Geijn, "BLIS: A Framework for Rapidly Instantiating BLAS Functionality", TOMS 2015):
 // the MR x NR tile of C lives in registers for the whole k loop, A is broadcast one element
@@ -77,22 +79,109 @@ func Catalog() []Kernel {
 		Kernel{Elem: F32, MR: 6, NR: 32, Unroll: 4, PrefetchA: 512, AVX512: true},
 		Kernel{Elem: F64, MR: 6, NR: 16, Unroll: 4, PrefetchA: 512, AVX512: true},
 	)
+	// The integer GEMMs and every convolution kernel form on the wider instruction sets:
+	// AVX-512 (float32, 6x32 on zmm), AVX-512 VNNI (int16 and uint8 x int8, 6x32: VPDPWSSD
+	// and VPDPBUSD, one instruction per k group and vector where AVX2 needs two or three)
+	// and AVX-VNNI (the same instructions on the 16 ymm registers, 6x16, for CPUs that have
+	// VNNI but not AVX-512). VPDPBUSD does not saturate, so its uint8 kernels are exact.
+	for _, w := range []struct {
+		e           Elem
+		nr          int
+		avx512, vnn bool
+	}{{F32, 32, true, false}, {I16, 32, true, true}, {U8S8, 32, true, true}, {I16, 16, false, true}, {U8S8, 16, false, true}} {
+		pb := 0
+		if w.e == F32 {
+			pb = pfB
+		}
+		base := Kernel{Elem: w.e, NR: w.nr, Unroll: 4, AVX512: w.avx512, VNNI: w.vnn}
+		if w.e != F32 { // the float32 one is above
+			k := base
+			k.MR, k.PrefetchA = 6, 512
+			ks = append(ks, k)
+			if w.e == U8S8 {
+				k.Elem = S8U8
+				ks = append(ks, k)
+			}
+		}
+		for mr := 1; mr <= 6; mr++ {
+			k := base
+			k.MR, k.Strided, k.PrefetchB = mr, true, pb
+			ks = append(ks, k)
+		}
+		for mr := 6; mr >= 1; mr-- {
+			k := base
+			k.MR, k.Strided, k.Window = mr, true, true
+			ks = append(ks, k)
+		}
+		for mr := 1; mr <= 6; mr++ {
+			k := base
+			k.MR, k.Indirect, k.PrefetchB = mr, true, pb
+			ks = append(ks, k)
+		}
+	}
+	// Depthwise kernels (depthwise.go): 4, 2 and 1 pixels x one or two vectors of channels,
+	// for every type and set of the convolution.
+	for _, w := range []struct {
+		e           Elem
+		avx512, vnn bool
+	}{{F32, false, false}, {F32, true, false}, {I16, false, false}, {I16, false, true}, {I16, true, true},
+		{U8S8, false, false}, {U8S8, false, true}, {U8S8, true, true}} {
+		lanes := 8
+		if w.avx512 {
+			lanes = 16
+		}
+		for _, nv := range []int{1, 2} {
+			for _, mr := range []int{1, 2, 4} {
+				ks = append(ks, Kernel{Elem: w.e, MR: mr, NR: nv * lanes, Depthwise: true, AVX512: w.avx512, VNNI: w.vnn})
+			}
+		}
+	}
 	return ks
 }
 
-// peaks returns the first packed kernel of each element type with (avx512) or without
-// AVX-512: the ones whose arithmetic the peak loops reproduce.
-func peaks(ks []Kernel, avx512 bool) []Kernel {
+// sets lists the kernel sets in a stable order, with the flag of cpu/kernels that says
+// whether the CPU runs it and the words its dispatchers' documentation uses.
+var sets = []struct{ name, flag, doc string }{
+	{SetAVX2, "useAsm", "AVX2 and FMA"},
+	{SetAVX2VNNI, "useAVXVNNI", "AVX-VNNI"},
+	{SetAVX512, "useAVX512", "AVX-512F"},
+	{SetAVX512VNNI, "useAVX512VNNI", "AVX-512F and AVX512_VNNI"},
+}
+
+func setFlag(set string) (flag, doc string) {
+	for _, s := range sets {
+		if s.name == set {
+			return s.flag, s.doc
+		}
+	}
+	panic("x86gen: unknown set " + set)
+}
+
+// peaks returns the first packed, untagged kernel of each element type in set: the ones
+// whose arithmetic the peak loops reproduce.
+func peaks(ks []Kernel, set string) []Kernel {
 	var out []Kernel
 	seen := map[Elem]bool{}
 	for _, k := range ks {
-		if !k.Strided && k.AVX512 == avx512 && !seen[k.Elem] {
+		if k.form() == "P" && k.Tag == "" && k.Set() == set && !seen[k.Elem] {
 			seen[k.Elem] = true
 			out = append(out, k)
 		}
 	}
 	return out
 }
+
+// allPeaks is peaks of every set.
+func allPeaks(ks []Kernel) []Kernel {
+	var out []Kernel
+	for _, s := range sets {
+		out = append(out, peaks(ks, s.name)...)
+	}
+	return out
+}
+
+// isaConst names each set's constant of cpu/kernels' ISA type.
+var isaConst = map[string]string{SetAVX2: "ISAAVX2", SetAVX2VNNI: "ISAAVX2VNNI", SetAVX512: "ISAAVX512", SetAVX512VNNI: "ISAAVX512VNNI"}
 
 // Files are the generated sources, keyed by file name.
 type Files map[string][]byte
@@ -109,8 +198,8 @@ func (f Files) Names() []string {
 
 const header = "// Code generated by internal/x86gen (go generate ./cpu/kernels); DO NOT EDIT.\n\n"
 
-// Generate returns the assembly, amd64 Go declarations and portable dispatchers for ks,
-// for a Go package named pkg.
+// Generate returns the assembly, amd64 Go declarations, portable dispatchers and the
+// exported per-type wrappers (wrappers.go) for ks, for a Go package named pkg.
 func Generate(pkg string, ks []Kernel) (Files, error) {
 	seen := map[string]bool{}
 	for _, k := range ks {
@@ -138,7 +227,7 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	for _, k := range ks {
 		k.emit(&s)
 	}
-	for _, k := range append(peaks(ks, false), peaks(ks, true)...) {
+	for _, k := range allPeaks(ks) {
 		k.emitPeak(&s)
 	}
 	emitPackA6F32(&s)
@@ -153,15 +242,17 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 	emitPackA6Widen(&s, "asmPackA6U8", false)
 	emitPackA6TransF32(&s)
 	emitPackB16TransF32(&s)
+	emitReLU(&s)
+	emitReLUGrad(&s)
+	emitMaxPool2(&s)
+	emitAdadelta(&s)
+	emitDropout(&s)
 
 	var decl bytes.Buffer
 	decl.WriteString(header)
 	fmt.Fprintf(&decl, "//go:build amd64 && !noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
 	for _, k := range ks {
-		isa, use := "AVX2 and FMA", "useAsm"
-		if k.AVX512 {
-			isa, use = "AVX-512F", "useAVX512"
-		}
+		use, isa := setFlag(k.Set())
 		fmt.Fprintf(&decl, "// %s runs %s when the CPU has %s, else its Go fallback.\n", k.Dispatcher(), k.Symbol(), isa)
 		fmt.Fprintf(&decl, "func %s(%s) {\n", k.Dispatcher(), k.goSignature())
 		fmt.Fprintf(&decl, "\tif %s {\n\t\t%s(%s)\n\t\treturn\n\t}\n", use, k.Symbol(), k.goArgNames())
@@ -169,35 +260,49 @@ func Generate(pkg string, ks []Kernel) (Files, error) {
 		fmt.Fprintf(&decl, "//go:noescape\nfunc %s(%s)\n\n", k.Symbol(), k.goSignature())
 	}
 
-	for _, k := range append(peaks(ks, false), peaks(ks, true)...) {
+	for _, k := range allPeaks(ks) {
 		fmt.Fprintf(&decl, "// %s runs n iterations of the %s kernel's arithmetic (%d MACs each) on registers.\n", k.PeakSymbol(), elems[k.Elem].tag, k.MR*k.NR*elems[k.Elem].group)
 		fmt.Fprintf(&decl, "//\n//go:noescape\nfunc %s(n int)\n\n", k.PeakSymbol())
 	}
 	decl.WriteString(packDecls)
-	for _, m := range []struct {
-		name, doc string
-		avx512    bool
-	}{{"peaks", "", false}, {"peaksAVX512", " of the AVX-512 kernels", true}} {
-		fmt.Fprintf(&decl, "// %s maps an element type to the peak loop%s and the MACs of one iteration.\n", m.name, m.doc)
-		fmt.Fprintf(&decl, "var %s = map[string]struct {\n\tloop func(int)\n\tmacs int\n}{\n", m.name)
-		for _, k := range peaks(ks, m.avx512) {
-			fmt.Fprintf(&decl, "\t%q: {%s, %d},\n", elems[k.Elem].dtype, k.PeakSymbol(), k.MR*k.NR*elems[k.Elem].group)
+	decl.WriteString(elementDecls)
+	decl.WriteString("// peaks maps a kernel set and an element type to the set's peak loop and the MACs of one\n// iteration.\nvar peaks = map[ISA]map[string]peak{\n")
+	for _, set := range sets {
+		ps := peaks(ks, set.name)
+		if len(ps) == 0 {
+			continue
 		}
-		fmt.Fprintf(&decl, "}\n\n")
+		fmt.Fprintf(&decl, "\t%s: {\n", isaConst[set.name])
+		for _, k := range ps {
+			fmt.Fprintf(&decl, "\t\t%q: {%s, %d},\n", elems[k.Elem].dtype, k.PeakSymbol(), k.MR*k.NR*elems[k.Elem].group)
+		}
+		decl.WriteString("\t},\n")
 	}
+	decl.WriteString("}\n\n")
 
 	var other bytes.Buffer
 	other.WriteString(header)
-	fmt.Fprintf(&other, "//go:build !amd64 || noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
+	fmt.Fprintf(&other, "//go:build (!amd64 && !arm64) || noasm\n\npackage %s\n\nimport \"unsafe\"\n\n", pkg)
 	for _, k := range ks {
 		fmt.Fprintf(&other, "func %s(%s) {\n", k.Dispatcher(), k.goSignature())
 		fmt.Fprintf(&other, "\t%s(%d, %d, %s)\n}\n\n", k.fallback(), k.MR, k.NR, k.goArgNames())
 	}
 
 	other.WriteString(packOther)
+	other.WriteString(elementOther)
 
-	files := Files{"zkernels_amd64.s": s.buf.Bytes()}
-	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_other.go": other.Bytes()} {
+	wrap, err := wrappers(pkg, ks)
+	if err != nil {
+		return nil, err
+	}
+
+	armAsm, armGo, err := generateARM64(pkg, ks)
+	if err != nil {
+		return nil, err
+	}
+
+	files := Files{"zkernels_amd64.s": s.buf.Bytes(), "zkernels_arm64.s": armAsm}
+	for name, src := range map[string][]byte{"zkernels_amd64.go": decl.Bytes(), "zkernels_arm64.go": armGo, "zkernels_other.go": other.Bytes(), "zwrappers.go": wrap} {
 		out, err := format.Source(src)
 		if err != nil {
 			return nil, fmt.Errorf("x86gen: formatting %s: %v", name, err)
@@ -250,41 +355,42 @@ func asmPackB64(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, pane
 //go:noescape
 func asmPackB128(k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
 
-// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels.
-func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+// packBGroups interleaves g rows (2 of int16 or 4 of bytes) of B into 16-column panels,
+// k groups gstep bytes apart in dst.
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
 	switch {
 	case useAsm && g == 2:
-		asmPackBPairs16(kg, np, src, ldb, dst, panel)
+		asmPackBPairs16(kg, np, src, ldb, dst, panel, gstep)
 	case useAsm:
-		asmPackBQuads8(kg, np, src, ldb, dst, panel)
+		asmPackBQuads8(kg, np, src, ldb, dst, panel, gstep)
 	default:
-		goPackBGroups(g, kg, np, src, ldb, dst, panel)
+		goPackBGroups(g, kg, np, src, ldb, dst, panel, gstep)
 	}
 }
 
 //go:noescape
-func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairs16(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 //go:noescape
-func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBQuads8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 // packBPairsWiden packs pairs of byte rows of B widened to int16 panels.
-func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
 	switch {
 	case useAsm && signed:
-		asmPackBPairsS8(kg, np, src, ldb, dst, panel)
+		asmPackBPairsS8(kg, np, src, ldb, dst, panel, gstep)
 	case useAsm:
-		asmPackBPairsU8(kg, np, src, ldb, dst, panel)
+		asmPackBPairsU8(kg, np, src, ldb, dst, panel, gstep)
 	default:
-		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+		goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel, gstep)
 	}
 }
 
 //go:noescape
-func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairsS8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 //go:noescape
-func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)
+func asmPackBPairsU8(kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int)
 
 // packA6Widen packs six byte rows widened to int16 k pairs, 16 k per block.
 func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {
@@ -338,12 +444,12 @@ func packBRows(w, k, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, pa
 	goPackBRows(w, k, np, src, ldb, dst, panel)
 }
 
-func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackBGroups(g, kg, np, src, ldb, dst, panel)
+func packBGroups(g, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
+	goPackBGroups(g, kg, np, src, ldb, dst, panel, gstep)
 }
 
-func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int) {
-	goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel)
+func packBPairsWiden(signed bool, kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int) {
+	goPackBPairsWiden(signed, kg, np, src, ldb, dst, panel, gstep)
 }
 
 func packA6Widen(signed bool, k16 int, src unsafe.Pointer, lda int, dst *int16) {

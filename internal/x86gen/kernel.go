@@ -36,14 +36,17 @@ type elemInfo struct {
 	cElem     int    // bytes of one C element
 	isFloat   bool
 	dtype     string // the name callers use (cpu/kernels.MeasurePeak)
+	// shape prefixes cpu/kernels' shape constants (F32MR, U8NR, I16KGroup): U8S8 and S8U8
+	// share theirs.
+	shape string
 }
 
 var elems = map[Elem]elemInfo{
-	F32:  {"F32", "float32", "float32", "float32", 1, 4, 4, 4, true, "float32"},
-	F64:  {"F64", "float64", "float64", "float64", 1, 8, 8, 8, true, "float64"},
-	I16:  {"I16", "int16", "int16", "int32", 2, 4, 2, 4, false, "int16"},
-	U8S8: {"U8S8", "uint8", "int8", "int32", 4, 4, 1, 4, false, "u8s8"},
-	S8U8: {"S8U8", "int8", "uint8", "int32", 4, 4, 1, 4, false, "s8u8"},
+	F32:  {"F32", "float32", "float32", "float32", 1, 4, 4, 4, true, "float32", "F32"},
+	F64:  {"F64", "float64", "float64", "float64", 1, 8, 8, 8, true, "float64", "F64"},
+	I16:  {"I16", "int16", "int16", "int32", 2, 4, 2, 4, false, "int16", "I16"},
+	U8S8: {"U8S8", "uint8", "int8", "int32", 4, 4, 1, 4, false, "u8s8", "U8"},
+	S8U8: {"S8U8", "int8", "uint8", "int32", 4, 4, 1, 4, false, "s8u8", "U8"},
 }
 
 // Kernel is the parameter set of one generated micro-kernel. The kernel computes the MR x NR
@@ -77,29 +80,75 @@ type Kernel struct {
 	// loads and broadcasts; on Intel server cores with two 512-bit FMA units it doubles the
 	// peak.
 	AVX512 bool
+	// VNNI integer kernels multiply and accumulate in one instruction: VPDPWSSD (int16 pairs)
+	// or VPDPBUSD (uint8 x int8 quads, summed into int32 without the int16 saturation of
+	// VPMADDUBSW, so exact for every input). With AVX512 they are AVX-512 VNNI kernels on zmm
+	// registers; without, AVX-VNNI kernels on the 16 ymm registers, whose VEX encodings Go's
+	// assembler lacks and the generator writes as bytes (vexVNNI).
+	VNNI bool
+	// Depthwise kernels compute a convolution channel by channel (depth-wise and, on an
+	// expanded input, grouped convolutions): MR output pixels x NR channels, each channel's
+	// sum over a table of taps of input x per-channel weight, vectorized across the channels
+	// (depthwise.go). NR is one or two vectors.
+	Depthwise bool
 	// Tag tells apart variants of one shape (tuning experiments); it suffixes the symbol.
 	Tag string
 }
 
 // Symbol is the Go name of the assembly function (the dispatcher adds a "k" prefix).
 func (k Kernel) Symbol() string {
-	form := k.form()
-	isa := ""
-	if k.AVX512 {
-		isa = "Z"
-	}
-	return fmt.Sprintf("asm%s%s%dx%d%s%s", elems[k.Elem].tag, form, k.MR, k.NR, isa, k.Tag)
+	return fmt.Sprintf("asm%s%s%dx%d%s%s", elems[k.Elem].tag, k.form(), k.MR, k.NR, k.Suffix(), k.Tag)
 }
+
+// Sets are the instruction sets of the kernels, in the names cpu/kernels uses (its ISA
+// type): every kernel belongs to one, and a CPU runs a set's kernels when it has the set.
+const (
+	SetAVX2       = "avx2"        // AVX2 and FMA, 16 ymm registers
+	SetAVX2VNNI   = "avx2-vnni"   // AVX2 with AVX-VNNI (VEX-encoded VPDPBUSD, VPDPWSSD)
+	SetAVX512     = "avx512"      // AVX-512F, 32 zmm registers
+	SetAVX512VNNI = "avx512-vnni" // AVX-512F with AVX512_VNNI
+)
+
+// Set names the kernel's instruction set.
+func (k Kernel) Set() string {
+	switch {
+	case k.AVX512 && k.VNNI:
+		return SetAVX512VNNI
+	case k.AVX512:
+		return SetAVX512
+	case k.VNNI:
+		return SetAVX2VNNI
+	}
+	return SetAVX2
+}
+
+// setSuffix is the symbol and wrapper suffix of each set: F32Tiles, I16VStridedTiles,
+// F32ZTiles, U8S8ZVIndirectTiles.
+var setSuffix = map[string]string{SetAVX2: "", SetAVX2VNNI: "V", SetAVX512: "Z", SetAVX512VNNI: "ZV"}
+
+// Suffix is the kernel's set suffix.
+func (k Kernel) Suffix() string { return setSuffix[k.Set()] }
 
 // Dispatcher is the Go function that callers use: assembly when available, Go otherwise.
 func (k Kernel) Dispatcher() string { return "k" + strings.TrimPrefix(k.Symbol(), "asm") }
 
 // fallback is the pure-Go implementation of the same contract (cpu/kernels/fallback.go).
-func (k Kernel) fallback() string { return "go" + elems[k.Elem].tag + k.form() }
+// VPDPBUSD sums uint8 x int8 products without saturation, so the VNNI byte kernels have
+// exact fallbacks (suffix X); VPDPWSSD computes what VPMADDWD and VPADDD do.
+func (k Kernel) fallback() string {
+	x := ""
+	if k.VNNI && (k.Elem == U8S8 || k.Elem == S8U8) {
+		x = "X"
+	}
+	return "go" + elems[k.Elem].tag + k.form() + x
+}
 
-// form is the symbol letter of the A access: P packed, S strided, W window, I indirect.
+// form is the symbol letter of the A access: P packed, S strided, W window, I indirect,
+// D depthwise.
 func (k Kernel) form() string {
 	switch {
+	case k.Depthwise:
+		return "D"
 	case k.Indirect:
 		return "I"
 	case k.Window:
@@ -146,15 +195,21 @@ func (k Kernel) Validate() error {
 	if !ok {
 		return fmt.Errorf("x86gen: unknown element type %d", k.Elem)
 	}
+	if k.Depthwise {
+		return k.validateDepthwise()
+	}
 	maxMR := 8 // packed A: one broadcast address per row from AX; the register check below bounds MR*NR
 	if k.Strided {
 		maxMR = 6 // A rows from two base registers, 3 rows each; R12 keeps the tile start
 	}
-	if k.AVX512 {
+	if k.AVX512 && !k.Strided && !k.Indirect {
 		maxMR = 14
-		if !e.isFloat || k.Strided {
-			return fmt.Errorf("x86gen: %s: AVX-512 kernels are packed float kernels", e.tag)
-		}
+	}
+	if k.VNNI && e.isFloat {
+		return fmt.Errorf("x86gen: %s: VNNI kernels are integer kernels", e.tag)
+	}
+	if k.AVX512 && !e.isFloat && !k.VNNI {
+		return fmt.Errorf("x86gen: %s: AVX-512 integer kernels are VNNI kernels", e.tag)
 	}
 	if k.MR < 1 || k.MR > maxMR {
 		return fmt.Errorf("x86gen: %s: MR=%d outside 1..%d", e.tag, k.MR, maxMR)
@@ -169,7 +224,7 @@ func (k Kernel) Validate() error {
 	// the integer types, one product temporary; the epilogue needs three free registers
 	// (alpha, beta and a load temporary) once the B and broadcast registers are dead.
 	need := k.MR*k.nv() + k.nv() + 1
-	if !e.isFloat {
+	if k.needsTmp() {
 		need++
 	}
 	if regs := k.numRegs(); need > regs || k.MR*k.nv() > regs-3 {
@@ -178,9 +233,9 @@ func (k Kernel) Validate() error {
 	if k.Window && !k.Strided {
 		return fmt.Errorf("x86gen: %s: a window kernel reads A in place (Strided)", e.tag)
 	}
-	if k.Indirect && (k.Strided || k.Window || k.AVX512 || k.MR > len(indirectRows) || k.PrefetchA != 0) {
+	if k.Indirect && (k.Strided || k.Window || k.MR > len(indirectRows) || k.PrefetchA != 0) {
 		// (Hints 256 bytes ahead on each row measured 2% slower on ResNet-50's 3x3 layers.)
-		return fmt.Errorf("x86gen: %s: an indirect kernel is an AVX2 kernel of at most %d rows, not strided, window or A-prefetching", e.tag, len(indirectRows))
+		return fmt.Errorf("x86gen: %s: an indirect kernel has at most %d rows and is not strided, window or A-prefetching", e.tag, len(indirectRows))
 	}
 	if k.PrefetchA < 0 || k.PrefetchA%64 != 0 {
 		return fmt.Errorf("x86gen: PrefetchA=%d is not a non-negative multiple of 64", k.PrefetchA)
@@ -199,6 +254,9 @@ type arg struct {
 
 func (k Kernel) args() (args []arg, frame int) {
 	e := elems[k.Elem]
+	if k.Depthwise {
+		return k.depthwiseArgs()
+	}
 	cSize := 4
 	if k.Elem == F64 {
 		cSize = 8
@@ -286,6 +344,18 @@ type regs struct {
 	tmp   string
 }
 
+// needsTmp reports whether the kernel needs a product temporary: the integer kernels other
+// than the VNNI ones, whose multiply accumulates.
+func (k Kernel) needsTmp() bool { return !elems[k.Elem].isFloat && !k.VNNI }
+
+// intMove is the integer vector load and store: VMOVDQU on ymm, VMOVDQU32 on zmm.
+func (k Kernel) intMove() string {
+	if k.AVX512 {
+		return "VMOVDQU32"
+	}
+	return "VMOVDQU"
+}
+
 func (k Kernel) allocate() regs {
 	var r regs
 	n := 0
@@ -302,7 +372,7 @@ func (k Kernel) allocate() regs {
 		n++
 	}
 	last := k.numRegs() - 1
-	if !elems[k.Elem].isFloat {
+	if k.needsTmp() {
 		r.tmp = k.vreg(last)
 		last--
 	}
@@ -350,7 +420,7 @@ func (k Kernel) update(a *asm, r regs, s int, bcastNext *int, loads bool) {
 		case k.Elem == F64:
 			load = "VMOVUPD"
 		case !e.isFloat:
-			load = "VMOVDQU"
+			load = k.intMove()
 		}
 		a.ins(load, mem(s*bStep+k.vecBytes()*j, "BX"), rb)
 	}
@@ -366,10 +436,12 @@ func (k Kernel) update(a *asm, r regs, s int, bcastNext *int, loads bool) {
 		default:
 			a.ins("VPBROADCASTD", k.aOperand(i, s), ra)
 		}
-		switch k.Elem {
-		}
 		for j, rb := range r.b {
 			acc := r.acc[i][j]
+			if k.VNNI {
+				k.vnni(a, rb, ra, acc)
+				continue
+			}
 			switch k.Elem {
 			case F32:
 				a.ins("VFMADD231PS", rb, ra, acc)
@@ -394,6 +466,24 @@ func (k Kernel) update(a *asm, r regs, s int, bcastNext *int, loads bool) {
 	}
 }
 
+// vnni emits acc += the dot products of B vector rb and A broadcast ra: VPDPWSSD for int16,
+// VPDPBUSD with the unsigned operand (A for U8S8, B for S8U8) as the first source. Go's
+// operand order reverses Intel's: second source, first source, destination.
+func (k Kernel) vnni(a *asm, rb, ra, acc string) {
+	op, src1, src2 := "VPDPWSSD", ra, rb
+	switch k.Elem {
+	case U8S8:
+		op = "VPDPBUSD"
+	case S8U8:
+		op, src1, src2 = "VPDPBUSD", rb, ra
+	}
+	if k.AVX512 {
+		a.ins(op, src2, src1, acc)
+		return
+	}
+	a.vexVNNI(op, acc, src1, src2)
+}
+
 // advance moves the A and B pointers past n k groups.
 func (k Kernel) advance(a *asm, n int) {
 	e := elems[k.Elem]
@@ -412,6 +502,10 @@ func (k Kernel) advance(a *asm, n int) {
 
 // emit writes the kernel's TEXT block.
 func (k Kernel) emit(a *asm) {
+	if k.Depthwise {
+		k.emitDepthwise(a)
+		return
+	}
 	e := elems[k.Elem]
 	r := k.allocate()
 	_, frame := k.args()
@@ -718,32 +812,28 @@ func (k Kernel) intEpilogue(a *asm, r regs) {
 	a.ins("JEQ", "beta1")
 	a.ins("VMOVD", "R11", xreg(beta))
 	a.ins("VPBROADCASTD", xreg(beta), beta)
+	mov := k.intMove()
 	k.storeRows(a, r, func(acc, m string) {
-		a.ins("VMOVDQU", m, tmp)
+		a.ins(mov, m, tmp)
 		a.ins("VPMULLD", beta, tmp, tmp)
 		a.ins("VPADDD", tmp, acc, acc)
-		a.ins("VMOVDQU", acc, m)
+		a.ins(mov, acc, m)
 	})
 	a.ins("JMP", "next")
 	a.label("beta1")
 	k.storeRows(a, r, func(acc, m string) {
 		a.ins("VPADDD", m, acc, acc)
-		a.ins("VMOVDQU", acc, m)
+		a.ins(mov, acc, m)
 	})
 	a.ins("JMP", "next")
 	a.label("beta0")
 	k.storeRows(a, r, func(acc, m string) {
-		a.ins("VMOVDQU", acc, m)
+		a.ins(mov, acc, m)
 	})
 }
 
 // PeakSymbol is the Go name of the kernel's compute-only loop.
-func (k Kernel) PeakSymbol() string {
-	if k.AVX512 {
-		return "peak" + elems[k.Elem].tag + "Z"
-	}
-	return "peak" + elems[k.Elem].tag
-}
+func (k Kernel) PeakSymbol() string { return "peak" + elems[k.Elem].tag + k.Suffix() }
 
 // emitPeak writes a loop of n iterations of the kernel's arithmetic without its loads: the
 // instruction mix of the micro-kernel on registers only, the ceiling the kernel can reach on

@@ -119,13 +119,14 @@ func emitPackA6F64(a *asm) {
 
 // emitPackBGroups writes the packing of a row-major B whose k groups interleave rows:
 // asmPackBPairs16 (int16, pairs of rows) and asmPackBQuads8 (bytes, quads of rows), with
-// signature (kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int), strides
-// in bytes. For each group p and whole panel jp of 16 columns, the g rows' 16 values are
-// interleaved (VPUNPCKL/H) so that column j's g values are adjacent: 64 bytes at
-// dst + jp*panel + p*64.
+// signature (kg, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel, gstep int),
+// strides in bytes. For each group p and whole panel jp of 16 columns, the g rows' 16 values
+// are interleaved (VPUNPCKL/H) so that column j's g values are adjacent: 64 bytes at
+// dst + jp*panel + p*gstep (gstep 64 for 16-column panels; a 32-column panel is packed as
+// two halves 64 bytes apart with gstep 128).
 func emitPackBGroups(a *asm, name string, group int) {
-	a.line("// func %s(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)", name)
-	a.line("TEXT ·%s(SB), NOSPLIT, $0-48", name)
+	a.line("// func %s(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int, gstep int)", name)
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-56", name)
 	a.ins("MOVQ", "kg+0(FP)", "CX")
 	a.ins("MOVQ", "src+16(FP)", "SI")
 	a.ins("MOVQ", "ldb+24(FP)", "R8")
@@ -173,7 +174,7 @@ func emitPackBGroups(a *asm, name string, group int) {
 	for i := 0; i < group; i++ {
 		a.ins("ADDQ", "R8", "SI")
 	}
-	a.ins("ADDQ", imm(64), "DI")
+	a.ins("ADDQ", "gstep+48(FP)", "DI") // the next k group: 64 bytes on (16-column panels) or more
 	a.ins("DECQ", "CX")
 	a.ins("JNZ", "group")
 	a.ins("VZEROUPPER")
@@ -182,7 +183,7 @@ func emitPackBGroups(a *asm, name string, group int) {
 }
 
 // emitPackBPairsWiden writes name(kg, np int, src unsafe.Pointer, ldb int, dst
-// unsafe.Pointer, panel int): like asmPackBPairs16 but from bytes, sign- or zero-extended to
+// unsafe.Pointer, panel, gstep int): like asmPackBPairs16 but from bytes, sign- or zero-extended to
 // int16 on the way (VPMOVSXBW / VPMOVZXBW): the B side of the exact uint8 x int8 path.
 // ldb is in bytes, panel in bytes of the int16 destination.
 func emitPackBPairsWiden(a *asm, name string, signed bool) {
@@ -190,8 +191,8 @@ func emitPackBPairsWiden(a *asm, name string, signed bool) {
 	if signed {
 		ext = "VPMOVSXBW"
 	}
-	a.line("// func %s(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int)", name)
-	a.line("TEXT ·%s(SB), NOSPLIT, $0-48", name)
+	a.line("// func %s(kg int, np int, src unsafe.Pointer, ldb int, dst unsafe.Pointer, panel int, gstep int)", name)
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-56", name)
 	a.ins("MOVQ", "kg+0(FP)", "CX")
 	a.ins("MOVQ", "src+16(FP)", "SI")
 	a.ins("MOVQ", "ldb+24(FP)", "R8")
@@ -219,7 +220,7 @@ func emitPackBPairsWiden(a *asm, name string, signed bool) {
 	a.ins("JNZ", "panel")
 	a.ins("ADDQ", "R8", "SI")
 	a.ins("ADDQ", "R8", "SI")
-	a.ins("ADDQ", imm(64), "DI")
+	a.ins("ADDQ", "gstep+48(FP)", "DI") // the next k group: 64 bytes on (16-column panels) or more
 	a.ins("DECQ", "CX")
 	a.ins("JNZ", "group")
 	a.ins("VZEROUPPER")

@@ -106,6 +106,8 @@ func Run(s *op.Spec, a, b []int64) (IntResult, error) {
 	switch {
 	case s.Conv != nil:
 		return Conv2DInt(s.Conv, s.Types, a, b)
+	case s.GEMM != nil && s.GEMM.Beta != 0:
+		return IntResult{}, fmt.Errorf("%s: beta=1 needs C's old values (GEMMIntC)", s)
 	case s.GEMM != nil:
 		return GEMMInt(s.GEMM, s.Types, a, b)
 	case s.Einsum != nil:
@@ -119,6 +121,8 @@ func RunFloat(s *op.Spec, a, b []float64) ([]float64, error) {
 	switch {
 	case s.Conv != nil:
 		return Conv2DFloat(s.Conv, s.Types, a, b)
+	case s.GEMM != nil && s.GEMM.Beta != 0:
+		return nil, fmt.Errorf("%s: beta=1 needs C's old values (GEMMFloatC)", s)
 	case s.GEMM != nil:
 		return GEMMFloat(s.GEMM, s.Types, a, b)
 	case s.Einsum != nil:

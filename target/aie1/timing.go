@@ -116,9 +116,12 @@ var (
 	// II_VMUL: the same list as II_VMAC without an accumulator input.
 	ItinVMUL = Itin{Name: "vmul", Def: 6, Use: [NumOperandKinds]int{OpndScalar: 0, OpndPtr: 1, OpndMod: 1, OpndVecX: 1, OpndVecZ: 0, OpndAcc: 6, OpndStoreData: 1}}
 	// II_VFMAC: [6, 6, 4, 1, 0, 0, 1, 0, 0, 0, 0] over VFPMAC's operands (d0, d1, acc, sx,
-	// fpxstart, fpxoffs, sc, ...): "MAC with 6 cycle latency, accumulator read in cycle 4".
-	// Dependent fpmacs into one accumulator are 6-4+1 = 3 cycles apart.
-	ItinVFMAC = Itin{Name: "vfmac", Def: 6, Use: [NumOperandKinds]int{OpndScalar: 0, OpndPtr: 1, OpndMod: 1, OpndVecX: 1, OpndVecZ: 0, OpndAcc: 4, OpndStoreData: 1}}
+	// fpxstart, fpxoffs, sc, ...): "MAC with 6 cycle latency, accumulator read in cycle 4",
+	// which would put dependent fpmacs into one accumulator 6-4+1 = 3 cycles apart. The
+	// hardware evidence says 2 (FPAccChainCycles), so the accumulator is read in cycle
+	// Def - FPAccChainCycles + 1 = 5: the result cycle is the itinerary's, the chaining
+	// distance the documented one.
+	ItinVFMAC = Itin{Name: "vfmac", Def: 6, Use: [NumOperandKinds]int{OpndScalar: 0, OpndPtr: 1, OpndMod: 1, OpndVecX: 1, OpndVecZ: 0, OpndAcc: 6 - FPAccChainCycles + 1, OpndStoreData: 1}}
 	// II_VFMUL: [6, 6, 1, 0, 0, 1, 0, 0, 0, 0].
 	ItinVFMUL = Itin{Name: "vfmul", Def: 6, Use: [NumOperandKinds]int{OpndScalar: 0, OpndPtr: 1, OpndMod: 1, OpndVecX: 1, OpndVecZ: 0, OpndAcc: 4, OpndStoreData: 1}}
 	// II_SRS: [3, 3, 1, 1, 2] over MV_W_SRS0_80_srsl (dst, modc, src, shift, mod): the vector
@@ -137,6 +140,40 @@ var (
 	ItinLock = Itin{Name: "lock", Def: 1, Use: uses(1)}
 	// II_RET: [/*LR*/ 1, /*r0*/ 5]; jumps have 5 delay slots (BranchDelaySlots).
 	ItinBranch = Itin{Name: "branch", Def: 1, Use: uses(1)}
+	// II_VSEL: [2, 1, 0, 0, 0, 0, 0, 2]: "Vector select through pre-adder"; the permute
+	// network's shuffles (broadcast) take the same path.
+	ItinVSEL = Itin{Name: "vsel", Def: 2, Use: uses(1)}
+	// II_SS2SCL: [1, 1, 0]: a stream word into a register. II_SCL2MS: [2, 1, 2, 2]: a
+	// register onto an output stream.
+	ItinSS2SCL = Itin{Name: "ss2scl", Def: 1, Use: uses(1)}
+	ItinSCL2MS = Itin{Name: "scl2ms", Def: 2, Use: uses(1)}
+)
+
+// FPAccChainCycles is the distance between two dependent floating-point MACs into one
+// accumulator. [Sched]'s II_VFMAC reads the accumulator in cycle 4 and writes in cycle 6,
+// which gives 3; the hardware evidence gives 2, and the model follows it:
+//   - UG1079 "Floating-Point Operations": "Floating-point MACs have a latency of two-cycles,
+//     thus, using two accumulators in a ping-pong manner ... allow[s] the compiler to
+//     schedule a MAC on each clock cycle";
+//   - Vitis Tutorials, Feature_Tutorials/14-implementing-iir-filter Part 2a (the chess
+//     compiler's listing of 12 chained aie::mac): "there is a NOP (no operation) between each
+//     VFPMAC to account for the two-cycle floating-point accumulation latency", and Part 2b:
+//     "This NOP is unavoidable as a floating-point accumulation requires two cycles";
+//   - AM009 "Floating-Point Vector Unit": the accumulation stage (FPACC) spans two stages.
+//
+// The integer MACs need no such gap: [Sched]'s II_VMAC reads the accumulator in the cycle it
+// writes it (6, 6: back to back), which the published figures agree with (seed 001's
+// 16x4 GEMM issues two dependent mac16 per accumulator per 8-cycle iteration at its measured
+// 85.9% of peak; Vitis Tutorials Design_Tutorials/02-super_sampling_rate_fir SingleKernel
+// reaches 295.6 of the 312.5 Msps that one chained MAC per cycle allows).
+const FPAccChainCycles = 2
+
+// StreamPorts is the number of 32-bit input and of output stream ports of an AIE1 tile;
+// StreamWordBits the bits one moves per cycle (AM009 "AI Engine Interfaces": two input and
+// two output streams, 32 bits per cycle each, a 128-bit access every 4 cycles).
+const (
+	StreamPorts    = 2
+	StreamWordBits = 32
 )
 
 func uses(c int) (u [NumOperandKinds]int) {

@@ -11,7 +11,8 @@ func TestLatencies(t *testing.T) {
 	}{
 		// Seed 001's counts need back-to-back integer MACs into one accumulator ([LLVM-AIE] AIE1Schedule.td, seed 001 Fig. 5).
 		{"vmac->vmac acc", &ItinVMAC, &ItinVMAC, OpndAcc, 1},
-		{"vfmac->vfmac acc", &ItinVFMAC, &ItinVFMAC, OpndAcc, 3},
+		// Dependent fpmacs into one accumulator are FPAccChainCycles apart (UG1079, VT IIR Part 2a/2b).
+		{"vfmac->vfmac acc", &ItinVFMAC, &ItinVFMAC, OpndAcc, FPAccChainCycles},
 		{"load->vmac X", &ItinLoad, &ItinVMAC, OpndVecX, 8},
 		{"load->vmac Z", &ItinLoad, &ItinVMAC, OpndVecZ, 9},
 		{"vmac->srs", &ItinVMAC, &ItinSRS, OpndAcc, 6},

@@ -74,6 +74,9 @@ type Options struct {
 	Layout *Layout
 	// Sizes gives the data size in bytes of each window/pointer parameter (for DefaultLayout).
 	Sizes map[string]int
+	// BodyOrder: "" compiles loop bodies clustered by accumulator and in program order and
+	// keeps the faster; "cluster" or "program" compiles only that one.
+	BodyOrder string
 }
 
 type compiler struct {
@@ -97,6 +100,10 @@ type compiler struct {
 	// entry/exit markers for the breakdown
 	tCall, tRet int
 	loopInfo    []loopSummary
+	// arrayEntry: the address moves of arrays with storage of their own (adf.go)
+	arrayEntry []*vop
+	// streams: the last issue cycle of an op on each stream (adf.go)
+	streams map[string]int
 }
 
 type loopSummary struct {
@@ -118,40 +125,134 @@ type placed struct {
 // caller's lock acquire/release and call/return. Innermost loops are also tried unrolled 2 and
 // 4 times with iteration-local variables renamed (modulo variable expansion, unroll.go); the
 // version with the fewest cycles that fits the 16 KB program memory wins.
+//
+// Loop bodies are compiled with their MACs clustered by accumulator (clusterMACs) and, when
+// that changes their order, also in program order (the order the kernel was written or
+// generated in, which may keep fewer X and Z operands live); the faster wins.
 func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
-	best, err := compileOne(k, opt)
-	if err != nil {
+	switch opt.BodyOrder {
+	case orderCluster, orderProgram:
+		p, _, err := compileUnrolled(k, opt, opt.BodyOrder)
+		return p, err
+	case "":
+	default:
+		return nil, fmt.Errorf("body order %q: want cluster or program", opt.BodyOrder)
+	}
+	best, reordered, err := compileUnrolled(k, opt, orderCluster)
+	if err == nil && best.accSpills > 0 {
+		// Accumulators spill: also try the innermost loops unrolled with the accumulators
+		// grouped (group.go), each group swapped in and out once per unrolled body.
+		// Groups of the whole file swap all registers at once; groups of half of it swap
+		// half of them while the other half computes.
+		for _, u := range []int{2, 4, 8} {
+			k2 := unrollInnerMax(k, u, maxGroupedOps)
+			if k2 == nil {
+				break
+			}
+			for _, units := range []int{FileUnits[FileAcc], FileUnits[FileAcc] / 2} {
+				if p, err := compileGrouped(k2, opt, u, units); err == nil && p.grouped && faster(p, best) {
+					p.Notes = append(p.Notes, fmt.Sprintf("innermost loops unrolled %d times, accumulators in groups of %d units", u, units))
+					best = p
+				}
+			}
+		}
+	}
+	if err == nil && !reordered {
+		return best, nil
+	}
+	alt, _, aerr := compileUnrolled(k, opt, orderProgram)
+	switch {
+	case aerr != nil && err != nil:
 		return nil, err
+	case aerr != nil:
+		return best, nil
+	case err != nil || faster(alt, best):
+		alt.Notes = append(alt.Notes, "loop bodies kept in program order (faster than clustered by accumulator)")
+		return alt, nil
+	}
+	return best, nil
+}
+
+// faster reports whether a is the better of two compilations: one that fits the program
+// memory over one that does not, then fewer static cycles.
+func faster(a, b *Program) bool {
+	fa, fb := len(a.Bundles) <= aie1.ProgMemInstrs, len(b.Bundles) <= aie1.ProgMemInstrs
+	if fa != fb {
+		return fa
+	}
+	return a.StaticCycles() < b.StaticCycles()
+}
+
+// compileUnrolled compiles k and its innermost loops unrolled 2 and 4 times, and returns the
+// fastest; reordered says whether clusterMACs changed a loop body's order.
+func compileUnrolled(k *kernel.Kernel, opt Options, order string) (*Program, bool, error) {
+	best, reordered, err := compileOne(k, opt, order)
+	if err != nil {
+		return nil, false, err
 	}
 	if best.Spills > 0 {
-		return best, nil // more copies would only need more registers
+		return best, reordered, nil // more copies would only need more registers
 	}
 	for _, u := range []int{2, 4} {
 		k2 := unrollInner(k, u)
 		if k2 == nil {
 			break
 		}
-		p, err := compileOne(k2, opt)
+		p, r, err := compileOne(k2, opt, order)
+		reordered = reordered || r
 		if err != nil || len(p.Bundles) > aie1.ProgMemInstrs || p.StaticCycles() >= best.StaticCycles() {
 			break
 		}
 		p.Notes = append(p.Notes, fmt.Sprintf("innermost loops unrolled %d times (modulo variable expansion)", u))
 		best = p
 	}
-	return best, nil
+	return best, reordered, nil
 }
 
-func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
+func compileOne(k *kernel.Kernel, opt Options, order string) (*Program, bool, error) {
+	p, err := compileOrder(k, opt, order)
+	if err != nil {
+		return nil, false, err
+	}
+	return p, p.reordered, nil
+}
+
+// Loop body orders (lowerLoop).
+const (
+	orderCluster = "cluster" // clusterMACs: the MACs of one accumulator together
+	orderProgram = "program" // as written
+	orderGroup   = "group"   // groupAccs: accumulators in groups that fit the register file
+)
+
+func compileOrder(k *kernel.Kernel, opt Options, order string) (*Program, error) {
+	return compileUnroll(k, opt, order, 1)
+}
+
+// compileGrouped compiles k, whose innermost loops were unrolled u times, with the
+// accumulators in groups of units accumulator units (groupAccs).
+func compileGrouped(k *kernel.Kernel, opt Options, u, units int) (*Program, error) {
+	return compileWith(k, opt, orderGroup, u, units)
+}
+
+// compileUnroll compiles k whose innermost loops were unrolled u times (unrollInner).
+func compileUnroll(k *kernel.Kernel, opt Options, order string, u int) (*Program, error) {
+	return compileWith(k, opt, order, u, FileUnits[FileAcc])
+}
+
+func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int) (*Program, error) {
 	if err := k.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkADF(k); err != nil {
 		return nil, err
 	}
 	lay := opt.Layout
 	if lay == nil {
-		lay = DefaultLayout(k.Params, opt.Sizes)
+		lay = DefaultLayout(withArrays(k), arraySizes(k, opt.Sizes))
 	}
 	c := &compiler{k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
-	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}}
+	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits}
 	c.stackPtr = c.l.newReg("sp", FileSpecial, 20)
 	c.stackPtr.fixed = &Reg{File: FileSpecial, Units: []int{4}}
 	c.stackPtr.phys = *c.stackPtr.fixed
@@ -176,9 +277,14 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 			} else {
 				c.l.vregs[p] = a
 			}
+		case p.Type.IsStream():
+			// a stream port: no register, read and written by stream moves (adf.go)
 		default:
 			return nil, fmt.Errorf("parameter %s: scalar parameters are not supported by the AIE1 backend yet", p.Name)
 		}
+	}
+	if err := c.arrays(); err != nil {
+		return nil, err
 	}
 	c.prog.Consts = c.l.consts
 	body, err := c.l.lowerBody(k.Body, nil, nil)
@@ -186,7 +292,7 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 		return nil, err
 	}
 	// Entry and exit.
-	entry := &region{}
+	entry := &region{ops: c.arrayEntry}
 	exit := &region{}
 	for _, p := range k.Params {
 		if w := c.l.winPtr[p]; w != nil {
@@ -232,6 +338,7 @@ func compileOne(k *kernel.Kernel, opt Options) (*Program, error) {
 	if err := c.emit(); err != nil {
 		return nil, err
 	}
+	c.prog.reordered, c.prog.grouped = c.l.reordered, c.l.grouped
 	return c.prog, nil
 }
 
@@ -440,6 +547,7 @@ func depEdges(ops []*vop, carried bool) []Edge {
 			}
 		}
 	}
+	edges = append(edges, streamEdges(ops, carried)...)
 	// Memory order within a space: stores keep their order with every other access.
 	for i, a := range ops {
 		if a.mem == nil {
@@ -568,7 +676,7 @@ func (c *compiler) earliest(o *vop) int {
 			}
 		}
 	}
-	return t
+	return max(t, c.streamReady(o))
 }
 
 // commit records op o issued at t in the timeline state.
@@ -599,6 +707,7 @@ func (c *compiler) commit(o *vop, t int) {
 			m.lastStore = max(m.lastStore, t)
 		}
 	}
+	c.streamCommit(o, t)
 }
 
 // scheduleStraight list-schedules ops into the timeline after the current floor.
@@ -943,6 +1052,9 @@ func (c *compiler) emit() error {
 	c.floor = tj + aie1.BranchDelaySlots + 1
 	first := true
 	for _, rg := range c.regions {
+		if rg.barrier {
+			c.floor = c.drained() // nothing moves across a barrier (adf.go)
+		}
 		if rg.loop != nil {
 			if err := c.scheduleLoop(rg.loop); err != nil {
 				return err
@@ -1023,7 +1135,7 @@ func (c *compiler) machine(pl placed) *Instr {
 			slot = aie1.SlotLNG
 		}
 	}
-	in := &Instr{Name: o.name, Slot: slot, Itin: o.itin, Src: o.src, Part: -1, Spill: o.spill, MACs: o.macs, Seq: pl.seq, Imm: o.imm, Lock: o.lock}
+	in := &Instr{Name: o.name, Slot: slot, Itin: o.itin, Src: o.src, Part: -1, Spill: o.spill, MACs: o.macs, Seq: pl.seq, Imm: o.imm, Lock: o.lock, Wrap: o.wrap}
 	var txt []string
 	for _, d := range o.defs {
 		r := d.r.phys

@@ -21,6 +21,9 @@ type vreg struct {
 	// needX / needZ: used as a MAC X buffer (must sit in ya or yd) or Z buffer (wc0/wc1)
 	// (VMAC's VEC1024:$pmx and VECFWC:$ipm operands in AIE1InstrInfo.td).
 	needX, needZ bool
+	// avoidZ: a floating-point accumulator, which takes wc0/wc1 (the only Z buffers) only
+	// when no other register is free (backend/adf.go)
+	avoidZ bool
 	// fixed: a register the convention fixes (argument registers).
 	fixed *Reg
 	phys  Reg
@@ -66,6 +69,10 @@ type vop struct {
 	imm   int64
 	// control: jal/ret/loop-setup roles for the scheduler.
 	role opRole
+	// wrap names the window whose position this op moves (ADF windows are circular).
+	wrap string
+	// stream names the stream this op reads or writes (its ops keep their order, adf.go).
+	stream string
 }
 
 type opRole uint8
@@ -81,6 +88,9 @@ const (
 type region struct {
 	ops  []*vop
 	loop *loopRegion
+	// barrier: nothing is scheduled across the start of this region (a separator or a read
+	// of the cycle counter, adf.go)
+	barrier bool
 }
 
 type loopRegion struct {
@@ -126,6 +136,15 @@ type lowerer struct {
 	indOf map[*kernel.Instr]*indGroup
 	// counterUsed: the current loop's counter is read by code that remains.
 	counterUsed bool
+	// order is how loop bodies are ordered before allocation (orderCluster, orderProgram,
+	// orderGroup); reordered records that clusterMACs changed some body (Compile then also
+	// tries program order), grouped that groupAccs did.
+	order              string
+	reordered, grouped bool
+	unroll             int // the innermost loops are unrolled this many times (groupAccs' rounds)
+	groupUnits         int // accumulator units per group (groupAccs)
+	// outerCounters: the enclosing loops' counters, marked when a nested loop reads them
+	outerCounters []*counterUse
 	// params: per window and pointer parameter, its register.
 }
 
@@ -335,6 +354,7 @@ func macCount(in *kernel.Instr) int {
 // lowerBody lowers statements into regions. lv is the innermost enclosing loop's counter
 // (nil outside loops); inLoop tells whether we are inside any loop.
 func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) ([]*region, error) {
+	body = l.inlineTrivialLoops(body) // adf.go
 	var regs []*region
 	cur := &region{}
 	flush := func() {
@@ -481,6 +501,17 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 	for _, s := range body {
 		switch s := s.(type) {
 		case *kernel.Instr:
+			if s.Op == kernel.OpBarrier || s.Op == kernel.OpCycles {
+				// nothing is scheduled across a separator or a cycle counter read (adf.go)
+				flush()
+				cur.barrier = true
+				if err := l.lowerInstr(cur, s, nil, -1, lv, defs); err != nil {
+					return nil, err
+				}
+				flush()
+				cur.barrier = true
+				continue
+			}
 			if skip[s] {
 				continue // an upd_* folded into the load before it
 			}
@@ -501,6 +532,7 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 					}
 				}
 			}
+			l.markOuterCounters(s) // adf.go
 			if err := l.lowerInstr(cur, s, nil, -1, lv, defs); err != nil {
 				return nil, err
 			}
@@ -540,9 +572,13 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 	}
 	outer, outerUsed := l.curLoop, l.counterUsed
 	l.curLoop, l.counterUsed = lr, false
+	l.outerCounters = append(l.outerCounters, &counterUse{v: s.Var})
 	body, err := l.lowerBody(s.Body, s.Var, lr)
-	// The loop counter is materialized only if something other than an address uses it.
-	needCounter := l.counterUsed && s.Var != nil
+	cu := l.outerCounters[len(l.outerCounters)-1]
+	l.outerCounters = l.outerCounters[:len(l.outerCounters)-1]
+	// The loop counter is materialized only if something other than an address uses it (in
+	// this loop's body or in a loop nested in it).
+	needCounter := (l.counterUsed || cu.used) && s.Var != nil
 	l.curLoop, l.counterUsed = outer, outerUsed
 	if err != nil {
 		return nil, err
@@ -566,8 +602,21 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 		last := body[len(body)-1]
 		last.ops = append(last.ops, inc)
 	}
-	if len(body) == 1 && body[0].loop == nil {
-		body[0].ops = clusterMACs(body[0].ops)
+	if len(body) == 1 && body[0].loop == nil && l.order == orderGroup {
+		if ops, ok := l.groupAccs(body[0].ops, lr); ok {
+			body[0].ops = ops
+			l.grouped = true
+		}
+	}
+	if len(body) == 1 && body[0].loop == nil && l.order == orderCluster && !hasFPMAC(body[0].ops) {
+		c := clusterMACs(body[0].ops)
+		for i := range c {
+			if c[i] != body[0].ops[i] {
+				l.reordered = true
+				break
+			}
+		}
+		body[0].ops = c
 	}
 	lr.body = body
 	return lr, nil
@@ -755,7 +804,13 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		incr := op == kernel.OpWinReadIncr || op == kernel.OpWinWriteIncr
 		o := &vop{itin: &aie1.ItinLoad, alts: ldAlts, part: part}
 		var bytes int
-		if store {
+		if store && in.Args[1].Var == nil {
+			// a constant written: moved into a register first (backend/adf.go)
+			v, _ := l.immReg(in, in.Args[1], add)
+			bytes = elem
+			o.name, o.itin, o.alts = "vst", &aie1.ItinStore, stAlts
+			o.uses = append(o.uses, l.use(v, aie1.OpndStoreData))
+		} else if store {
 			v, err := argReg(1)
 			if err != nil {
 				return err
@@ -779,6 +834,7 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		if incr {
 			o.mem.postInc = bytes
 			o.defs = append(o.defs, vopnd{r: w, ptrUpdate: true})
+			o.wrap = in.Args[0].Var.Name
 		}
 		add(o)
 		return nil
@@ -789,9 +845,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		}
 		n, ok := l.immOf(in.Args[1])
 		if !ok {
-			return posErr(in, fmt.Errorf("window_incr: the increment must be a compile-time constant"))
+			return l.winIncrReg(cur, in, w, add, argReg)
 		}
-		add(&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{l.def(w)}, uses: []vopnd{l.use(w, aie1.OpndPtr)}, imm: n * int64(in.Args[0].Var.Type.Elem.Bytes())})
+		add(&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{l.def(w)}, uses: []vopnd{l.use(w, aie1.OpndPtr)}, imm: n * int64(in.Args[0].Var.Type.Elem.Bytes()), wrap: in.Args[0].Var.Name})
 		return nil
 	case op == kernel.OpLoad || op == kernel.OpStore:
 		p, err := argReg(0)
@@ -853,6 +909,7 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		if err != nil {
 			return err
 		}
+		x, z = l.macOperandCopies(x, z, add)
 		x.needX = true
 		z.needZ = true
 		key, err := cfgKey(op, in.Args, l)
@@ -888,6 +945,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 				cur.ops[len(cur.ops)-1].src = nil
 			}
 			o.uses = append(o.uses, l.use(dst, aie1.OpndAcc))
+		}
+		if fp {
+			dst.avoidZ = true
 		}
 		o.uses = append(o.uses, l.use(x, aie1.OpndVecX), l.use(z, aie1.OpndVecZ), l.use(cfg, aie1.OpndScalar))
 		o.defs = append(o.defs, l.def(dst))
@@ -977,7 +1037,7 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		}
 		n, ok := l.immOf(in.Args[1])
 		if !ok {
-			return posErr(in, fmt.Errorf("pointer arithmetic with a run-time amount is not supported by the AIE1 backend"))
+			return l.ptrAddReg(cur, in, p, dst, add, argReg) // backend/adf.go
 		}
 		if p != dst {
 			add(&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}, uses: []vopnd{l.use(p, aie1.OpndPtr)}})
@@ -1005,6 +1065,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			}
 			add(&vop{name: op.String(), alts: aluAlts, itin: itin, defs: []vopnd{l.def(dst)}, uses: us})
 			return nil
+		}
+		if ok, err := l.lowerADF(cur, in, dst, add, argReg); ok {
+			return err
 		}
 		return posErr(in, fmt.Errorf("%v is not supported by the AIE1 backend", op))
 	}

@@ -143,6 +143,10 @@ type Instr struct {
 	Text string
 	// ID numbers the program's instructions 0..n-1 (for per-instruction tables).
 	ID int
+	// Wrap names the window whose position this instruction moves: the new position wraps
+	// around the window's region (ADF windows are circular; AM009 lists cyclic addressing
+	// among the AGU's modes), at no extra cost.
+	Wrap string
 }
 
 // Bundle is one VLIW instruction: at most one instruction per slot, listed in sequential
@@ -182,6 +186,11 @@ type Program struct {
 	NumInstrs int
 	// Consts are the scalar variables the backend treats as compile-time constants.
 	Consts map[*kernel.Var]int64
+
+	// reordered: clusterMACs changed the order of a loop body; grouped: groupAccs did;
+	// accSpills counts the spill and fill operations of accumulators.
+	reordered, grouped bool
+	accSpills          int
 
 	// cache holds a simulator's per-program tables (see Cached).
 	cacheMu sync.Mutex

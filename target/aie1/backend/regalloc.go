@@ -294,7 +294,8 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 				}
 				age = max(age, lastEnd[r.file][u])
 			}
-			if ok && (got == nil || age < bestAge) {
+			if ok && (got == nil || age < bestAge) && !(r.avoidZ && zPlacement(pl) && got != nil && !zPlacement(got)) ||
+				ok && r.avoidZ && got != nil && zPlacement(got) && !zPlacement(pl) {
 				got, bestAge = pl, age
 			}
 		}
@@ -343,6 +344,12 @@ func (c *compiler) tryAllocate() (*vreg, error) {
 func (c *compiler) spill(victim *vreg) {
 	nops := aie1.SpillOps(victim.bits)
 	bytes := 32 * nops
+	scalar := victim.file != FileVec && victim.file != FileAcc
+	if scalar {
+		// a scalar, pointer or modifier register: one 32-bit stack store or load
+		// (AIE1InstrInfo.cpp storeRegToStackSlot: ST_dms_sts_spill for eR, eP, eM)
+		nops, bytes = 1, 4
+	}
 	if victim.file == FileAcc {
 		// 64 bytes per 384-bit unit (two 32-byte halves)
 		bytes = 64 * len(placements(victim)[0])
@@ -350,6 +357,8 @@ func (c *compiler) spill(victim *vreg) {
 	}
 	if victim.file == FileAcc {
 		c.stackTop = (c.stackTop + 63) &^ 63 // accumulator slots hold 64-byte units
+	} else if !scalar {
+		c.stackTop = (c.stackTop + 31) &^ 31 // 256-bit transfers are 32-byte aligned
 	}
 	victim.slot = c.stackTop
 	c.stackTop += bytes
@@ -363,9 +372,16 @@ func (c *compiler) spill(victim *vreg) {
 			if victim.file == FileAcc {
 				alts = alts[:1]
 			}
-			out = append(out, &vop{name: "fill", alts: alts, itin: &aie1.ItinLoad, defs: []vopnd{{r: t, part: 32 * k, partBytes: 32}}, uses: []vopnd{{r: sp, kind: aie1.OpndPtr}},
-				mem: &vmem{ptr: sp, offset: victim.slot + 32*k, bytes: 32, space: space, spillOf: victim}, spill: true})
+			d := vopnd{r: t, part: 32 * k, partBytes: 32}
+			if scalar {
+				d = vopnd{r: t}
+			}
+			out = append(out, &vop{name: "fill", alts: alts, itin: &aie1.ItinLoad, defs: []vopnd{d}, uses: []vopnd{{r: sp, kind: aie1.OpndPtr}},
+				mem: &vmem{ptr: sp, offset: victim.slot + 32*k, bytes: min(32, bytes), space: space, spillOf: victim}, spill: true})
 			c.prog.Fills++
+			if victim.file == FileAcc {
+				c.prog.accSpills++
+			}
 		}
 		return out
 	}
@@ -376,9 +392,16 @@ func (c *compiler) spill(victim *vreg) {
 			if victim.file == FileAcc {
 				alts = []uint16{spillStAlts[0] | ResStackBank}
 			}
-			out = append(out, &vop{name: "spill", alts: alts, itin: &aie1.ItinStore, uses: []vopnd{{r: t, kind: aie1.OpndStoreData, part: 32 * k, partBytes: 32}, {r: sp, kind: aie1.OpndPtr}},
-				mem: &vmem{store: true, ptr: sp, offset: victim.slot + 32*k, bytes: 32, space: space, spillOf: victim}, spill: true})
+			d := vopnd{r: t, kind: aie1.OpndStoreData, part: 32 * k, partBytes: 32}
+			if scalar {
+				d = vopnd{r: t, kind: aie1.OpndStoreData}
+			}
+			out = append(out, &vop{name: "spill", alts: alts, itin: &aie1.ItinStore, uses: []vopnd{d, {r: sp, kind: aie1.OpndPtr}},
+				mem: &vmem{store: true, ptr: sp, offset: victim.slot + 32*k, bytes: min(32, bytes), space: space, spillOf: victim}, spill: true})
 			c.prog.Spills++
+			if victim.file == FileAcc {
+				c.prog.accSpills++
+			}
 		}
 		return out
 	}

@@ -20,7 +20,14 @@ const maxUnrolledOps = 96
 // unrollInner returns a copy of k whose innermost loops are unrolled u times where the trip
 // count and the pipelining minimum allow it, or nil if no loop could be unrolled. The input
 // kernel is not modified (the copy shares unchanged statements and variables).
-func unrollInner(k *kernel.Kernel, u int) *kernel.Kernel {
+func unrollInner(k *kernel.Kernel, u int) *kernel.Kernel { return unrollInnerMax(k, u, maxUnrolledOps) }
+
+// maxGroupedOps bounds an unrolled loop body whose accumulators are grouped (group.go): such
+// bodies trade a longer body for fewer spills.
+const maxGroupedOps = 320
+
+// unrollInnerMax is unrollInner with a bound on the unrolled body's statements.
+func unrollInnerMax(k *kernel.Kernel, u, maxOps int) *kernel.Kernel {
 	k2 := &kernel.Kernel{Name: k.Name, Params: k.Params, Vars: append([]*kernel.Var(nil), k.Vars...), Defines: k.Defines}
 	changed := false
 	var walk func(body []kernel.Stmt) []kernel.Stmt
@@ -66,7 +73,7 @@ func unrollInner(k *kernel.Kernel, u int) *kernel.Kernel {
 					}
 				}
 			})
-			if l2 := unrollLoop(k2, l, u, outside); l2 != nil {
+			if l2 := unrollLoop(k2, l, u, outside, maxOps); l2 != nil {
 				out = append(out, l2)
 				changed = true
 			} else {
@@ -82,9 +89,9 @@ func unrollInner(k *kernel.Kernel, u int) *kernel.Kernel {
 	return k2
 }
 
-func unrollLoop(k2 *kernel.Kernel, l *kernel.Loop, u int, outside map[*kernel.Var]bool) *kernel.Loop {
+func unrollLoop(k2 *kernel.Kernel, l *kernel.Loop, u int, outside map[*kernel.Var]bool, maxOps int) *kernel.Loop {
 	trip, ok := l.TripCount()
-	if !ok || trip < int64(2*u) || len(l.Body)*u > maxUnrolledOps || trip%int64(u) != 0 || !l.Step.IsIntImm() || l.Cmp != kernel.Lt && l.Cmp != kernel.Ne && l.Cmp != kernel.Gt {
+	if !ok || trip < int64(2*u) || len(l.Body)*u > maxOps || trip%int64(u) != 0 || !l.Step.IsIntImm() || l.Cmp != kernel.Lt && l.Cmp != kernel.Ne && l.Cmp != kernel.Gt {
 		return nil
 	}
 	if l.HasRange && (l.RangeMin < int64(u) || l.RangeMin%int64(u) != 0) {

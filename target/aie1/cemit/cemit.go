@@ -12,6 +12,7 @@ package cemit
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -78,6 +79,10 @@ func (e *emitter) count(body []kernel.Stmt) {
 			if s.Var != nil {
 				e.defs[s.Var]++
 			}
+		case *kernel.If:
+			if s.Cond.Var != nil {
+				e.uses[s.Cond.Var] += 2 // never folded into the condition
+			}
 		}
 	})
 }
@@ -85,7 +90,8 @@ func (e *emitter) count(body []kernel.Stmt) {
 // sideEffect reports instructions whose evaluation changes state other than their result.
 func sideEffect(in *kernel.Instr) bool {
 	switch in.Op {
-	case kernel.OpWinReadIncr, kernel.OpWinWriteIncr, kernel.OpWinWrite, kernel.OpWinIncr, kernel.OpStore:
+	case kernel.OpWinReadIncr, kernel.OpWinWriteIncr, kernel.OpWinWrite, kernel.OpWinIncr, kernel.OpStore,
+		kernel.OpStreamRead, kernel.OpStreamWrite, kernel.OpCycles, kernel.OpBarrier:
 		return true
 	}
 	return false
@@ -103,6 +109,10 @@ func (e *emitter) planFolds(body []kernel.Stmt) {
 			switch s := list[u].(type) {
 			case *kernel.Loop:
 				plan(s.Body)
+				continue
+			case *kernel.If:
+				plan(s.Then)
+				plan(s.Else)
 				continue
 			case *kernel.Instr:
 				if e.folded[s] {
@@ -144,6 +154,28 @@ func (e *emitter) addNeeds(in *kernel.Instr, need map[*kernel.Var]bool) {
 
 func (e *emitter) emit() {
 	k := e.k
+	// arrays with storage of their own are file-scope arrays (a local, static or member array
+	// behaves the same for one call of the kernel)
+	var arrays []*kernel.Var
+	for _, v := range k.Vars {
+		if v.Storage != nil {
+			arrays = append(arrays, v)
+		}
+	}
+	sort.Slice(arrays, func(i, j int) bool { return arrays[i].Name < arrays[j].Name })
+	for _, v := range arrays {
+		et := v.Type.Pointee()
+		n := v.Storage.Bytes / et.Bytes()
+		q := "static "
+		if v.Storage.Const {
+			q = "static const "
+		}
+		init := ""
+		if v.Storage.Init != nil {
+			init = " = " + initList(v.Storage.Init, et, n)
+		}
+		fmt.Fprintf(&e.sb, "alignas(32) %s%s %s[%d]%s;\n", q, et, v.Name, n, init)
+	}
 	var ps []string
 	for _, p := range k.Params {
 		ps = append(ps, declString(p.Type, p.Name, p.Restrict))
@@ -151,7 +183,7 @@ func (e *emitter) emit() {
 	sep := ",\n" + strings.Repeat(" ", len("void "+k.Name+"("))
 	fmt.Fprintf(&e.sb, "void %s(%s) {\n", k.Name, strings.Join(ps, sep))
 	for _, v := range k.Vars {
-		if v.Param || e.foldedVar[v] {
+		if v.Param || e.foldedVar[v] || v.Storage != nil {
 			continue
 		}
 		fmt.Fprintf(&e.sb, "    %s;\n", declString(v.Type, v.Name, false))
@@ -180,7 +212,7 @@ func declString(t kernel.Type, name string, restrict bool) string {
 		r = "__restrict "
 	}
 	switch t.Class {
-	case kernel.Window:
+	case kernel.Window, kernel.Stream:
 		return t.String() + " * " + r + name
 	case kernel.Pointer:
 		return t.Pointee().String() + " * " + r + name
@@ -224,16 +256,66 @@ func (e *emitter) body(list []kernel.Stmt, depth int) {
 				}
 				fmt.Fprintf(&e.sb, "%s    chess_loop_range(%d, %s)\n", ind, s.RangeMin, mx)
 			}
+			if s.Flatten {
+				e.sb.WriteString(ind + "    chess_flatten_loop\n")
+			}
+			if s.Unroll > 0 {
+				fmt.Fprintf(&e.sb, "%s    chess_unroll_loop(%d)\n", ind, s.Unroll)
+			}
 			e.sb.WriteString(ind + "{\n")
 			e.body(s.Body, depth+1)
+			e.sb.WriteString(ind + "}\n")
+		case *kernel.If:
+			fmt.Fprintf(&e.sb, "%sif (%s) {\n", ind, e.operand(s.Cond, precAssign))
+			e.body(s.Then, depth+1)
+			if len(s.Else) > 0 {
+				e.sb.WriteString(ind + "} else {\n")
+				e.body(s.Else, depth+1)
+			}
 			e.sb.WriteString(ind + "}\n")
 		}
 	}
 }
 
+// initList prints an array's initial contents as a braced list of its elements.
+func initList(b []byte, et kernel.Type, n int) string {
+	var v kernel.Vec
+	var parts []string
+	sz := et.Bytes()
+	for i := 0; i < n; i++ {
+		v = kernel.Vec{}
+		if (i+1)*sz <= len(b) {
+			copy(v[:sz], b[i*sz:(i+1)*sz])
+		}
+		if et.Elem == kernel.Float32 {
+			parts = append(parts, floatLit(v.F32(0)))
+		} else {
+			parts = append(parts, intLit(et.Elem.Wrap(v.Lane(et.Elem, 0))))
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// floatLit prints a float constant that reads back exactly (infinities through
+// std::numeric_limits, which the front end knows).
+func floatLit(f float32) string {
+	switch {
+	case math.IsInf(float64(f), 1):
+		return "std::numeric_limits<float>::infinity()"
+	case math.IsInf(float64(f), -1):
+		return "-std::numeric_limits<float>::infinity()"
+	}
+	s := strconv.FormatFloat(float64(f), 'g', -1, 32)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s + "f"
+}
+
 // C operator precedences (higher binds tighter).
 const (
 	precAssign  = 1
+	precCond    = 2
 	precOr      = 3
 	precXor     = 4
 	precAnd     = 5
@@ -264,6 +346,11 @@ func (e *emitter) stmt(in *kernel.Instr) string {
 		return "set_sat();"
 	case kernel.OpStore:
 		return e.lvalue(in.Args[0], in.Args[1], in.Args[2].Type()) + " = " + e.operand(in.Args[2], precAssign) + ";"
+	case kernel.OpBarrier:
+		if in.Args[0].Imm == 0 {
+			return "chess_separator_scheduler();"
+		}
+		return fmt.Sprintf("chess_separator_scheduler(%d);", in.Args[0].Imm)
 	}
 	if in.Dst == nil {
 		x, _ := e.expr(in)
@@ -278,7 +365,11 @@ func (e *emitter) stmt(in *kernel.Instr) string {
 func (e *emitter) operand(o kernel.Operand, prec int) string {
 	if o.Var == nil {
 		if o.IsFloat {
-			return strconv.FormatFloat(float64(o.F), 'g', -1, 32) + "f"
+			s := floatLit(o.F)
+			if strings.HasPrefix(s, "-") && prec > precUnary {
+				return "(" + s + ")"
+			}
+			return s
 		}
 		return intLit(o.Imm)
 	}
@@ -342,6 +433,10 @@ func (e *emitter) expr(in *kernel.Instr) (string, int) {
 		return e.operand(src, precAssign+1), precAssign + 1
 	case in.Op == kernel.OpLoad:
 		return e.lvalue(a[0], a[1], in.Dst.Type), precUnary
+	case in.Op == kernel.OpSelect:
+		return e.operand(a[0], precOr+1) + " ? " + e.operand(a[1], precAssign) + " : " + e.operand(a[2], precCond), precCond
+	case in.Op == kernel.OpWinPtr:
+		return e.operand(a[0], precPostfix) + "->ptr", precPostfix
 	case in.Op == kernel.OpNeg || in.Op == kernel.OpNot || in.Op == kernel.OpLNot:
 		sym := map[kernel.Op]string{kernel.OpNeg: "-", kernel.OpNot: "~", kernel.OpLNot: "!"}[in.Op]
 		x := e.operand(a[0], precUnary)

@@ -1,5 +1,7 @@
 package cfront
 
+import "github.com/sumacdev/sumac/target/aie1/kernel"
+
 // notConst marks the errors of constEvalU that only say an expression is not a compile-time
 // constant (as opposed to a constant expression that is invalid, like 1/0).
 type notConst struct{ e *Error }
@@ -27,6 +29,12 @@ func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int
 	case *Paren:
 		return constEvalU(e.X, env)
 	case *Ident:
+		switch e.Name {
+		case "true":
+			return 1, false, nil
+		case "false":
+			return 0, false, nil
+		}
 		if env != nil {
 			if v, u, ok := env(e.Name); ok {
 				return v, u, nil
@@ -63,6 +71,11 @@ func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int
 			}
 		}
 		return 0, false, notConst{errorf(e.Pos, "cast to %s is not allowed in a constant expression", e.Type)}
+	case *SizeOf:
+		if n, ok := sizeOfType(e.Type, env); ok {
+			return n, true, nil // size_t: unsigned
+		}
+		return 0, false, notConst{errorf(e.Pos, "sizeof is supported for scalar and vector types, not this")}
 	case *Cond:
 		c, _, err := constEvalU(e.C, env)
 		if err != nil {
@@ -84,6 +97,28 @@ func constEvalU(e Expr, env func(name string) (v int64, unsigned, ok bool)) (int
 		return binop32(e.Pos, e.Op, x, ux, y, uy)
 	}
 	return 0, false, notConst{errorf(ExprPos(e), "not a compile-time constant expression")}
+}
+
+// sizeOfType is sizeof(t) for the scalar and vector types (the AIE's sizes, which the g++
+// emulation header's types share): no pointers (8 bytes under g++, 4 on the AIE), no
+// accumulators (their emulation is wider).
+func sizeOfType(t *TypeName, env func(string) (int64, bool, bool)) (int64, bool) {
+	if t == nil || t.Ptr != 0 || t.Ref {
+		return 0, false
+	}
+	if (t.Base == "aie::vector" || t.Base == "vector") && len(t.Args) == 2 && t.Args[0].Type != nil && t.Args[1].Expr != nil {
+		e, ok := sizeOfType(t.Args[0].Type, env)
+		n, _, err := constEvalU(t.Args[1].Expr, env)
+		return e * n, ok && err == nil && n > 0
+	}
+	if len(t.Args) > 0 {
+		return 0, false
+	}
+	kt, err := kernel.ParseType(t.Base)
+	if err != nil || !(kt.IsScalar() || kt.IsVector()) {
+		return 0, false
+	}
+	return int64(kt.Bytes()), true
 }
 
 func b2i(b bool) int64 {

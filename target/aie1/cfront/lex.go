@@ -179,7 +179,19 @@ func lex(file string, src []byte) ([]Token, error) {
 			adv(1)
 			t = Token{Kind: tString, Text: string(src[start:i])}
 		case c == '\'':
-			return nil, errorf(p, "character literals are not supported in the AIE kernel subset")
+			// a character literal: kept as a number token ('a', '\n'); the parser gives its value
+			adv(1)
+			for i < len(src) && src[i] != '\'' && src[i] != '\n' {
+				if src[i] == '\\' && i+1 < len(src) {
+					adv(1)
+				}
+				adv(1)
+			}
+			if i >= len(src) || src[i] != '\'' {
+				return nil, errorf(p, "unterminated character literal")
+			}
+			adv(1)
+			t = Token{Kind: tNumber, Text: string(src[start:i])}
 		default:
 			found := ""
 			for _, q := range puncts {

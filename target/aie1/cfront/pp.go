@@ -2,7 +2,10 @@ package cfront
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -11,30 +14,48 @@ type macro struct {
 	Name     string
 	FuncLike bool
 	Params   []string
+	Variadic bool // the last parameter is "...", named __VA_ARGS__
 	Body     []Token
 	Pos      Pos
 }
 
 // preprocessor runs the C preprocessor's directives and macro expansion over lexed lines:
-// object- and function-like #define, #undef, #ifdef/#ifndef/#if/#elif/#else/#endif with
-// constant expressions and defined(), and #include of the AIE headers (which are ignored:
-// their types and intrinsics are built into the front end). Stringizing (#) and pasting (##)
-// are outside the subset.
+// object- and function-like #define (variadic too), # and ##, #undef,
+// #ifdef/#ifndef/#if/#elif/#else/#endif with constant expressions and defined(), #include of
+// the kernel's own headers (read and preprocessed in place, relative to the including file,
+// then the include directories) and of the AMD and C++ standard headers (which are ignored:
+// their types and intrinsics are built into the front end), #pragma once, and other pragmas
+// (ignored with a note).
 type preprocessor struct {
 	macros map[string]*macro
 	out    []Token
 	// expanded counts tokens produced by macro replacement; nested macros can grow the text
 	// exponentially (#define F(a) a a), so expansion stops with an error past maxExpanded.
 	expanded int
+	cfg      *Config
+	files    []string        // local files read, in order (the main file excluded)
+	once     map[string]bool // files with #pragma once already read
+	depth    int             // #include nesting
+	notes    []string        // ignored directives
 }
 
 const maxExpanded = 1 << 20
 
-// knownHeaders are the headers a kernel may include; sumac provides their contents itself.
+// knownHeaders are the headers a kernel may include without sumac reading them: the AMD
+// headers, whose types and intrinsics are built into the front end, and the C and C++
+// standard headers kernels include for types, asserts and limits.
 var knownHeaders = map[string]bool{
 	"adf.h": true, "aie_api/aie.hpp": true, "aie_api/aie_adf.hpp": true, "aie_api/utils.hpp": true,
-	"stdint.h": true, "cstdint": true,
+	"adf/window/types.h": true, "adf/stream/types.h": true, "adf/io_buffer/io_buffer.h": true,
+	"aie_api/operators.hpp": true, "adf/x86sim/x86simDebug.h": true,
+	"stdint.h": true, "cstdint": true, "limits": true, "type_traits": true, "assert.h": true, "cassert": true,
+	"stdio.h": true, "cstdio": true, "stdlib.h": true, "cstdlib": true, "string.h": true, "cstring": true,
+	"math.h": true, "cmath": true, "limits.h": true, "climits": true, "float.h": true, "cfloat": true,
+	"stddef.h": true, "cstddef": true, "iostream": true, "array": true, "utility": true, "algorithm": true,
 }
+
+// maxIncludeDepth bounds #include nesting (a header that includes itself without a guard).
+const maxIncludeDepth = 64
 
 // parseDefine reads one -D option: NAME or NAME=VALUE (VALUE defaults to 1, as for a C
 // compiler).
@@ -66,22 +87,31 @@ func parseDefine(d string) (*macro, error) {
 // Preprocess lexes src and returns the token stream after preprocessing (no tNewline or tHash
 // tokens; ends with tEOF). defines are -D options, applied before the first line.
 func Preprocess(file string, src []byte, defines []string) ([]Token, error) {
+	toks, _, _, err := preprocess(file, src, &Config{Defines: defines})
+	return toks, err
+}
+
+// preprocess runs the preprocessor with cfg; it also returns the local files read and the
+// notes about ignored directives.
+func preprocess(file string, src []byte, cfg *Config) ([]Token, []string, []string, error) {
 	toks, err := lex(file, src)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	pp := &preprocessor{macros: map[string]*macro{}}
-	for _, d := range defines {
+	pp := &preprocessor{macros: map[string]*macro{}, cfg: cfg, once: map[string]bool{}}
+	for _, d := range cfg.Defines {
 		m, err := parseDefine(d)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		pp.macros[m.Name] = m
 	}
+	pp.once[filepath.Clean(file)] = false
 	if err := pp.run(toks); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return pp.out, nil
+	pp.out = append(pp.out, toks[len(toks)-1]) // tEOF
+	return pp.out, pp.files, pp.notes, nil
 }
 
 // cond is one level of #if nesting.
@@ -201,11 +231,7 @@ func (pp *preprocessor) run(toks []Token) error {
 	if len(conds) > 0 {
 		return errorf(conds[len(conds)-1].pos, "#if without #endif")
 	}
-	if err := flush(); err != nil {
-		return err
-	}
-	pp.out = append(pp.out, toks[len(toks)-1]) // tEOF
-	return nil
+	return flush()
 }
 
 func (pp *preprocessor) directive(d Token, args []Token) error {
@@ -238,12 +264,77 @@ func (pp *preprocessor) directive(d Token, args []Token) error {
 		} else {
 			return errorf(args[0].Pos, "#include expects \"file\" or <file>")
 		}
-		if !knownHeaders[name] {
-			return errorf(args[0].Pos, "#include %q: only the AIE headers (%s) may be included; their contents are built in", name, strings.Join(sortedKeys(knownHeaders), ", "))
+		return pp.include(d, args[0], name, args[0].Kind == tString)
+	case "pragma":
+		if len(args) == 1 && args[0].Text == "once" {
+			pp.once[filepath.Clean(d.Pos.File)] = true
+			return nil
 		}
+		var parts []string
+		for _, a := range args {
+			parts = append(parts, a.Text)
+		}
+		pp.notes = append(pp.notes, fmt.Sprintf("%v: #pragma %s ignored", d.Pos, strings.Join(parts, " ")))
+		return nil
+	case "warning":
+		pp.notes = append(pp.notes, fmt.Sprintf("%v: #warning ignored", d.Pos))
+		return nil
+	case "error":
+		var parts []string
+		for _, a := range args {
+			parts = append(parts, a.Text)
+		}
+		return errorf(d.Pos, "#error %s", strings.Join(parts, " "))
+	case "line":
 		return nil
 	}
 	return errorf(d.Pos, "preprocessor directive #%s is not supported in the AIE kernel subset", d.Text)
+}
+
+// include reads a kernel's own header in place. A quoted name is looked up next to the
+// including file, then in the include directories; an angled one in the include directories.
+// The AMD and standard headers are not read (their contents are built in).
+func (pp *preprocessor) include(d, at Token, name string, quoted bool) error {
+	var dirs []string
+	if quoted {
+		dirs = append(dirs, filepath.Dir(d.Pos.File))
+	}
+	dirs = append(dirs, pp.cfg.IncludeDirs...)
+	read := pp.cfg.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	if !knownHeaders[name] && !strings.HasPrefix(name, "aie_api/") && !strings.HasPrefix(name, "adf/") {
+		for _, dir := range dirs {
+			path := filepath.Join(dir, name)
+			src, err := read(path)
+			if err != nil {
+				continue
+			}
+			clean := filepath.Clean(path)
+			if pp.once[clean] {
+				return nil
+			}
+			if pp.depth >= maxIncludeDepth {
+				return errorf(at.Pos, "#include %q: nested more than %d deep", name, maxIncludeDepth)
+			}
+			if _, seen := pp.once[clean]; !seen {
+				pp.files = append(pp.files, path)
+				pp.once[clean] = false
+			}
+			toks, err := lex(path, src)
+			if err != nil {
+				return err
+			}
+			pp.depth++
+			defer func() { pp.depth-- }()
+			return pp.run(toks)
+		}
+	}
+	if knownHeaders[name] || strings.HasPrefix(name, "aie_api/") || strings.HasPrefix(name, "adf/") {
+		return nil
+	}
+	return errorf(at.Pos, "#include %q: no such file next to %s or in the include directories (the AMD headers %s are built in)", name, filepath.Base(d.Pos.File), strings.Join(sortedKeys(knownHeaders)[:4], ", "))
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -278,10 +369,17 @@ func (pp *preprocessor) define(d Token, args []Token) error {
 				k++
 				break
 			}
-			if t.Kind != tIdent {
-				if t.Text == "..." {
-					return errorf(t.Pos, "variadic macros are not supported in the AIE kernel subset")
+			if t.Text == "..." {
+				m.Params = append(m.Params, "__VA_ARGS__")
+				m.Variadic = true
+				k++
+				if k >= len(body) || body[k].Text != ")" {
+					return errorf(t.Pos, "... must be the last parameter of macro %s", name.Text)
 				}
+				k++
+				break
+			}
+			if t.Kind != tIdent {
 				return errorf(t.Pos, "expected a parameter name in macro %s, found %s", name.Text, t)
 			}
 			for _, p := range m.Params {
@@ -306,9 +404,16 @@ func (pp *preprocessor) define(d Token, args []Token) error {
 		}
 		body = body[k:]
 	}
-	for _, t := range body {
-		if t.Text == "#" || t.Text == "##" || t.Kind == tHash {
-			return errorf(t.Pos, "the preprocessor operator %s is not supported in the AIE kernel subset", t.Text)
+	for k, t := range body {
+		if t.Kind == tHash {
+			t.Kind = tPunct
+			body[k] = t
+		}
+		if t.Text == "##" && (k == 0 || k == len(body)-1) {
+			return errorf(t.Pos, "## cannot be at either end of the body of macro %s", name.Text)
+		}
+		if t.Text == "#" && m.FuncLike && (k+1 >= len(body) || body[k+1].Kind != tIdent || indexOf(m.Params, body[k+1].Text) < 0) {
+			return errorf(t.Pos, "# in macro %s must be followed by a parameter name", name.Text)
 		}
 	}
 	m.Body = append([]Token(nil), body...)
@@ -345,29 +450,63 @@ func (pp *preprocessor) expandList(toks []Token, disabled map[string]bool) ([]To
 			if len(m.Params) == 0 && len(args) == 1 && len(args[0]) == 0 {
 				args = nil
 			}
+			if m.Variadic && len(args) >= len(m.Params)-1 {
+				// the variable arguments, commas included, are the last argument
+				fixed := len(m.Params) - 1
+				var rest []Token
+				for k := fixed; k < len(args); k++ {
+					if k > fixed {
+						rest = append(rest, Token{Kind: tPunct, Text: ",", Pos: t.Pos})
+					}
+					rest = append(rest, args[k]...)
+				}
+				args = append(args[:fixed:fixed], rest)
+			}
 			if len(args) != len(m.Params) {
 				return nil, errorf(t.Pos, "macro %s takes %d arguments, %d given", m.Name, len(m.Params), len(args))
 			}
-			// arguments are fully expanded before substitution (C 6.10.3.1)
+			// arguments are fully expanded before substitution (C 6.10.3.1), except next to
+			// # and ## where they are used as written
 			exp := make([][]Token, len(args))
 			for k, a := range args {
 				if exp[k], err = pp.expandList(a, disabled); err != nil {
 					return nil, err
 				}
 			}
-			for _, b := range m.Body {
+			body := m.Body
+			for bi := 0; bi < len(body); bi++ {
+				b := body[bi]
+				if b.Text == "#" && b.Kind == tPunct && bi+1 < len(body) {
+					if k := indexOf(m.Params, body[bi+1].Text); k >= 0 {
+						repl = append(repl, Token{Kind: tString, Text: stringize(args[k]), Pos: t.Pos})
+						bi++
+						continue
+					}
+				}
 				if b.Kind == tIdent {
 					if k := indexOf(m.Params, b.Text); k >= 0 {
-						repl = append(repl, exp[k]...)
+						raw := (bi > 0 && body[bi-1].Text == "##") || (bi+1 < len(body) && body[bi+1].Text == "##")
+						if raw {
+							repl = append(repl, args[k]...)
+						} else {
+							repl = append(repl, exp[k]...)
+						}
 						continue
 					}
 				}
 				repl = append(repl, relocate(b, t))
 			}
+			if repl, err = paste(repl); err != nil {
+				return nil, err
+			}
 			i = end
 		} else {
 			for _, b := range m.Body {
 				repl = append(repl, relocate(b, t))
+			}
+			var err error
+			if repl, err = paste(repl); err != nil {
+				return nil, err
 			}
 		}
 		p.expanded += len(repl)
@@ -383,6 +522,43 @@ func (pp *preprocessor) expandList(toks []Token, disabled map[string]bool) ([]To
 			return nil, err
 		}
 		out = append(out, res...)
+	}
+	return out, nil
+}
+
+// stringize is the # operator: the argument's spelling as a string literal.
+func stringize(toks []Token) string {
+	var b strings.Builder
+	for i, t := range toks {
+		if i > 0 && t.Space {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+	}
+	return strconv.Quote(b.String())
+}
+
+// paste applies the ## operators of a replacement list: the tokens on both sides are joined
+// and lexed again; the result must be one token.
+func paste(toks []Token) ([]Token, error) {
+	var out []Token
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.Text != "##" || t.Kind != tPunct || len(out) == 0 || i+1 >= len(toks) {
+			out = append(out, t)
+			continue
+		}
+		left := out[len(out)-1]
+		right := toks[i+1]
+		i++
+		text := left.Text + right.Text
+		lt, err := lex(left.Pos.File, []byte(text))
+		if err != nil || len(lt) != 3 { // token, newline, EOF
+			return nil, errorf(left.Pos, "pasting %q and %q does not give a token", left.Text, right.Text)
+		}
+		nt := lt[0]
+		nt.Pos, nt.From, nt.Space = left.Pos, left.From, left.Space
+		out[len(out)-1] = nt
 	}
 	return out, nil
 }

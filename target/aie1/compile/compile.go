@@ -21,6 +21,8 @@ import (
 	"github.com/sumacdev/sumac/target/aie1/backend"
 	"github.com/sumacdev/sumac/target/aie1/cemit"
 	"github.com/sumacdev/sumac/target/aie1/cyclesim"
+	"github.com/sumacdev/sumac/target/aie1/gemm"
+	"github.com/sumacdev/sumac/target/aie1/kernel"
 	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
 
@@ -86,17 +88,10 @@ func sizes(p *vyasa.Program) map[string]int {
 	return out
 }
 
-// bundles compiles the kernel for one tile. Unroll-and-jam and flattened outer loops are
-// bounded by the program memory (seed 000 section III-E; aie1.ProgMemInstrs).
+// bundles compiles the kernel for one tile (the version that runs, see timed).
 func bundles(p *vyasa.Program) (*backend.Program, error) {
-	bp, err := backend.Compile(p.Kernel, backend.Options{Sizes: sizes(p)})
-	if err != nil {
-		return nil, err
-	}
-	if n := len(bp.Bundles); n > aie1.ProgMemInstrs {
-		return nil, fmt.Errorf("%d instructions exceed the %d of program memory", n, aie1.ProgMemInstrs)
-	}
-	return bp, nil
+	bp, _, err := timed(p.Kernel, sizes(p), p.Spec)
+	return bp, err
 }
 
 // run counts the cycles of one call. Cycle counts do not depend on the data, so the run uses
@@ -109,19 +104,35 @@ func run(p *vyasa.Program) (r *cyclesim.Result, err error) {
 			r, err = nil, fmt.Errorf("internal error in the back end or simulator: %v", e)
 		}
 	}()
-	bp, err := bundles(p)
-	if err != nil {
-		return nil, err
+	_, r, err = timed(p.Kernel, sizes(p), p.Spec)
+	return r, err
+}
+
+// timed compiles a kernel for one tile and runs it on the cycle simulator
+// (cyclesim.CompileRun). Unroll-and-jam and flattened outer loops are bounded by the program
+// memory (seed 000 section III-E; aie1.ProgMemInstrs).
+func timed(k *kernel.Kernel, sizes map[string]int, spec *op.Spec) (*backend.Program, *cyclesim.Result, error) {
+	bp, r, err := cyclesim.CompileRun(k, backend.Options{Sizes: sizes}, cyclesim.Config{Sizes: sizes, Round: spec.Types.Round, Sat: spec.Types.Sat})
+	if bp != nil {
+		if n := len(bp.Bundles); n > aie1.ProgMemInstrs {
+			return nil, nil, fmt.Errorf("%d instructions exceed the %d of program memory", n, aie1.ProgMemInstrs)
+		}
 	}
-	return cyclesim.Run(bp, cyclesim.Config{Sizes: sizes(p), Round: p.Spec.Types.Round, Sat: p.Spec.Types.Sat})
+	return bp, r, err
 }
 
 // Evaluate compiles the program's kernel for one tile and counts its cycles.
 func (t Target) Evaluate(p compiler.Program) (compiler.Eval, error) {
-	if b, _ := program(p).Footprint(); b > t.MemLimit() {
-		return compiler.Eval{}, fmt.Errorf("buffers of %d bytes exceed the %d bytes of memory", b, t.MemLimit())
+	var r *cyclesim.Result
+	var err error
+	if gp, ok := p.(*gemm.Program); ok {
+		r, err = gemmRun(gp)
+	} else {
+		if b, _ := program(p).Footprint(); b > t.MemLimit() {
+			return compiler.Eval{}, fmt.Errorf("buffers of %d bytes exceed the %d bytes of memory", b, t.MemLimit())
+		}
+		r, err = run(program(p))
 	}
-	r, err := run(program(p))
 	if err != nil {
 		return compiler.Eval{}, err
 	}
@@ -131,24 +142,35 @@ func (t Target) Evaluate(p compiler.Program) (compiler.Eval, error) {
 // Verify is vyasa.Verify: the fused program against op/ref on seeded inputs (fewer than 1% of
 // outputs saturating), and the kernel IR on the interpreter against the fused program.
 func (Target) Verify(p compiler.Program, seed uint64) (compiler.Check, error) {
+	if gp, ok := p.(*gemm.Program); ok {
+		return gemmVerify(gp, seed)
+	}
 	ck, err := vyasa.Verify(program(p), seed)
 	return compiler.Check{OK: ck.OK(), Outputs: ck.Outputs, Saturated: ck.Saturated, First: ck.First, Interpreted: ck.Interpreted}, err
 }
 
 // Emit prints AIE1's stages.
 func (Target) Emit(stage string, p compiler.Program) (string, error) {
+	if gp, ok := p.(*gemm.Program); ok {
+		return emitStage(stage, gp.Kernel, func() (*backend.Program, error) { return gemmBundles(gp) }, func() (*cyclesim.Result, error) { return gemmRun(gp) })
+	}
 	vp := program(p)
+	return emitStage(stage, vp.Kernel, func() (*backend.Program, error) { return bundles(vp) }, func() (*cyclesim.Result, error) { return run(vp) })
+}
+
+// emitStage prints one of AIE1's stages of a kernel.
+func emitStage(stage string, k *kernel.Kernel, bundles func() (*backend.Program, error), run func() (*cyclesim.Result, error)) (string, error) {
 	switch stage {
 	case "kernel":
-		return vp.Kernel.String(), nil
+		return k.String(), nil
 	case "bundles":
-		bp, err := bundles(vp)
+		bp, err := bundles()
 		if err != nil {
 			return "", err
 		}
 		return bp.String(), nil
 	case "cycles":
-		r, err := run(vp)
+		r, err := run()
 		if err != nil {
 			return "", err
 		}
@@ -159,7 +181,7 @@ func (Target) Emit(stage string, p compiler.Program) (string, error) {
 		}
 		return sb.String(), nil
 	case "cpp":
-		return cemit.Emit(vp.Kernel)
+		return cemit.Emit(k)
 	}
 	return "", fmt.Errorf("aie1 has no stage %q", stage)
 }
@@ -167,6 +189,9 @@ func (Target) Emit(stage string, p compiler.Program) (string, error) {
 // WriteKernel writes the kernel as DIR/NAME.cc and, as DIR/NAME.txt, the sumac sim command
 // line that runs it (its window sizes).
 func (Target) WriteKernel(dir, name string, cp compiler.Program) error {
+	if gp, ok := cp.(*gemm.Program); ok {
+		return gemmWriteKernel(dir, name, gp)
+	}
 	p := program(cp)
 	src, err := cemit.Emit(p.Kernel)
 	if err != nil {

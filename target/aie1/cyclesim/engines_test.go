@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sumacdev/sumac/internal/testutil/kerneltest"
 	"github.com/sumacdev/sumac/target/aie1/backend"
 )
 
@@ -21,7 +22,7 @@ func TestTraceEngineMatchesReference(t *testing.T) {
 		if c.def != "" {
 			defs = append(defs, c.def)
 		}
-		k := parse(t, c.file, defs...)
+		k := kerneltest.Parse(t, c.file, defs...)
 		p, data, sizes := compiled(t, k, 3)
 		if tr := prepare(p).traced(p); tr.err != nil {
 			t.Fatalf("%s %s: no trace: %v", c.file, c.def, tr.err)
@@ -47,7 +48,7 @@ func TestTraceEngineMatchesReference(t *testing.T) {
 // load slot, where no register dependence stops it) must be reported, not run with the stale
 // value.
 func TestMemoryOrderViolation(t *testing.T) {
-	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	p, data, sizes := compiled(t, k, 2)
 	// (no run before the change: a program's trace is kept once built)
 	// the first store, then the first later load from the same pointer register and offset
@@ -102,7 +103,7 @@ func TestSteadySkipMatchesFullCheck(t *testing.T) {
 		if c.def != "" {
 			defs = append(defs, c.def)
 		}
-		k := parse(t, c.file, defs...)
+		k := kerneltest.Parse(t, c.file, defs...)
 		p, _, _ := compiled(t, k, 3)
 		skipped := compareSkip(t, c.file+" "+c.def, p)
 		t.Logf("%s %s: %d iterations skipped", c.file, c.def, skipped)
@@ -158,7 +159,7 @@ func TestSteadySkipMutatedLoops(t *testing.T) {
 		file string
 		defs []string
 	}{{"lei_gemm_16x4.cc", []string{"Kc=128"}}, {"lei_conv_8x8_u8.cc", nil}} {
-		k := parse(t, c.file, c.defs...)
+		k := kerneltest.Parse(t, c.file, c.defs...)
 		_, sizes := randomData(t, k, 3)
 		for trial := 0; trial < 40; trial++ {
 			p, err := backend.Compile(k, backend.Options{Sizes: sizes})
@@ -274,7 +275,7 @@ func TestReadBeforeItsWriter(t *testing.T) {
 // instructions make; TestTraceEngineMatchesReference and TestSteadySkipMutatedLoops (whose
 // mutations create violations) show the verdicts unchanged.
 func TestTwinReadsDropped(t *testing.T) {
-	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	p, _, _ := compiled(t, k, 3)
 	pi := prepare(p)
 	pi.traced(p)
@@ -300,7 +301,7 @@ func TestTwinReadsDropped(t *testing.T) {
 // verdict to equal the reference engine's: a read dropped for its twin must never hide a
 // violation.
 func TestDelayedLoadsMatchReference(t *testing.T) {
-	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	data, sizes := randomData(t, k, 3)
 	probe, err := backend.Compile(k, backend.Options{Sizes: sizes})
 	if err != nil {
@@ -363,7 +364,7 @@ func TestDelayedLoadsMatchReference(t *testing.T) {
 // TestLockMisuse: a second acquire of a held lock and a release of a free one are errors,
 // worded the same by the trace engine (its fast lock forms) and the reference engine.
 func TestLockMisuse(t *testing.T) {
-	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	data, sizes := randomData(t, k, 3)
 	for _, name := range []string{"acq", "rel"} {
 		p, err := backend.Compile(k, backend.Options{Sizes: sizes})

@@ -72,7 +72,7 @@ func (s *sim) postInc(in *backend.Instr, seq, t int64) error {
 			}
 			for _, d := range in.Defs {
 				if d.Reg.File == backend.FilePtr && d.Reg.Units[0] == u.Reg.Units[0] {
-					s.writeScalar(in, d, seq, t, p+int64(in.Mem.PostInc))
+					s.writeScalar(in, d, seq, t, s.wrap(in, p+int64(in.Mem.PostInc)))
 				}
 			}
 		}
@@ -113,8 +113,8 @@ func classify(in *backend.Instr) uint8 {
 	if src == nil || in.Name == "vmov" && src.Op != kernel.OpExtV && src.Op != kernel.OpExtW && src.Op != kernel.OpExtX && src.Op != kernel.OpConcat {
 		return kRaw
 	}
-	if in.Name == "mov" {
-		return kRaw
+	if in.Name == "mov" || in.Name == "vzero" {
+		return kRaw // vzero (null_*): a move of zeros
 	}
 	if src.Op.IsMAC() {
 		return kMAC
@@ -123,6 +123,9 @@ func classify(in *backend.Instr) uint8 {
 }
 
 func (s *sim) exec(in *backend.Instr, seq, t int64) error {
+	if ok, err := s.execADF(in, seq, t); ok {
+		return err
+	}
 	switch s.kind[in.ID] {
 	case kMAC:
 		return s.issueMAC(in, seq, t)
@@ -154,7 +157,14 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 		if err != nil {
 			return err
 		}
-		s.writeScalar(in, in.Defs[0], seq, t, v+in.Imm)
+		if len(in.Uses) > 1 { // padd p, m: a modifier register (a run-time amount)
+			m, err := s.readScalar(in, in.Uses[1], seq, t)
+			if err != nil {
+				return err
+			}
+			v += int64(int32(m))
+		}
+		s.writeScalar(in, in.Defs[0], seq, t, s.wrap(in, v+in.Imm))
 		return nil
 	case "lda", "st", "vld", "vst", "fill", "spill":
 		return s.memOp(in, seq, t)
@@ -163,7 +173,7 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 	if src == nil || in.Name == "vmov" && src.Op != kernel.OpExtV && src.Op != kernel.OpExtW && src.Op != kernel.OpExtX && src.Op != kernel.OpConcat {
 		return s.rawMove(in, seq, t)
 	}
-	if in.Name == "mov" || in.Name == "add" && src == nil {
+	if in.Name == "mov" || in.Name == "vzero" || in.Name == "add" && src == nil {
 		return s.rawMove(in, seq, t)
 	}
 	op := src.Op
@@ -329,6 +339,9 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 			}
 			s.accMem[a] = lanes
 		default:
+			if m.Bytes > 8 {
+				return s.fail(in, "a %d-byte store from scalar register %s (the backend gave a vector value a scalar register)", m.Bytes, data.Reg)
+			}
 			v, err := s.readScalar(in, data, seq, t)
 			if err != nil {
 				return err
@@ -546,49 +559,49 @@ func (s *sim) execMAC48(in *backend.Instr, d *decoded, acco *backend.Operand, ou
 	return nil
 }
 
+// scalarOp executes scalar arithmetic and comparisons with the interpreter's semantics
+// (kernel.Arith). A scalar register holds its value's low 32 bits (an int sign-extended, as
+// loads and the other ALU ops leave it); the operands are read as their source variables'
+// types and converted as C does.
 func (s *sim) scalarOp(in *backend.Instr, seq, t int64) error {
 	src := in.Src
 	var vals [2]int64
+	var elems [2]kernel.Elem
+	n := min(len(src.Args), 2)
 	ui := 0
-	for i := 0; i < len(src.Args) && i < 2; i++ {
+	for i := 0; i < n; i++ {
+		a := src.Args[i]
+		elems[i] = a.Type().Elem
 		if c, ok := s.p.ConstArg(src, i); ok {
 			vals[i] = c
-			continue
+		} else {
+			if ui >= len(in.Uses) {
+				return s.fail(in, "missing operand")
+			}
+			v, err := s.readScalar(in, in.Uses[ui], seq, t)
+			if err != nil {
+				return err
+			}
+			ui++
+			vals[i] = v
 		}
-		if ui >= len(in.Uses) {
-			return s.fail(in, "missing operand")
+		if a.Var != nil {
+			vals[i] = elems[i].Wrap(vals[i]) // the register's low bits as the variable's type
 		}
-		v, err := s.readScalar(in, in.Uses[ui], seq, t)
-		if err != nil {
-			return err
-		}
-		ui++
-		vals[i] = v
 	}
-	a, b := int32(vals[0]), int32(vals[1])
-	var r int32
-	switch src.Op {
-	case kernel.OpAdd:
-		r = a + b
-	case kernel.OpSub:
-		r = a - b
-	case kernel.OpMul:
-		r = a * b
-	case kernel.OpAnd:
-		r = a & b
-	case kernel.OpOr:
-		r = a | b
-	case kernel.OpXor:
-		r = a ^ b
-	case kernel.OpShl:
-		r = a << uint(b&31)
-	case kernel.OpShr:
-		r = a >> uint(b&31)
-	default:
-		return s.fail(in, "scalar %v is not supported by the simulator yet", src.Op)
+	if n == 1 {
+		elems[1] = elems[0]
 	}
-	s.writeScalar(in, in.Defs[0], seq, t, int64(r))
+	ct, yt := kernel.ArithTypes(src.Op, elems[0], elems[1])
+	x := kernel.Convert(vals[0], elems[0], ct)
+	y := kernel.Convert(vals[1], elems[1], yt)
+	r, rt, err := kernel.Arith(src.Op, ct, x, y)
+	if err != nil {
+		return s.fail(in, "%v", err)
+	}
+	if src.Dst != nil {
+		r = kernel.Convert(r, rt, src.Dst.Type.Elem)
+	}
+	s.writeScalar(in, in.Defs[0], seq, t, int64(int32(r)))
 	return nil
 }
-
-var _ = fmt.Sprintf

@@ -109,7 +109,7 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 			f.op, f.dst, f.imm = fMovImm, gunit(in.Defs[0].Reg.File, in.Defs[0].Reg.Units[0]), in.Imm
 		}
 	case kPadd:
-		if len(in.Defs) == 1 && len(in.Uses) == 1 {
+		if len(in.Defs) == 1 && len(in.Uses) == 1 && in.Wrap == "" {
 			f.op, f.dst, f.ptr, f.imm = fPadd, gunit(in.Defs[0].Reg.File, in.Defs[0].Reg.Units[0]), gunit(in.Uses[0].Reg.File, in.Uses[0].Reg.Units[0]), in.Imm
 		}
 	case kMem:
@@ -121,8 +121,8 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 				break
 			}
 		}
-		if pu == nil || m.Bytes <= 0 {
-			break
+		if pu == nil || m.Bytes <= 0 || in.Wrap != "" {
+			break // a window that wraps: exec's memOp
 		}
 		f.ptr, f.off, f.size, f.postInc, f.spill = gunit(pu.Reg.File, pu.Reg.Units[0]), int32(m.Offset), int32(m.Bytes), int64(m.PostInc), in.Spill
 		if m.PostInc != 0 {
@@ -160,7 +160,7 @@ func prepareF(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) f
 		}
 	case kRaw:
 		// a register-to-register move of a scalar or pointer (exec's rawMove)
-		if in.Name == "mov" && len(in.Defs) == 1 && len(in.Uses) == 1 && len(in.Defs[0].Reg.Units) > 0 && len(in.Uses[0].Reg.Units) > 0 {
+		if in.Name == "mov" && len(in.Defs) == 1 && len(in.Uses) == 1 && len(in.Defs[0].Reg.Units) > 0 && len(in.Uses[0].Reg.Units) > 0 && !convMove(in) {
 			d, u := in.Defs[0].Reg, in.Uses[0].Reg
 			if d.File != backend.FileVec && d.File != backend.FileAcc && u.File != backend.FileVec && u.File != backend.FileAcc {
 				f.op, f.dst, f.ptr = fMov, gunit(d.File, d.Units[0]), gunit(u.File, u.Units[0])

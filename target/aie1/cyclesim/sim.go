@@ -50,8 +50,13 @@ type Result struct {
 	Saturated    int64
 	// Data is the final contents of every region by parameter name. A region that no store
 	// of the run touched and whose Config.Data slice covers it whole is that slice itself
-	// (not a copy): treat the results as read-only, like the inputs.
+	// (not a copy): treat the results as read-only, like the inputs. Streams: what the run
+	// read (inputs) or wrote (outputs); arrays with storage of their own by variable name.
 	Data map[string][]byte
+	// StreamStalls are the cycles the core waited on its stream ports (included in Cycles).
+	StreamStalls int64
+	// CycleReads are the values the kernel's reads of the cycle counter returned.
+	CycleReads []int64
 }
 
 // Error is a simulation error (latency violation, out-of-region access, lock misuse).
@@ -155,6 +160,8 @@ type runState struct {
 	// cur is pass 2's current trace index
 	cur  int32
 	fops []fInstr
+	// adf: streams, circular windows, cycle counter reads (adf.go)
+	adf adfState
 }
 
 // regs are pass 2's registers, by global unit index (unitBase): the value of every unit of
@@ -255,6 +262,8 @@ type paramInfo struct {
 	name           string
 	region, window bool
 	base, desc     int
+	// storage: an array with memory of its own, which starts as its initializer
+	storage *kernel.Storage
 }
 
 // progInfo caches what a program's execution needs per instruction (decoded MAC operand
@@ -349,6 +358,10 @@ func buildInfo(p *backend.Program) *progInfo {
 		pi.params = append(pi.params, paramInfo{name: prm.Name, region: prm.Type.IsWindow() || prm.Type.IsPointer(),
 			window: prm.Type.IsWindow(), base: p.Layout.Base[prm.Name], desc: p.Layout.Desc[prm.Name]})
 		params[prm.Name] = int32(i)
+	}
+	for _, a := range arrayParams(p) {
+		params[a.name] = int32(len(pi.params))
+		pi.params = append(pi.params, a)
 	}
 	for _, b := range p.Bundles {
 		for _, in := range b.Instrs {
@@ -473,6 +486,9 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		if n, ok := cfg.Sizes[prm.name]; ok {
 			size = n
 		}
+		if st := prm.storage; st != nil {
+			in, size = st.Init, st.Bytes
+		}
 		base := prm.base
 		if base < 0 || base+size > aie1.ReachBytes {
 			return nil, fmt.Errorf("region %s (%d bytes at %#x) outside the 128 KB data memory", prm.name, size, base)
@@ -490,6 +506,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			s.markDirty(d+4, 4)
 		}
 	}
+	s.initADF(pi, &cfg)
 	if traced {
 		if err := s.timing(tr, pi.tops); err != nil {
 			return s.res, err
@@ -539,6 +556,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 			all = all[copy(all, s.mem[r[0]:r[0]+r[1]]):]
 		}
 	}
+	s.finishADF()
 	if s.res.Cycles > 0 {
 		s.res.MACsPerCycle = float64(s.res.MACs) / float64(s.res.Cycles)
 	}
@@ -709,7 +727,14 @@ func (s *sim) late(t int64) error {
 	slot := &s.defers[t&63]
 	for i := range *slot {
 		d := &(*slot)[i]
-		if err := s.execMAC(s.instrs[d.id], d.seq, d.t, &d.x, &d.z); err != nil {
+		in := s.instrs[d.id]
+		if in.Src != nil && !in.Src.Op.IsMAC() { // fpadd/fpmax/...: adf.go
+			if err := s.execLane(in, d.seq, d.t, &d.x); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.execMAC(in, d.seq, d.t, &d.x, &d.z); err != nil {
 			return err
 		}
 	}

@@ -4,31 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sumacdev/sumac/internal/testutil/kerneltest"
 	"github.com/sumacdev/sumac/num"
 	"github.com/sumacdev/sumac/target/aie1/backend"
 	"github.com/sumacdev/sumac/target/aie1/cfront"
 	"github.com/sumacdev/sumac/target/aie1/interp"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
 )
-
-func parse(t testing.TB, name string, defines ...string) *kernel.Kernel {
-	t.Helper()
-	path := filepath.Join("..", "testdata", name)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("%s: %v", name, err)
-	}
-	k, err := cfront.ParseKernel(path, src, defines)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return k
-}
 
 // randomData sizes every region from what the interpreter measures and fills inputs with
 // small values.
@@ -89,7 +74,7 @@ func runBoth(t *testing.T, k *kernel.Kernel) (*Result, *backend.Program) {
 
 func TestLeiGemmMatchesInterpreter(t *testing.T) {
 	for _, kc := range []string{"64", "128", "256", "290"} {
-		k := parse(t, "lei_gemm_16x4.cc", "Kc="+kc)
+		k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc="+kc)
 		r, _ := runBoth(t, k)
 		t.Logf("Kc=%s: %d cycles, %d MACs, %.2f MACs/cycle, %d stalls", kc, r.Cycles, r.MACs, r.MACsPerCycle, r.Stalls)
 	}
@@ -140,7 +125,7 @@ func TestOtherKernels(t *testing.T) {
 		if c.def != "" {
 			defs = append(defs, c.def)
 		}
-		k := parse(t, c.file, defs...)
+		k := kerneltest.Parse(t, c.file, defs...)
 		r, p := runBoth(t, k)
 		t.Logf("%s: %d cycles, %d MACs, %.2f MACs/cycle, %d stalls, spills %d fills %d (static %d/%d); %v", c.file, r.Cycles, r.MACs, r.MACsPerCycle, r.Stalls, r.Spills, r.Fills, p.Spills, p.Fills, p.Notes)
 	}
@@ -149,7 +134,7 @@ func TestOtherKernels(t *testing.T) {
 // TestLatencyViolation moves the first MAC one bundle earlier than its schedule: its X
 // operand's load has not landed, and the simulator must say so instead of reading stale data.
 func TestLatencyViolation(t *testing.T) {
-	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	p, data, sizes := compiled(t, k, 2)
 	moved := false
 	for i := 1; i < len(p.Bundles) && !moved; i++ {
@@ -187,7 +172,7 @@ func TestLatencyViolation(t *testing.T) {
 // TestSpill: the 32x4 kernel needs 8 accumulators (the file has 4) and more X registers than
 // exist; the backend spills, the spill code runs, and the results still equal the interpreter's.
 func TestSpill(t *testing.T) {
-	k := parse(t, "lei_gemm_32x4.cc", "Kc=32")
+	k := kerneltest.Parse(t, "lei_gemm_32x4.cc", "Kc=32")
 	r, p := runBoth(t, k)
 	if p.Spills == 0 || r.Spills == 0 || r.Fills == 0 {
 		t.Fatalf("expected spill code: static %d/%d, executed %d/%d", p.Spills, p.Fills, r.Spills, r.Fills)
@@ -246,7 +231,7 @@ func BenchmarkSim(b *testing.B) {
 		if c.def != "" {
 			defs = append(defs, c.def)
 		}
-		k := parse(b, c.file, defs...)
+		k := kerneltest.Parse(b, c.file, defs...)
 		data, sizes := randomData(b, k, 1)
 		p, err := backend.Compile(k, backend.Options{Sizes: sizes})
 		if err != nil {
@@ -304,7 +289,7 @@ func TestCalibrationSeed001(t *testing.T) {
 		{"256", 596},
 		{"290", 64 * 290 / peak / 0.876},
 	} {
-		k := parse(t, "lei_gemm_16x4.cc", "Kc="+c.kc)
+		k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc="+c.kc)
 		r, _ := runBoth(t, k)
 		if d := (float64(r.Cycles) - c.want) / c.want; d > 0.07 || d < -0.07 {
 			t.Errorf("Kc=%s: %d cycles, seed 001 %.0f (%+.1f%%)", c.kc, r.Cycles, c.want, 100*d)
@@ -444,7 +429,7 @@ func fastMACUnits(t *testing.T, d *decoded, withAcc, spread bool, acc *kernel.Ac
 // TestConcurrentRuns: the tuner simulates candidates in parallel; runs of one program on
 // several goroutines must not interfere (pooled simulators, per-program tables).
 func TestConcurrentRuns(t *testing.T) {
-	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	p, data, sizes := compiled(t, k, 5)
 	first, err := Run(p, Config{Data: data, Sizes: sizes})
 	if err != nil {
@@ -516,7 +501,7 @@ func BenchmarkMACSums(b *testing.B) {
 // wrote; what that run wrote must read as zero in the next (bytes a region's data does not
 // cover are zero).
 func TestRunStartsFromZeroMemory(t *testing.T) {
-	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	p, data, sizes := compiled(t, k, 9)
 	empty := map[string][]byte{}
 	for name := range data {
@@ -556,7 +541,7 @@ func TestRunsOfDifferentProgramsAgree(t *testing.T) {
 		if c.def != "" {
 			defs = append(defs, c.def)
 		}
-		k := parse(t, c.file, defs...)
+		k := kerneltest.Parse(t, c.file, defs...)
 		p, data, sizes := compiled(t, k, 4)
 		progs = append(progs, prog{p, data, sizes})
 	}
@@ -586,7 +571,7 @@ func TestMACPathsTaken(t *testing.T) {
 		defs []string
 		want uint8
 	}{{"lei_gemm_16x4.cc", []string{"Kc=64"}, pathMac16x2}, {"lei_conv_8x8_u8.cc", nil, pathMac8}} {
-		k := parse(t, c.file, c.defs...)
+		k := kerneltest.Parse(t, c.file, c.defs...)
 		p, _, _ := compiled(t, k, 1)
 		pi := prepare(p)
 		pi.traced(p)
@@ -605,7 +590,7 @@ func TestMACPathsTaken(t *testing.T) {
 // TestResultDataShared: a region no store touched comes back as the caller's own input
 // slice; a region the kernel wrote is a copy, equal on both engines.
 func TestResultDataShared(t *testing.T) {
-	k := parse(t, "lei_gemm_16x4.cc", "Kc=64")
+	k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc=64")
 	p, data, sizes := compiled(t, k, 4)
 	r, err := Run(p, Config{Data: data, Sizes: sizes})
 	if err != nil {

@@ -83,12 +83,18 @@ func timingOps(p *backend.Program, in *backend.Instr, kind uint8, dec *decoded) 
 		}
 		return backend.Operand{}, false
 	}
+	if adfTimingOps(p, in, &ti, units) {
+		return ti
+	}
 	switch kind {
 	case kAcq, kRel, kNop:
 	case kMovImm:
 		units(&ti.writes, in.Defs[0], false)
 	case kPadd:
 		units(&ti.reads, in.Uses[0], false)
+		if len(in.Uses) > 1 { // padd p, m
+			units(&ti.reads, in.Uses[1], false)
+		}
 		units(&ti.writes, in.Defs[0], false)
 	case kMem:
 		pu, ok := ptrUse()

@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 typedef int8_t int8;
@@ -158,13 +160,35 @@ template <typename T, int N> struct aie_vec {
     aie_vec() : e{} {}
     T &operator[](int i) { return e[i]; }
     const T &operator[](int i) const { return e[i]; }
+    // the AI Engine API's member functions (aie::vector, "vector.hpp"); an index out of range
+    // is an error, as in the interpreter
+    static constexpr unsigned size() { return N; }
+    T get(int i) const;
+    aie_vec &set(T v, int i);
+    template <int M> aie_vec<T, M> extract(int i) const;
+    template <int M> aie_vec &insert(int i, const aie_vec<T, M> &v);
+    template <int M> aie_vec<T, M> grow(int pos = 0) const;
+    // an accum<accfloat, N> is a float vector on AIE1 ("accum_native_types.hpp"); to_vector()
+    // without a type gives its floats
+    template <typename U = T> aie_vec<U, N> to_vector(int shift = 0) const {
+        aie_vec<U, N> r;
+        for (int i = 0; i < N; i++)
+            r.e[i] = (U)e[i];
+        return r;
+    }
 };
 
 // Accumulators: N lanes of BITS-bit two's-complement integers (UG1079 "Accumulator
 // Registers": 48-bit lanes for 8/16-bit products, 80-bit for 32x32).
+template <typename T, int N> struct aie_vec;
 template <int BITS, int N> struct aie_acc {
     aie_emul::i128 e[N];
     aie_acc() : e{} {}
+    static constexpr unsigned size() { return N; }
+    // accum::to_vector<T>(shift): shift-round-saturate (srs, lsrs, bsrs, ubsrs; API "accum.hpp")
+    template <typename T> aie_vec<T, N> to_vector(int shift = 0) const;
+    // accum::from_vector(v, shift): ups / lups
+    template <typename T> aie_acc &from_vector(const aie_vec<T, N> &v, int shift = 0);
 };
 
 #define AIE_VEC_TYPES(T, n1, n2, n3, n4)                                                                               \
@@ -504,9 +528,64 @@ v8float aie_fpmac(v8float acc, const aie_vec<float, XN> &x, int xstart, unsigned
     inline v8float fpmul(const v##XN##float &x, int xs, unsigned xo, const v8float &z, int zs, unsigned zo) {         \
         return aie_fpmac(v8float(), x, xs, xo, z, zs, zo, 0);                                                          \
     }
+AIE_FPMAC(8)
 AIE_FPMAC(16)
 AIE_FPMAC(32)
 #undef AIE_FPMAC
+// the short forms: lane by lane (intrinsics reference, "Advanced Float Vector Operations":
+// fpmul(v8float xbuf, v8float zbuf), fpmac(v8float acc, v8float xbuf, v8float zbuf))
+inline v8float fpmul(const v8float &x, const v8float &z) { return fpmul(x, 0, 0x76543210, z, 0, 0x76543210); }
+inline v8float fpmac(v8float a, const v8float &x, const v8float &z) { return fpmac(a, x, 0, 0x76543210, z, 0, 0x76543210); }
+inline v8float fpmsc(v8float a, const v8float &x, const v8float &z) { return fpmsc(a, x, 0, 0x76543210, z, 0, 0x76543210); }
+
+// fpadd, fpsub, fpmax, fpmin: ret[i] = op(acc[i], xbuf[xstart + xoffs[i]]) (intrinsics
+// reference, groups intr_gpvectorop_arit_adv_flt and intr_gpvectorop_word_cmp_flt); max keeps
+// acc[i] unless the selected lane compares greater (target/aie1/kernel sem.go FPLane).
+template <int XN> v8float aie_fplane(int op, v8float acc, const aie_vec<float, XN> &x, int xstart, unsigned xoffs) {
+    for (int i = 0; i < 8; i++) {
+        float b = x.e[((xstart + aie_emul::nib(xoffs, i)) % XN + XN) % XN];
+        float a = acc.e[i];
+        switch (op) {
+        case 0: acc.e[i] = a + b; break;
+        case 1: acc.e[i] = a - b; break;
+        case 2: acc.e[i] = b > a ? b : a; break;
+        default: acc.e[i] = b < a ? b : a; break;
+        }
+    }
+    return acc;
+}
+#define AIE_FPLANE(name, op)                                                                                           \
+    template <int XN> v8float name(v8float acc, const aie_vec<float, XN> &x, int xstart, unsigned xoffs) {             \
+        return aie_fplane(op, acc, x, xstart, xoffs);                                                                  \
+    }                                                                                                                  \
+    inline v8float name(v8float acc, const v8float &x) { return aie_fplane(op, acc, x, 0, 0x76543210); }
+AIE_FPLANE(fpadd, 0)
+AIE_FPLANE(fpsub, 1)
+AIE_FPLANE(fpmax, 2)
+AIE_FPLANE(fpmin, 3)
+#undef AIE_FPLANE
+
+// Simple MAC intrinsics (intrinsics reference, group intr_gpvectorop_mul_simple): lane by lane
+// products into an accumulator. On AIE1 they issue as one mul16 (16 lanes x 2 columns), mul8
+// (8 x 4) or lmul8 (8 x 1), so the MAC count is that instruction's.
+namespace aie_emul {
+template <int B, int N, typename T, typename U>
+aie_acc<B, N> lanewise(aie_acc<B, N> acc, const aie_vec<T, N> &a, const aie_vec<U, N> &z, int sign, long long macs) {
+    for (int i = 0; i < N; i++)
+        acc.e[i] = wrap(acc.e[i] + sign * (i128)a.e[i] * (i128)z.e[i], B);
+    g_macs += macs;
+    return acc;
+}
+} // namespace aie_emul
+inline v16acc48 mul(const v16int16 &a, const v16int16 &b) { return aie_emul::lanewise(v16acc48(), a, b, 1, 32); }
+inline v16acc48 mac(v16acc48 c, const v16int16 &a, const v16int16 &b) { return aie_emul::lanewise(c, a, b, 1, 32); }
+inline v16acc48 msc(v16acc48 c, const v16int16 &a, const v16int16 &b) { return aie_emul::lanewise(c, a, b, -1, 32); }
+inline v8acc48 mul(const v8int16 &a, const v8int16 &b) { return aie_emul::lanewise(v8acc48(), a, b, 1, 32); }
+inline v8acc48 mac(v8acc48 c, const v8int16 &a, const v8int16 &b) { return aie_emul::lanewise(c, a, b, 1, 32); }
+inline v8acc48 msc(v8acc48 c, const v8int16 &a, const v8int16 &b) { return aie_emul::lanewise(c, a, b, -1, 32); }
+inline v8acc80 mul(const v8int32 &a, const v8int32 &b) { return aie_emul::lanewise(v8acc80(), a, b, 1, 8); }
+inline v8acc80 mac(v8acc80 c, const v8int32 &a, const v8int32 &b) { return aie_emul::lanewise(c, a, b, 1, 8); }
+inline v8acc80 msc(v8acc80 c, const v8int32 &a, const v8int32 &b) { return aie_emul::lanewise(c, a, b, -1, 8); }
 
 // 8-bit x 8-bit, 16 lanes x 8 columns: mul16/mac16/msc16 on v64/v128 (u)int8 X and v32
 // (u)int8 Z (group vect_mult_8x8; UG1079 "MAC on 8x8 bits"). The rule is the one sumac's
@@ -587,13 +666,17 @@ AIE_MAC16_8(uint8, 128, uint8)
 #undef AIE_MAC16_8
 
 // ---- Windows (UG1079 "Window and Streaming Data API") -------------------------------------
-// A window is a buffer in data memory and a position that reads and writes advance. Reading
-// or writing outside it is an error, as in the interpreter.
+// A window is a buffer in data memory and a position (ptr) that reads and writes advance.
+// ADF windows are circular: every move of the position is taken modulo the window's size,
+// margin included (UG1079 2023.1 "Kernel Conversion"; the ADF window header's cyclic_add),
+// as in the interpreter (target/aie1/interp exec.go move). An access that runs past the end
+// is an error, as in the interpreter.
 template <typename T, bool OUT> struct aie_window {
     T *base;
     long long size; // elements
-    long long pos;  // elements from base
+    T *ptr;         // the current position
     const char *name;
+    long long pos() const { return (long long)(ptr - base); }
 };
 #define AIE_WINDOW_TYPES(T)                                                                                            \
     typedef aie_window<T, false> input_window_##T;                                                                     \
@@ -606,12 +689,25 @@ AIE_WINDOW_TYPES(int32)
 AIE_WINDOW_TYPES(uint32)
 AIE_WINDOW_TYPES(float)
 #undef AIE_WINDOW_TYPES
+// the template spellings input_window<int16> (the typedefs above are these, ADF window.h)
+template <typename T> using input_window = aie_window<T, false>;
+template <typename T> using output_window = aie_window<T, true>;
 
 namespace aie_emul {
 template <typename T, bool OUT> inline void win_check(const aie_window<T, OUT> *w, long long n, const char *what) {
-    if (w->pos < 0 || w->pos + n > w->size)
+    if (w->pos() < 0 || w->pos() + n > w->size)
         fail("%s of %lld elements at element %lld of window %s (size %lld elements) is outside the window", what, n,
-             w->pos, w->name, w->size);
+             w->pos(), w->name, w->size);
+}
+// win_move advances the position by n elements, modulo the window's size.
+template <typename T, bool OUT> inline void win_move(aie_window<T, OUT> *w, long long n) {
+    long long p = w->pos() + n;
+    if (w->size > 0 && (p < 0 || p >= w->size)) {
+        p %= w->size;
+        if (p < 0)
+            p += w->size;
+    }
+    w->ptr = w->base + p;
 }
 } // namespace aie_emul
 
@@ -619,15 +715,21 @@ template <typename T, bool OUT> inline void win_check(const aie_window<T, OUT> *
     template <typename T> aie_vec<T, N> window_read_v##N(aie_window<T, false> *w) {                                  \
         aie_emul::win_check(w, N, "window_read_v" #N);                                                                 \
         aie_vec<T, N> r;                                                                                               \
-        std::memcpy(r.e, w->base + w->pos, sizeof r.e);                                                               \
+        std::memcpy(r.e, w->ptr, sizeof r.e);                                                                         \
         return r;                                                                                                      \
     }                                                                                                                  \
     template <typename T> aie_vec<T, N> window_readincr_v##N(aie_window<T, false> *w) {                              \
         aie_emul::win_check(w, N, "window_readincr_v" #N);                                                             \
         aie_vec<T, N> r;                                                                                               \
-        std::memcpy(r.e, w->base + w->pos, sizeof r.e);                                                               \
-        w->pos += N;                                                                                                   \
+        std::memcpy(r.e, w->ptr, sizeof r.e);                                                                         \
+        aie_emul::win_move(w, N);                                                                                      \
         return r;                                                                                                      \
+    }                                                                                                                  \
+    template <typename T, bool OUT> void window_incr_v##N(aie_window<T, OUT> *w, int n) {                            \
+        aie_emul::win_move(w, (long long)n * N);                                                                       \
+    }                                                                                                                  \
+    template <typename T, bool OUT> void window_decr_v##N(aie_window<T, OUT> *w, int n) {                            \
+        aie_emul::win_move(w, -(long long)n * N);                                                                      \
     }
 AIE_WINDOW_READ(4)
 AIE_WINDOW_READ(8)
@@ -636,35 +738,547 @@ AIE_WINDOW_READ(32)
 AIE_WINDOW_READ(64)
 AIE_WINDOW_READ(128)
 #undef AIE_WINDOW_READ
+// the API's template forms window_readincr_v<N>(w), window_read_v<N>(w) (adf/window.hpp)
+template <unsigned N, typename T> aie_vec<T, N> window_read_v(aie_window<T, false> *w) {
+    aie_emul::win_check(w, N, "window_read_v<N>");
+    aie_vec<T, N> r;
+    std::memcpy(r.e, w->ptr, sizeof r.e);
+    return r;
+}
+template <unsigned N, typename T> aie_vec<T, N> window_readincr_v(aie_window<T, false> *w) {
+    aie_vec<T, N> r = window_read_v<N>(w);
+    aie_emul::win_move(w, N);
+    return r;
+}
+template <unsigned N, typename T, bool OUT> void window_incr_v(aie_window<T, OUT> *w, int n) {
+    aie_emul::win_move(w, (long long)n * N);
+}
+template <unsigned N, typename T, bool OUT> void window_decr_v(aie_window<T, OUT> *w, int n) {
+    aie_emul::win_move(w, -(long long)n * N);
+}
 
 template <typename T> T window_read(aie_window<T, false> *w) {
     aie_emul::win_check(w, 1, "window_read");
-    return w->base[w->pos];
+    return *w->ptr;
 }
 template <typename T> T window_readincr(aie_window<T, false> *w) {
     aie_emul::win_check(w, 1, "window_readincr");
-    return w->base[w->pos++];
+    T v = *w->ptr;
+    aie_emul::win_move(w, 1);
+    return v;
 }
 template <typename T, int N> void window_write(aie_window<T, true> *w, const aie_vec<T, N> &v) {
     aie_emul::win_check(w, N, "window_write");
-    std::memcpy(w->base + w->pos, v.e, sizeof v.e);
+    std::memcpy(w->ptr, v.e, sizeof v.e);
 }
 template <typename T, int N> void window_writeincr(aie_window<T, true> *w, const aie_vec<T, N> &v) {
     aie_emul::win_check(w, N, "window_writeincr");
-    std::memcpy(w->base + w->pos, v.e, sizeof v.e);
-    w->pos += N;
+    std::memcpy(w->ptr, v.e, sizeof v.e);
+    aie_emul::win_move(w, N);
 }
 template <typename T> struct aie_id {
     typedef T type;
 };
 template <typename T> void window_write(aie_window<T, true> *w, typename aie_id<T>::type v) {
     aie_emul::win_check(w, 1, "window_write");
-    w->base[w->pos] = v;
+    *w->ptr = v;
 }
 template <typename T> void window_writeincr(aie_window<T, true> *w, typename aie_id<T>::type v) {
     aie_emul::win_check(w, 1, "window_writeincr");
-    w->base[w->pos++] = v;
+    *w->ptr = v;
+    aie_emul::win_move(w, 1);
 }
-template <typename T, bool OUT> void window_incr(aie_window<T, OUT> *w, int n) { w->pos += n; }
+template <typename T, bool OUT> void window_incr(aie_window<T, OUT> *w, int n) { aie_emul::win_move(w, n); }
+template <typename T, bool OUT> void window_decr(aie_window<T, OUT> *w, int n) { aie_emul::win_move(w, -(long long)n); }
+
+// ---- Streams and cascades (UG1079 "Reading and Advancing an Input Stream", "Cascade
+// Streams") --------------------------------------------------------------------------------
+// A stream is a byte queue: an input stream's reads take values in order, an output stream's
+// writes append. A read past the end is an error (the kernel would stall), as in the
+// interpreter. Cascade words are accumulator lanes: an acc48 lane travels as 8 bytes
+// (sign-extended), an acc80 lane as 16 (target/aie1/kernel StreamLane).
+struct acc48 {};
+struct acc80 {};
+struct accfloat {};
+template <typename T, bool OUT> struct aie_stream {
+    std::vector<unsigned char> data;
+    size_t pos = 0;
+    const char *name = "";
+};
+namespace aie_emul {
+inline const unsigned char *stream_take(std::vector<unsigned char> &d, size_t &pos, size_t n, const char *name) {
+    if (pos + n > d.size())
+        fail("readincr(%s): %zu bytes wanted at byte %zu, but the stream holds %zu bytes (the kernel would stall)", name,
+             n, pos, d.size());
+    const unsigned char *p = d.data() + pos;
+    pos += n;
+    return p;
+}
+} // namespace aie_emul
+#define AIE_STREAM_TYPES(T)                                                                                            \
+    typedef aie_stream<T, false> input_stream_##T;                                                                     \
+    typedef aie_stream<T, true> output_stream_##T;
+AIE_STREAM_TYPES(int8)
+AIE_STREAM_TYPES(uint8)
+AIE_STREAM_TYPES(int16)
+AIE_STREAM_TYPES(uint16)
+AIE_STREAM_TYPES(int32)
+AIE_STREAM_TYPES(uint32)
+AIE_STREAM_TYPES(float)
+AIE_STREAM_TYPES(acc48)
+AIE_STREAM_TYPES(acc80)
+#undef AIE_STREAM_TYPES
+template <typename T> using input_stream = aie_stream<T, false>;
+template <typename T> using output_stream = aie_stream<T, true>;
+template <typename T> using input_cascade = aie_stream<T, false>;
+template <typename T> using output_cascade = aie_stream<T, true>;
+// Declared so that a file whose other kernels use them still compiles; a kernel sumac runs
+// cannot use them (the front end rejects packet streams and the port-number stream moves).
+struct input_pktstream;
+struct output_pktstream;
+template <typename... A> int get_ss(A...);
+template <typename... A> float getf_ss(A...);
+template <typename... A> void put_ms(A...);
+template <typename... A> void putf_ms(A...);
+template <typename... A> int getPacketid(A...);
+template <typename... A> void writeHeader(A...);
+template <typename... A> int readincr(input_pktstream *, A...);
+template <typename... A> void writeincr(output_pktstream *, A...);
+#ifndef restrict
+#define restrict __restrict
+#endif
+
+template <typename T> T readincr(aie_stream<T, false> *s) {
+    T v;
+    std::memcpy(&v, aie_emul::stream_take(s->data, s->pos, sizeof(T), s->name), sizeof(T));
+    return v;
+}
+template <unsigned N, typename T> aie_vec<T, N> aie_stream_readv(aie_stream<T, false> *s) {
+    aie_vec<T, N> r;
+    std::memcpy(r.e, aie_emul::stream_take(s->data, s->pos, sizeof r.e, s->name), sizeof r.e);
+    return r;
+}
+template <unsigned N, int B> aie_acc<B, N> aie_cascade_read(std::vector<unsigned char> &d, size_t &pos, const char *name) {
+    aie_acc<B, N> r;
+    const int lb = B == 48 ? 8 : 16;
+    const unsigned char *p = aie_emul::stream_take(d, pos, N * lb, name);
+    for (unsigned l = 0; l < N; l++) {
+        unsigned long long lo = 0, hi = 0;
+        for (int k = 0; k < 8; k++)
+            lo |= (unsigned long long)p[l * lb + k] << (8 * k);
+        if (lb == 16)
+            for (int k = 0; k < 8; k++)
+                hi |= (unsigned long long)p[l * lb + 8 + k] << (8 * k);
+        else
+            hi = (lo >> 63) ? ~0ull : 0;
+        aie_emul::i128 v = (aie_emul::i128)(((aie_emul::u128)hi << 64) | lo);
+        r.e[l] = aie_emul::wrap(v, B);
+    }
+    return r;
+}
+template <int B, int N> void aie_cascade_write(std::vector<unsigned char> &d, const aie_acc<B, N> &a) {
+    const int lb = B == 48 ? 8 : 16;
+    for (int l = 0; l < N; l++) {
+        aie_emul::u128 v = (aie_emul::u128)a.e[l];
+        for (int k = 0; k < lb; k++)
+            d.push_back((unsigned char)(v >> (8 * k)));
+    }
+}
+#define AIE_STREAM_READV(N)                                                                                            \
+    template <typename T> aie_vec<T, N> readincr_v##N(aie_stream<T, false> *s) { return aie_stream_readv<N>(s); }      \
+    inline aie_acc<48, N> readincr_v##N(aie_stream<acc48, false> *s) {                                                 \
+        return aie_cascade_read<N, 48>(s->data, s->pos, s->name);                                                      \
+    }                                                                                                                  \
+    inline aie_acc<80, N> readincr_v##N(aie_stream<acc80, false> *s) {                                                 \
+        return aie_cascade_read<N, 80>(s->data, s->pos, s->name);                                                      \
+    }
+AIE_STREAM_READV(4)
+AIE_STREAM_READV(8)
+AIE_STREAM_READV(16)
+#undef AIE_STREAM_READV
+// readincr_v<N>(s): the template form (adf/stream.hpp)
+template <unsigned N, typename T> aie_vec<T, N> readincr_v(aie_stream<T, false> *s) { return aie_stream_readv<N>(s); }
+template <unsigned N> aie_acc<48, N> readincr_v(aie_stream<acc48, false> *s) {
+    return aie_cascade_read<N, 48>(s->data, s->pos, s->name);
+}
+template <unsigned N> aie_acc<80, N> readincr_v(aie_stream<acc80, false> *s) {
+    return aie_cascade_read<N, 80>(s->data, s->pos, s->name);
+}
+template <typename T> void writeincr(aie_stream<T, true> *s, typename aie_id<T>::type v) {
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    s->data.insert(s->data.end(), b, b + sizeof(T));
+}
+template <typename T, int N> void writeincr(aie_stream<T, true> *s, const aie_vec<T, N> &v) {
+    const unsigned char *b = (const unsigned char *)v.e;
+    s->data.insert(s->data.end(), b, b + sizeof v.e);
+}
+template <int N> void writeincr(aie_stream<acc48, true> *s, const aie_acc<48, N> &a) { aie_cascade_write(s->data, a); }
+template <int N> void writeincr(aie_stream<acc80, true> *s, const aie_acc<80, N> &a) { aie_cascade_write(s->data, a); }
+#define writeincr_v4 writeincr
+#define writeincr_v8 writeincr
+#define writeincr_v16 writeincr
+#define READINCR(port, s) readincr(s)
+#define READINCRW(port, s) readincr(s)
+#define WRITEINCR(port, s, v) writeincr(s, v)
+#define WRITEINCRW(port, s, v) writeincr(s, v)
+
+// ---- Buffer ports (UG1079 "Buffer Ports"): linear buffers with data() and size() ----------
+namespace adf {
+template <int... N> struct extents {};
+template <int M> struct margin {};
+template <typename T> struct aie_buffer_port {
+    T *p;
+    unsigned n;
+    T *data() { return p; }
+    const T *data() const { return p; }
+    unsigned size() const { return n; }
+};
+template <typename T, typename... Rest> using input_buffer = aie_buffer_port<T>;
+template <typename T, typename... Rest> using output_buffer = aie_buffer_port<T>;
+} // namespace adf
+using adf::input_buffer;
+using adf::output_buffer;
+using adf::extents;
+using adf::margin;
+
+// ---- The cycle counter (UG1079 "Profiling Kernel Code") -----------------------------------
+// Reads return the values the cycle simulator read, in order (the harness's input), else 0,
+// as the interpreter's (interp.Config.CycleReads).
+namespace aie_emul {
+inline std::vector<long long> g_cycle_reads;
+inline size_t g_cycle_next = 0;
+inline unsigned long long next_cycles() {
+    long long v = g_cycle_next < g_cycle_reads.size() ? g_cycle_reads[g_cycle_next] : 0;
+    g_cycle_next++;
+    return (unsigned long long)v;
+}
+} // namespace aie_emul
+inline unsigned long long get_cycles() { return aie_emul::next_cycles(); }
+
+// ---- Kernel classes (UG1079 "C++ Kernel Class Support") and chess directives --------------
+// Registration is for the ADF graph compiler; the chess directives guide its scheduler and do
+// not change results.
+#define REGISTER_FUNCTION(f)
+#define REGISTER_PARAMETER(p)
+#define chess_flatten_loop
+#define chess_unroll_loop(...)
+#define chess_unroll_loop_assuming_multiple(...)
+#define chess_loop_count(...)
+#define chess_pipeline_non_leaf_loop_solution(...)
+#define chess_pipeline_adjust_preamble(...)
+#define chess_modulo_scheduling_budget_ratio(...)
+#define chess_no_hw_loop
+#define chess_no_pipelining
+#define chess_separator_scheduler(...) ((void)0)
+#define chess_separator(...) ((void)0)
+#define chess_storage(...)
+#define chess_copy(x) (x)
+#define chess_manifest(x) (x)
+#define chess_report(...) ((void)0)
+#define __aie_dm_resource_a
+#define __aie_dm_resource_b
+
+
+// ---- The AI Engine API for AIE1 (aie::, UG1079 "AI Engine API"; the API User Guide UG1529) --
+// Written from the API's documented semantics, independently of sumac's lowering of the API
+// to intrinsics (target/aie1/cfront api.go), which the interpreter runs: the two agree bit for
+// bit or `sumac sim` reports the difference. MAC counts are those of the intrinsics the API
+// issues on AIE1 (its "detail/aie1" headers): an element-wise int16 multiply of 16 lanes is one
+// mul16 with half its products by zero (32), of 8 lanes one mul8 (32), an int32 one lmul8 (8),
+// a float one fpmul per 8 lanes; mmul as listed at aie::mmul.
+template <typename T, int N> T aie_vec<T, N>::get(int i) const {
+    if (i < 0 || i >= N)
+        aie_emul::fail("vector::get: index %d out of range 0..%d", i, N - 1);
+    return e[i];
+}
+template <typename T, int N> aie_vec<T, N> &aie_vec<T, N>::set(T v, int i) {
+    if (i < 0 || i >= N)
+        aie_emul::fail("vector::set: index %d out of range 0..%d", i, N - 1);
+    e[i] = v;
+    return *this;
+}
+template <typename T, int N> template <int M> aie_vec<T, M> aie_vec<T, N>::extract(int i) const {
+    static_assert(M < N && N % M == 0, "extract: a part of the vector");
+    if (i < 0 || i >= N / M)
+        aie_emul::fail("vector::extract: part %d out of range 0..%d", i, N / M - 1);
+    aie_vec<T, M> r;
+    for (int k = 0; k < M; k++)
+        r.e[k] = e[i * M + k];
+    return r;
+}
+template <typename T, int N> template <int M> aie_vec<T, N> &aie_vec<T, N>::insert(int i, const aie_vec<T, M> &v) {
+    static_assert(M < N && N % M == 0, "insert: a part of the vector");
+    if (i < 0 || i >= N / M)
+        aie_emul::fail("vector::insert: part %d out of range 0..%d", i, N / M - 1);
+    for (int k = 0; k < M; k++)
+        e[i * M + k] = v.e[k];
+    return *this;
+}
+template <typename T, int N> template <int M> aie_vec<T, M> aie_vec<T, N>::grow(int pos) const {
+    static_assert(M > N && M % N == 0, "grow: a larger vector");
+    aie_vec<T, M> r; // the other lanes are undefined in the API; zero here and in the interpreter
+    for (int k = 0; k < N; k++)
+        r.e[pos * N + k] = e[k];
+    return r;
+}
+namespace aie_emul {
+template <typename T> struct narrow_of;
+template <> struct narrow_of<int16> { static constexpr int bits = 16; static constexpr bool uns = false; };
+template <> struct narrow_of<int8> { static constexpr int bits = 8; static constexpr bool uns = false; };
+template <> struct narrow_of<uint8> { static constexpr int bits = 8; static constexpr bool uns = true; };
+template <> struct narrow_of<int32> { static constexpr int bits = 32; static constexpr bool uns = false; };
+} // namespace aie_emul
+template <int BITS, int N> template <typename T> aie_vec<T, N> aie_acc<BITS, N>::to_vector(int shift) const {
+    return aie_narrow<T, BITS, N>(*this, shift, aie_emul::narrow_of<T>::bits, aie_emul::narrow_of<T>::uns);
+}
+template <int BITS, int N> template <typename T> aie_acc<BITS, N> &aie_acc<BITS, N>::from_vector(const aie_vec<T, N> &v, int shift) {
+    *this = aie_ups<BITS>(v, shift);
+    return *this;
+}
+
+struct acc32 {};
+struct acc40 {};
+struct acc64 {};
+struct acc72 {};
+namespace aie {
+template <typename T, unsigned N> using vector = aie_vec<T, (int)N>;
+template <typename Tag, unsigned N> struct accum_of;
+template <unsigned N> struct accum_of<acc32, N> { typedef aie_acc<48, (int)N> type; };
+template <unsigned N> struct accum_of<acc40, N> { typedef aie_acc<48, (int)N> type; };
+template <unsigned N> struct accum_of<acc48, N> { typedef aie_acc<48, (int)N> type; };
+template <unsigned N> struct accum_of<acc64, N> { typedef aie_acc<80, (int)N> type; };
+template <unsigned N> struct accum_of<acc72, N> { typedef aie_acc<80, (int)N> type; };
+template <unsigned N> struct accum_of<acc80, N> { typedef aie_acc<80, (int)N> type; };
+template <unsigned N> struct accum_of<accfloat, N> { typedef aie_vec<float, (int)N> type; };
+template <typename Tag, unsigned N> using accum = typename accum_of<Tag, N>::type;
+
+// zeros<T, N>(): a vector or an accumulator of zeros
+template <typename T, unsigned N> struct zeros_of { typedef aie_vec<T, (int)N> type; };
+template <unsigned N> struct zeros_of<acc32, N> { typedef accum<acc32, N> type; };
+template <unsigned N> struct zeros_of<acc40, N> { typedef accum<acc40, N> type; };
+template <unsigned N> struct zeros_of<acc48, N> { typedef accum<acc48, N> type; };
+template <unsigned N> struct zeros_of<acc64, N> { typedef accum<acc64, N> type; };
+template <unsigned N> struct zeros_of<acc72, N> { typedef accum<acc72, N> type; };
+template <unsigned N> struct zeros_of<acc80, N> { typedef accum<acc80, N> type; };
+template <unsigned N> struct zeros_of<accfloat, N> { typedef accum<accfloat, N> type; };
+template <typename T, unsigned N> typename zeros_of<T, N>::type zeros() { return typename zeros_of<T, N>::type(); }
+
+template <typename T, unsigned N> vector<T, N> broadcast(T x) {
+    vector<T, N> r;
+    for (unsigned i = 0; i < N; i++)
+        r.e[i] = x;
+    return r;
+}
+
+// load_v / store_v assume vector alignment ("aie.hpp"); the interpreter checks 16 bytes
+template <unsigned N, typename T> vector<T, N> load_v(const T *p) {
+    if ((unsigned long)p % 16 != 0)
+        aie_emul::fail("aie::load_v: pointer %p is not 16-byte aligned", (const void *)p);
+    vector<T, N> r;
+    std::memcpy(r.e, p, sizeof r.e);
+    return r;
+}
+template <typename T, int N> void store_v(T *p, const aie_vec<T, N> &v) {
+    if ((unsigned long)p % 16 != 0)
+        aie_emul::fail("aie::store_v: pointer %p is not 16-byte aligned", (const void *)p);
+    std::memcpy(p, v.e, sizeof v.e);
+}
+
+// iterators over buffers and pointers ("iterator.hpp"): linear iterators are pointers
+template <unsigned N, typename T> aie_vec<T, (int)N> *begin_vector(T *p) { return (aie_vec<T, (int)N> *)p; }
+// over const data: an iterator of vectors of the element type (the API's const_vector_iterator)
+template <unsigned N, typename T> const aie_vec<T, (int)N> *begin_vector(const T *p) { return (const aie_vec<T, (int)N> *)p; }
+template <unsigned N, typename T> aie_vec<T, (int)N> *begin_vector(adf::aie_buffer_port<T> &b) { return (aie_vec<T, (int)N> *)b.data(); }
+template <unsigned N, typename T> const aie_vec<T, (int)N> *cbegin_vector(const T *p) { return (const aie_vec<T, (int)N> *)p; }
+template <unsigned N, typename T> const aie_vec<T, (int)N> *cbegin_vector(adf::aie_buffer_port<T> &b) { return (const aie_vec<T, (int)N> *)b.data(); }
+template <unsigned N, typename T> aie_vec<T, (int)N> *begin_restrict_vector(T *p) { return (aie_vec<T, (int)N> *)p; }
+template <unsigned N, typename T> aie_vec<T, (int)N> *begin_restrict_vector(adf::aie_buffer_port<T> &b) { return (aie_vec<T, (int)N> *)b.data(); }
+template <typename T> T *begin(T *p) { return p; }
+template <typename T> T *begin(adf::aie_buffer_port<T> &b) { return b.data(); }
+template <typename T> const T *cbegin(const T *p) { return p; }
+template <typename T> const T *cbegin(adf::aie_buffer_port<T> &b) { return b.data(); }
+
+using ::concat;
+
+// element-wise add, sub, max, min
+template <typename T, int N> aie_vec<T, N> add(const aie_vec<T, N> &a, const aie_vec<T, N> &b) { return a + b; }
+template <typename T, int N> aie_vec<T, N> sub(const aie_vec<T, N> &a, const aie_vec<T, N> &b) { return a - b; }
+template <int B, int N> aie_acc<B, N> add(const aie_acc<B, N> &a, const aie_acc<B, N> &b) { return a + b; }
+template <int B, int N> aie_acc<B, N> sub(const aie_acc<B, N> &a, const aie_acc<B, N> &b) { return a - b; }
+template <typename T, int N> aie_vec<T, N> max(const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
+    aie_vec<T, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = b.e[i] > a.e[i] ? b.e[i] : a.e[i];
+    return r;
+}
+template <typename T, int N> aie_vec<T, N> min(const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
+    aie_vec<T, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = b.e[i] < a.e[i] ? b.e[i] : a.e[i];
+    return r;
+}
+
+// mul / mac / msc: element-wise products, vector x vector or vector x scalar
+namespace detail {
+template <typename T> struct acc_of;
+template <> struct acc_of<int16> { static constexpr int bits = 48; };
+template <> struct acc_of<int32> { static constexpr int bits = 80; };
+template <int N, typename T> struct lane_macs { static constexpr long long v = sizeof(T) == 4 ? 8 : 32; };
+template <int N> struct lane_macs<N, float> { static constexpr long long v = N; };
+template <typename T, int N> aie_vec<T, N> splat(T s) {
+    aie_vec<T, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = s;
+    return r;
+}
+inline aie_vec<float, 8> fmul(int sign, aie_vec<float, 8> acc, bool accumulate, const aie_vec<float, 8> &a, const aie_vec<float, 8> &b) {
+    for (int i = 0; i < 8; i++) {
+        float p = a.e[i] * b.e[i];
+        acc.e[i] = !accumulate ? p : sign > 0 ? acc.e[i] + p : acc.e[i] - p;
+    }
+    aie_emul::g_macs += 8;
+    return acc;
+}
+template <int N> aie_vec<float, N> fmulN(int sign, aie_vec<float, N> acc, bool accumulate, const aie_vec<float, N> &a, const aie_vec<float, N> &b) {
+    static_assert(N % 8 == 0, "float vectors of 8, 16 or 32 lanes");
+    for (int h = 0; h < N / 8; h++) {
+        aie_vec<float, 8> x, y, c;
+        for (int i = 0; i < 8; i++) {
+            x.e[i] = a.e[8 * h + i];
+            y.e[i] = b.e[8 * h + i];
+            c.e[i] = acc.e[8 * h + i];
+        }
+        c = fmul(sign, c, accumulate, x, y);
+        for (int i = 0; i < 8; i++)
+            acc.e[8 * h + i] = c.e[i];
+    }
+    return acc;
+}
+} // namespace detail
+template <typename T, int N> aie_acc<detail::acc_of<T>::bits, N> mul(const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
+    return aie_emul::lanewise(aie_acc<detail::acc_of<T>::bits, N>(), a, b, 1, detail::lane_macs<N, T>::v);
+}
+template <typename T, int N> aie_acc<detail::acc_of<T>::bits, N> mul(const aie_vec<T, N> &a, typename aie_id<T>::type s) {
+    return mul(a, detail::splat<T, N>(s));
+}
+template <typename T, int N> aie_acc<detail::acc_of<T>::bits, N> mul(typename aie_id<T>::type s, const aie_vec<T, N> &a) {
+    return mul(detail::splat<T, N>(s), a);
+}
+template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
+    return aie_emul::lanewise(c, a, b, 1, detail::lane_macs<N, T>::v);
+}
+template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, const aie_vec<T, N> &a, typename aie_id<T>::type s) {
+    return mac(c, a, detail::splat<T, N>(s));
+}
+template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, typename aie_id<T>::type s, const aie_vec<T, N> &a) {
+    return mac(c, detail::splat<T, N>(s), a);
+}
+template <int B, typename T, int N> aie_acc<B, N> msc(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
+    return aie_emul::lanewise(c, a, b, -1, detail::lane_macs<N, T>::v);
+}
+template <int B, typename T, int N> aie_acc<B, N> msc(const aie_acc<B, N> &c, const aie_vec<T, N> &a, typename aie_id<T>::type s) {
+    return msc(c, a, detail::splat<T, N>(s));
+}
+template <int B, typename T, int N> aie_acc<B, N> msc(const aie_acc<B, N> &c, typename aie_id<T>::type s, const aie_vec<T, N> &a) {
+    return msc(c, detail::splat<T, N>(s), a);
+}
+template <int N> aie_vec<float, N> mul(const aie_vec<float, N> &a, const aie_vec<float, N> &b) {
+    return detail::fmulN<N>(1, aie_vec<float, N>(), false, a, b);
+}
+template <int N> aie_vec<float, N> mul(const aie_vec<float, N> &a, float s) { return mul(a, detail::splat<float, N>(s)); }
+template <int N> aie_vec<float, N> mul(float s, const aie_vec<float, N> &a) { return mul(detail::splat<float, N>(s), a); }
+template <int N> aie_vec<float, N> mac(const aie_vec<float, N> &c, const aie_vec<float, N> &a, const aie_vec<float, N> &b) {
+    return detail::fmulN<N>(1, c, true, a, b);
+}
+template <int N> aie_vec<float, N> mac(const aie_vec<float, N> &c, const aie_vec<float, N> &a, float s) {
+    return mac(c, a, detail::splat<float, N>(s));
+}
+template <int N> aie_vec<float, N> mac(const aie_vec<float, N> &c, float s, const aie_vec<float, N> &a) {
+    return mac(c, detail::splat<float, N>(s), a);
+}
+template <int N> aie_vec<float, N> msc(const aie_vec<float, N> &c, const aie_vec<float, N> &a, const aie_vec<float, N> &b) {
+    return detail::fmulN<N>(-1, c, true, a, b);
+}
+template <int N> aie_vec<float, N> msc(const aie_vec<float, N> &c, const aie_vec<float, N> &a, float s) {
+    return msc(c, a, detail::splat<float, N>(s));
+}
+template <int N> aie_vec<float, N> msc(const aie_vec<float, N> &c, float s, const aie_vec<float, N> &a) {
+    return msc(c, detail::splat<float, N>(s), a);
+}
+
+// to_vector<T>(acc, shift), the free-function form
+template <typename T, int B, int N> aie_vec<T, N> to_vector(const aie_acc<B, N> &a, int shift = 0) {
+    return a.template to_vector<T>(shift);
+}
+
+// mmul<M, K, N, TA, TB>: C (M x N, row-major) = A (M x K) * B (K x N), accumulated in C
+// ("mmul.hpp"). MAC counts are those of the AIE1 lowering ("detail/aie1/mmul_*.hpp"): a
+// 16-lane int16 accumulator takes K/2 mac16 of 32, an int8 4x8x4 one 8-bit mac16 of 128, a
+// float accumulator of 8 lanes K fpmac of 8.
+template <unsigned M, unsigned K, unsigned N, typename TA, typename TB> struct mmul {
+    // the operand and result tile sizes (API "mmul.hpp": size_A = M*K, size_B = K*N, size_C = M*N)
+    static constexpr unsigned size_A = M * K, size_B = K * N, size_C = M * N;
+    static constexpr bool flt = std::is_same<TA, float>::value;
+    typedef typename std::conditional<flt, float, aie_emul::i128>::type lane_t;
+    lane_t c[M * N];
+    mmul() : c{} {}
+    static long long macs() {
+        if (flt)
+            return (long long)M * N * K; // 8 lanes x 1 per fpmac
+        if (sizeof(TA) == 1)
+            return (long long)(M * N / 16) * (K / 8) * 128;
+        return (long long)(M * N / 16) * (K / 2) * 32;
+    }
+    template <typename VA, typename VB> void run(const VA &a, const VB &b, bool acc) {
+        for (unsigned m = 0; m < M; m++)
+            for (unsigned n = 0; n < N; n++) {
+                if constexpr (flt) {
+                    float s = acc ? (float)c[m * N + n] : 0.0f;
+                    for (unsigned k = 0; k < K; k++) {
+                        float p = (float)a.e[m * K + k] * (float)b.e[k * N + n];
+                        s = (acc || k > 0) ? s + p : p;
+                    }
+                    c[m * N + n] = s;
+                } else {
+                    aie_emul::i128 s = acc ? (aie_emul::i128)c[m * N + n] : 0;
+                    for (unsigned k = 0; k < K; k++)
+                        s += (aie_emul::i128)a.e[m * K + k] * (aie_emul::i128)b.e[k * N + n];
+                    c[m * N + n] = aie_emul::wrap(s, 48);
+                }
+            }
+        aie_emul::g_macs += macs();
+    }
+    template <typename VA, typename VB> void mul(const VA &a, const VB &b) { run(a, b, false); }
+    template <typename VA, typename VB> void mac(const VA &a, const VB &b) { run(a, b, true); }
+    template <typename T> aie_vec<T, (int)(M * N)> to_vector(int shift = 0) const {
+        aie_vec<T, (int)(M * N)> r;
+        if constexpr (flt) {
+            for (unsigned i = 0; i < M * N; i++)
+                r.e[i] = (T)c[i];
+            return r;
+        } else {
+            // narrowed 16 lanes (one accumulator register) at a time, as srs does
+            for (unsigned h = 0; h < M * N / 16; h++) {
+            aie_acc<48, 16> a;
+            for (int i = 0; i < 16; i++)
+                a.e[i] = (aie_emul::i128)c[16 * h + i];
+            aie_vec<T, 16> v = a.template to_vector<T>(shift);
+            for (int i = 0; i < 16; i++)
+                r.e[16 * h + i] = v.e[i];
+            }
+            return r;
+        }
+    }
+};
+
+// the tile's cycle counter (UG1079 "Profiling Kernel Code")
+struct tile {
+    static tile current() { return tile(); }
+    unsigned long long cycles() const { return aie_emul::next_cycles(); }
+};
+template <typename... A> void print(const A &...) {}
+template <typename... A> void print_matrix(const A &...) {}
+} // namespace aie
 
 #endif // SUMAC_AIE1_EMUL_H

@@ -12,7 +12,7 @@ namespace aie_emul {
 
 struct Harness {
     std::vector<std::vector<unsigned char>> mem; // per parameter (scalars: 8 bytes)
-    std::vector<int> kinds;                      // 0 window, 1 pointer, 2 scalar
+    std::vector<int> kinds;                      // 0 window, 1 pointer, 2 scalar, 3 input stream, 4 output stream
     const char *out;
 
     static unsigned long long rd(FILE *f, int n) {
@@ -37,7 +37,7 @@ struct Harness {
         if (!f)
             fail("cannot open %s", argv[1]);
         char magic[8];
-        if (std::fread(magic, 1, 8, f) != 8 || std::memcmp(magic, "SUMACIN1", 8) != 0)
+        if (std::fread(magic, 1, 8, f) != 8 || std::memcmp(magic, "SUMACIN2", 8) != 0)
             fail("harness: %s is not a sumac emulation input", argv[1]);
         int n = (int)rd(f, 4);
         for (int i = 0; i < n; i++) {
@@ -50,6 +50,9 @@ struct Harness {
             mem.push_back(b);
             sizes.push_back(len);
         }
+        int nc = (int)rd(f, 4);
+        for (int i = 0; i < nc; i++)
+            g_cycle_reads.push_back((long long)rd(f, 8));
         std::fclose(f);
         out = argv[2];
         g_round = std::atoi(argv[3]);
@@ -58,7 +61,22 @@ struct Harness {
     std::vector<unsigned long long> sizes;
 
     template <typename T, bool OUT> aie_window<T, OUT> window(int i, const char *name) {
-        return aie_window<T, OUT>{(T *)mem[i].data(), (long long)(sizes[i] / sizeof(T)), 0, name};
+        return aie_window<T, OUT>{(T *)mem[i].data(), (long long)(sizes[i] / sizeof(T)), (T *)mem[i].data(), name};
+    }
+    template <typename T, bool OUT> aie_stream<T, OUT> stream(int i, const char *name) {
+        aie_stream<T, OUT> s;
+        s.name = name;
+        if (!OUT)
+            s.data.assign(mem[i].begin(), mem[i].begin() + sizes[i]);
+        return s;
+    }
+    // output streams: the bytes written are the parameter's final contents
+    template <typename T> void stream_out(int i, const aie_stream<T, true> &s) {
+        mem[i].assign(s.data.begin(), s.data.end());
+        sizes[i] = s.data.size();
+    }
+    template <typename T> adf::aie_buffer_port<T> buffer(int i) {
+        return adf::aie_buffer_port<T>{(T *)mem[i].data(), (unsigned)(sizes[i] / sizeof(T))};
     }
     template <typename T> T *pointer(int i) { return (T *)mem[i].data(); }
     long long scalar(int i) {

@@ -271,8 +271,8 @@ func TestDifferential(t *testing.T) {
 		kernels = 2
 	}
 	r := rand.New(rand.NewPCG(21, 12))
-	modes := []Modes{{num.Floor, num.Saturate}, {num.ConvEven, num.Saturate}, {num.PosInf, num.None}, {num.SymZero, num.Symmetric},
-		{num.Ceil, num.Saturate}, {num.SymInf, num.None}, {num.NegInf, num.Symmetric}, {num.ConvOdd, num.Saturate}}
+	modes := []Modes{{Round: num.Floor, Sat: num.Saturate}, {Round: num.ConvEven, Sat: num.Saturate}, {Round: num.PosInf, Sat: num.None}, {Round: num.SymZero, Sat: num.Symmetric},
+		{Round: num.Ceil, Sat: num.Saturate}, {Round: num.SymInf, Sat: num.None}, {Round: num.NegInf, Sat: num.Symmetric}, {Round: num.ConvOdd, Sat: num.Saturate}}
 	for n := 0; n < kernels; n++ {
 		k := newDiffKernel(r, n, 60)
 		text, err := cemit.Emit(k)

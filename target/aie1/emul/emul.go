@@ -64,6 +64,12 @@ type Source struct {
 	Name    string // file name, for messages
 	Text    []byte
 	Defines []string
+	// Dir is the directory the kernel's own #include "..." files are found in; Includes are
+	// those files (their contents are part of the cache key).
+	Dir      string
+	Includes []string
+	// IncludeDirs are searched after Dir (sumac sim -I)
+	IncludeDirs []string
 }
 
 var buildMu sync.Mutex
@@ -86,8 +92,15 @@ func Build(src Source, k *kernel.Kernel) (*Program, error) {
 		return nil, err
 	}
 	h := sha256.New()
-	for _, part := range []string{ver, strings.Join(Flags, " "), Header, harnessHeader, main, string(src.Text), strings.Join(src.Defines, "\x00")} {
+	for _, part := range []string{ver, strings.Join(Flags, " "), Header, harnessHeader, main, string(src.Text), strings.Join(src.Defines, "\x00"), src.Dir, strings.Join(src.IncludeDirs, "\x00")} {
 		fmt.Fprintf(h, "%d:%s", len(part), part)
+	}
+	for _, inc := range src.Includes {
+		b, err := os.ReadFile(inc)
+		if err != nil {
+			return nil, fmt.Errorf("emulation: reading %s: %v", inc, err)
+		}
+		fmt.Fprintf(h, "%d:%s%d:%s", len(inc), inc, len(b), b)
 	}
 	key := hex.EncodeToString(h.Sum(nil))[:32]
 	root := CacheDir()
@@ -131,6 +144,14 @@ func Build(src Source, k *kernel.Kernel) (*Program, error) {
 	}
 	args := append([]string{}, Flags...)
 	args = append(args, "-I", tmp)
+	for _, d := range append([]string{src.Dir}, src.IncludeDirs...) {
+		if d == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(d); err == nil {
+			args = append(args, "-I", abs)
+		}
+	}
 	for _, d := range src.Defines {
 		args = append(args, "-D"+d)
 	}
@@ -192,9 +213,12 @@ func harnessMain(k *kernel.Kernel) (string, error) {
 	b.WriteString("#include \"aie1_emul.h\"\n#include \"aie1_emul_harness.h\"\n#include \"kernel.cc\"\n\n")
 	b.WriteString("int main(int argc, char **argv) {\n    aie_emul::Harness h(argc, argv);\n")
 	var call []string
+	var after []string
+	argOf := map[int]string{}
 	for i, p := range k.Params {
 		t := p.Type
 		name := fmt.Sprintf("p%d", i)
+		arg := name
 		switch t.Class {
 		case kernel.Window:
 			dir := "false"
@@ -202,22 +226,61 @@ func harnessMain(k *kernel.Kernel) (string, error) {
 				dir = "true"
 			}
 			fmt.Fprintf(&b, "    %s %s = h.window<%s, %s>(%d, %q);\n", t, name, elemC(t.Elem), dir, i, p.Name)
-			call = append(call, "&"+name)
+			arg = "&" + name
+		case kernel.Stream:
+			dir := "false"
+			if t.Out {
+				dir = "true"
+				after = append(after, fmt.Sprintf("    h.stream_out<%s>(%d, %s);\n", elemC(t.Elem), i, name))
+			}
+			fmt.Fprintf(&b, "    aie_stream<%s, %s> %s = h.stream<%s, %s>(%d, %q);\n", elemC(t.Elem), dir, name, elemC(t.Elem), dir, i, p.Name)
+			arg = "&" + name
 		case kernel.Pointer:
-			fmt.Fprintf(&b, "    %s *%s = h.pointer<%s>(%d);\n", t.Pointee(), name, t.Pointee(), i)
-			call = append(call, name)
+			pt := t.Pointee().String()
+			switch p.Port {
+			case kernel.PortArrayRef:
+				fmt.Fprintf(&b, "    %s (&%s)[%d] = *(%s (*)[%d])h.pointer<%s>(%d);\n", pt, name, p.Array, pt, p.Array, pt, i)
+			case kernel.PortInBuffer, kernel.PortOutBuffer:
+				fmt.Fprintf(&b, "    adf::aie_buffer_port<%s> %s = h.buffer<%s>(%d);\n", pt, name, pt, i)
+			default:
+				fmt.Fprintf(&b, "    %s *%s = h.pointer<%s>(%d);\n", pt, name, pt, i)
+			}
 		case kernel.Scalar:
 			if t.Elem == kernel.Float32 { // a float scalar arrives as its bits (as in interp.Config.Scalars)
 				fmt.Fprintf(&b, "    float %s;\n    { uint32_t bits = (uint32_t)h.scalar(%d); std::memcpy(&%s, &bits, 4); }\n", name, i, name)
 			} else {
 				fmt.Fprintf(&b, "    %s %s = (%s)h.scalar(%d);\n", t, name, t, i)
 			}
-			call = append(call, name)
 		default:
 			return "", fmt.Errorf("kernel %s: parameter %s of type %v cannot be passed by the harness", k.Name, p.Name, t)
 		}
+		argOf[i] = arg
+		if !p.Member {
+			call = append(call, arg)
+		}
 	}
-	fmt.Fprintf(&b, "    %s(%s);\n    h.finish();\n    return 0;\n}\n", k.Name, strings.Join(call, ", "))
+	switch e := k.Entry; {
+	case e != nil && e.Method != "":
+		var ctor []string
+		for _, a := range e.Ctor {
+			if a.Param >= 0 {
+				ctor = append(ctor, argOf[a.Param])
+			} else {
+				ctor = append(ctor, a.Value)
+			}
+		}
+		args := ""
+		if len(ctor) > 0 {
+			args = "(" + strings.Join(ctor, ", ") + ")"
+		}
+		fmt.Fprintf(&b, "    static %s kernel_object%s;\n    kernel_object.%s(%s);\n", e.Name, args, e.Method, strings.Join(call, ", "))
+	case e != nil:
+		fmt.Fprintf(&b, "    %s(%s);\n", e.Name, strings.Join(call, ", "))
+	default:
+		fmt.Fprintf(&b, "    %s(%s);\n", k.Name, strings.Join(call, ", "))
+	}
+	b.WriteString(strings.Join(after, ""))
+	b.WriteString("    h.finish();\n    return 0;\n}\n")
 	return b.String(), nil
 }
 
@@ -228,10 +291,12 @@ func elemC(e kernel.Elem) string {
 	return e.String()
 }
 
-// Modes are the shift-round-saturate modes of a run (sumac's num package).
+// Modes are the shift-round-saturate modes of a run (sumac's num package) and the values its
+// reads of the cycle counter return.
 type Modes struct {
-	Round num.Round
-	Sat   num.Sat
+	Round      num.Round
+	Sat        num.Sat
+	CycleReads []int64
 }
 
 // Result is what a run of the emulation produced.
@@ -245,7 +310,7 @@ type Result struct {
 }
 
 // Run executes the program. mem[i] is parameter i's memory: the window's or buffer's bytes,
-// or for a scalar its value as 8 little-endian bytes.
+// a stream's input bytes, or for a scalar its value as 8 little-endian bytes.
 func (p *Program) Run(mem [][]byte, m Modes) (*Result, error) {
 	if len(mem) != len(p.Kernel.Params) {
 		return nil, fmt.Errorf("emul: %d memory images for %d parameters", len(mem), len(p.Kernel.Params))
@@ -256,19 +321,27 @@ func (p *Program) Run(mem [][]byte, m Modes) (*Result, error) {
 	}
 	defer os.RemoveAll(dir)
 	var in bytes.Buffer
-	in.WriteString("SUMACIN1")
+	in.WriteString("SUMACIN2")
 	binary.Write(&in, binary.LittleEndian, uint32(len(mem)))
 	for i, b := range mem {
 		kind := byte(0)
-		switch p.Kernel.Params[i].Type.Class {
-		case kernel.Pointer:
+		switch t := p.Kernel.Params[i].Type; {
+		case t.IsPointer():
 			kind = 1
-		case kernel.Scalar:
+		case t.IsScalar():
 			kind = 2
+		case t.IsStream() && !t.Out:
+			kind = 3
+		case t.IsStream():
+			kind = 4
 		}
 		in.WriteByte(kind)
 		binary.Write(&in, binary.LittleEndian, uint64(len(b)))
 		in.Write(b)
+	}
+	binary.Write(&in, binary.LittleEndian, uint32(len(m.CycleReads)))
+	for _, c := range m.CycleReads {
+		binary.Write(&in, binary.LittleEndian, c)
 	}
 	inPath, outPath := filepath.Join(dir, "in"), filepath.Join(dir, "out")
 	if err := os.WriteFile(inPath, in.Bytes(), 0o644); err != nil {

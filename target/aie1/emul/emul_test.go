@@ -1,6 +1,7 @@
 package emul
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"os"
@@ -127,11 +128,24 @@ func TestOutOfWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = p.Run([][]byte{make([]byte, 64), make([]byte, 96)}, Modes{})
-	if err == nil {
-		t.Fatal("reading 48 elements from a 32-element window succeeded")
+	// ADF windows are circular: a 32-element window read three times wraps around
+	in := make([]byte, 64)
+	for i := range in {
+		in[i] = byte(i)
 	}
-	if want := "window_readincr_v16 of 16 elements at element 32 of window in (size 32 elements) is outside the window"; !strings.Contains(err.Error(), want) {
+	res, err := p.Run([][]byte{in, make([]byte, 96)}, Modes{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := append(append([]byte(nil), in...), in[:32]...); !bytes.Equal(res.Mem[1], want) {
+		t.Errorf("wrapped window: out = %v, want %v", res.Mem[1], want)
+	}
+	// a read that runs past the end is an error
+	_, err = p.Run([][]byte{make([]byte, 40), make([]byte, 96)}, Modes{})
+	if err == nil {
+		t.Fatal("reading 16 elements at element 16 of a 20-element window succeeded")
+	}
+	if want := "window_readincr_v16 of 16 elements at element 16 of window in (size 20 elements) is outside the window"; !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q does not say %q", err, want)
 	}
 }

@@ -17,7 +17,8 @@ import (
 // window and buffer after the run, the MAC and narrowing counts, and every accumulator before
 // it is narrowed (both traces sorted: the emulation may narrow in another order).
 func (s *run) checkEmul(rep *Report, res *interp.Result, data map[string][]byte, trace [][]num.Acc) error {
-	bin, err := emul.Build(emul.Source{Name: filepath.Base(s.src.File), Text: s.src.Text, Defines: s.src.Defines}, s.k)
+	bin, err := emul.Build(emul.Source{Name: filepath.Base(s.src.File), Text: s.src.Text, Defines: s.src.Defines,
+		Dir: filepath.Dir(s.src.File), Includes: s.k.Includes, IncludeDirs: s.src.IncludeDirs}, s.k)
 	if errors.Is(err, emul.ErrNoCompiler) {
 		return fmt.Errorf("%w; the emulation check needs one", err)
 	}
@@ -34,7 +35,7 @@ func (s *run) checkEmul(rep *Report, res *interp.Result, data map[string][]byte,
 		}
 		mem = append(mem, data[p.Name])
 	}
-	er, err := bin.Run(mem, emul.Modes{Round: s.opt.Round, Sat: s.opt.Sat})
+	er, err := bin.Run(mem, emul.Modes{Round: s.opt.Round, Sat: s.opt.Sat, CycleReads: s.cycleReads})
 	if err != nil {
 		return err
 	}
@@ -53,6 +54,9 @@ func (s *run) checkEmul(rep *Report, res *interp.Result, data map[string][]byte,
 			continue
 		}
 		sz := p.Type.Elem.Bytes()
+		if p.Type.IsStream() {
+			sz = streamElemBytes(p.Type)
+		}
 		n := 0
 		for j := 0; j+sz <= len(a); j += sz {
 			if !bytes.Equal(a[j:j+sz], b[j:j+sz]) {

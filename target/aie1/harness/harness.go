@@ -29,6 +29,8 @@ type Source struct {
 	File    string   // the file as the user named it (reports and messages)
 	Text    []byte   // its contents
 	Defines []string // NAME or NAME=VALUE macros it was parsed with
+	// IncludeDirs are the -I directories it was parsed with (its own directory comes first)
+	IncludeDirs []string
 }
 
 // Options say how to run a kernel. The zero value runs with measured sizes, random inputs of
@@ -45,6 +47,9 @@ type Options struct {
 	SkipEmulation string
 	Bundles       bool    // put the timing backend's VLIW schedule in the report
 	Reference     Referee // exact-reference check of the source, if any
+	// MaxSteps bounds every interpreter run (instructions) and the cycle run (cycles); 0: the
+	// packages' defaults (2e9 and 1e9). A run that reaches it is an error.
+	MaxSteps int64
 }
 
 // A Referee checks a kernel's source against an exact reference of the operation it computes
@@ -87,9 +92,21 @@ func InputRange(steps int, try func(step int) (narrowed, saturated int64, err er
 func Run(k *kernel.Kernel, src Source, opt Options) (*Report, error) {
 	s := &run{k: k, src: src, opt: opt}
 	if err := s.configure(); err != nil {
-		return nil, err
+		return nil, oneLine(err)
 	}
-	return s.run()
+	rep, err := s.run()
+	return rep, oneLine(err)
+}
+
+// oneLine reports the first of several joined errors on one line, with how many more there
+// were.
+func oneLine(err error) error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok || len(j.Unwrap()) < 2 {
+		return err
+	}
+	es := j.Unwrap()
+	return fmt.Errorf("%w (and %d more errors)", es[0], len(es)-1)
 }
 
 // run holds one Run.
@@ -99,6 +116,13 @@ type run struct {
 	opt      Options
 	sizes    map[string]int
 	sizeFrom map[string]string
+	// cycleReads are the cycle simulator's reads of the cycle counter, which the
+	// interpreter's and the emulation's reads return too
+	cycleReads []int64
+	// the timing run (once per Run)
+	timed     bool
+	timingRun *Timing
+	timingErr error
 }
 
 // Param returns kernel k's parameter name, or an error listing the parameters it has.
@@ -115,6 +139,21 @@ func Param(k *kernel.Kernel, name string) (*kernel.Var, error) {
 
 func isRegion(p *kernel.Var) bool { return p.Type.IsWindow() || p.Type.IsPointer() }
 
+// isInput reports whether a parameter's contents are an input (filled at random unless
+// given): input windows, buffers, pointers and input streams.
+func isInput(p *kernel.Var) bool {
+	return p.Type.IsWindow() && !p.Type.Out || p.Type.IsPointer() || p.Type.IsStream() && !p.Type.Out
+}
+
+// declared is the size in bytes a parameter's declaration gives (an array parameter, a buffer
+// port with extents), 0 if none.
+func declared(p *kernel.Var) int {
+	if p.Array > 0 && p.Port != kernel.PortPointer && p.Type.IsPointer() {
+		return p.Array * p.Type.Pointee().Bytes()
+	}
+	return 0
+}
+
 // configure checks the options against the kernel's parameters and measures the sizes of the
 // regions the options do not size.
 func (s *run) configure() error {
@@ -124,18 +163,23 @@ func (s *run) configure() error {
 		if err != nil {
 			return err
 		}
-		if !isRegion(p) || n < 0 {
+		if !(isRegion(p) || p.Type.IsStream() && !p.Type.Out) || n < 0 {
 			return fmt.Errorf("size of %s: %d bytes for a %v", name, n, p.Type)
 		}
 		s.sizes[name], s.sizeFrom[name] = n, "--window"
+	}
+	for _, p := range s.k.Params {
+		if _, ok := s.sizes[p.Name]; !ok && declared(p) > 0 {
+			s.sizes[p.Name], s.sizeFrom[p.Name] = declared(p), "declared"
+		}
 	}
 	for name := range s.opt.Inputs {
 		p, err := Param(s.k, name)
 		if err != nil {
 			return err
 		}
-		if !isRegion(p) {
-			return fmt.Errorf("input %s: %s is a %v, not a window or buffer", name, name, p.Type)
+		if !isInput(p) && !isRegion(p) {
+			return fmt.Errorf("input %s: %s is a %v, not a window, buffer or input stream", name, name, p.Type)
 		}
 	}
 	for name := range s.opt.Scalars {
@@ -143,8 +187,8 @@ func (s *run) configure() error {
 		if err != nil {
 			return err
 		}
-		if !p.Type.IsIntScalar() {
-			return fmt.Errorf("scalar %s: %s is a %v, not an integer parameter", name, name, p.Type)
+		if !p.Type.IsScalar() {
+			return fmt.Errorf("scalar %s: %s is a %v, not a scalar parameter", name, name, p.Type)
 		}
 	}
 	for _, p := range s.k.Params {
@@ -154,12 +198,12 @@ func (s *run) configure() error {
 	}
 	// sizes the kernel consumes, from a measuring run on zeros (no data-dependent control flow
 	// exists in the subset, so the extent does not depend on the data)
-	ext, err := interp.Measure(s.k, interp.Config{Sizes: s.sizes, Scalars: s.opt.Scalars, Round: s.opt.Round, Sat: s.opt.Sat})
+	ext, err := interp.Measure(s.k, interp.Config{Sizes: s.sizes, Scalars: s.opt.Scalars, Round: s.opt.Round, Sat: s.opt.Sat, MaxSteps: s.opt.MaxSteps})
 	if err != nil {
 		return err
 	}
 	for _, p := range s.k.Params {
-		if !isRegion(p) {
+		if !isRegion(p) && !(p.Type.IsStream() && !p.Type.Out) {
 			continue
 		}
 		if _, ok := s.sizes[p.Name]; ok {
@@ -180,7 +224,7 @@ func (s *run) configure() error {
 }
 
 func (s *run) config(data map[string][]byte) interp.Config {
-	return interp.Config{Data: data, Sizes: s.sizes, Scalars: s.opt.Scalars, Round: s.opt.Round, Sat: s.opt.Sat}
+	return interp.Config{Data: data, Sizes: s.sizes, Scalars: s.opt.Scalars, Round: s.opt.Round, Sat: s.opt.Sat, CycleReads: s.cycleReads, MaxSteps: s.opt.MaxSteps}
 }
 
 func (s *run) run() (*Report, error) {
@@ -202,6 +246,11 @@ func (s *run) run() (*Report, error) {
 	}
 	bits := top - step
 	data := s.fill(bits)
+	if readsCycles(s.k) {
+		if t, err := s.time(data); err == nil {
+			s.cycleReads = t.Result.CycleReads
+		}
+	}
 	cfg := s.config(data)
 	var trace [][]num.Acc
 	cfg.OnNarrow = func(_ *kernel.Instr, lanes []num.Acc) { trace = append(trace, append([]num.Acc(nil), lanes...)) }
@@ -211,7 +260,10 @@ func (s *run) run() (*Report, error) {
 	}
 	rep := &Report{Kernel: s.k.Name, File: s.src.File, Defines: s.k.Defines, Round: s.opt.Round.String(), Sat: s.opt.Sat.String(),
 		Seed: s.opt.Seed, MACs: res.MACs, MACOps: res.MACOps, Narrowed: res.Narrowed, Saturated: res.Saturated,
-		Uninitialized: []Uninit{}, OK: true}
+		Uninitialized: []Uninit{}, OK: true, Notes: s.k.Notes, Wrapped: res.Wrapped}
+	if s.k.Entry != nil {
+		rep.Instance = s.k.Entry.Name
+	}
 	if bits > 0 {
 		rep.InputBits = bits
 	}
@@ -222,6 +274,15 @@ func (s *run) run() (*Report, error) {
 		rep.Uninitialized = append(rep.Uninitialized, Uninit{Var: u.Var, Type: u.Type.String(), Pos: u.Pos.String()})
 	}
 	s.regions(rep, res, data)
+	rep.Outputs, rep.Initial = map[string][]byte{}, map[string][]byte{}
+	for _, p := range s.k.Params {
+		if !p.Type.IsScalar() {
+			rep.Outputs[p.Name] = res.Data[p.Name]
+			if d, ok := data[p.Name]; ok {
+				rep.Initial[p.Name] = d
+			}
+		}
+	}
 	if s.opt.SkipEmulation == "" {
 		if err := s.checkEmul(rep, res, data, trace); err != nil {
 			return nil, err
@@ -250,27 +311,69 @@ func (s *run) regions(rep *Report, res *interp.Result, data map[string][]byte) {
 		addr[r.Name] = r.Addr
 	}
 	for _, p := range s.k.Params {
+		if p.Type.IsStream() {
+			kind, in, n := "input stream", "random", s.sizes[p.Name]
+			switch {
+			case p.Type.IsCascade() && p.Type.Out:
+				kind, in, n = "output cascade", "-", len(res.Data[p.Name])
+			case p.Type.IsCascade():
+				kind = "input cascade"
+			case p.Type.Out:
+				kind, in, n = "output stream", "-", len(res.Data[p.Name])
+			}
+			if s.opt.Inputs[p.Name] != nil {
+				in = "file"
+			}
+			size := s.sizeFrom[p.Name]
+			if p.Type.Out {
+				size = "written"
+			}
+			rep.Windows = append(rep.Windows, Region{Name: p.Name, Kind: kind, Type: p.Type.String(), Bytes: n, Size: size, Inputs: in})
+			if p.Type.Out {
+				rep.OutputsChecked += int64(len(res.Data[p.Name]) / streamElemBytes(p.Type))
+			}
+			continue
+		}
 		if !isRegion(p) {
 			continue
 		}
 		kind := "buffer"
-		if p.Type.IsWindow() {
+		switch {
+		case p.Type.IsWindow() && p.Type.Out:
+			kind = "output window"
+		case p.Type.IsWindow():
 			kind = "input window"
-			if p.Type.Out {
-				kind = "output window"
-			}
+		case p.Port == kernel.PortInBuffer:
+			kind = "input buffer"
+		case p.Port == kernel.PortOutBuffer:
+			kind = "output buffer"
+		case p.Member:
+			kind = "member array"
+		case p.Port == kernel.PortArrayRef:
+			kind = "array parameter"
 		}
 		in := "random"
 		switch {
 		case s.opt.Inputs[p.Name] != nil:
 			in = "file"
-		case p.Type.IsWindow() && p.Type.Out:
+		case p.Type.IsWindow() && p.Type.Out || p.Port == kernel.PortOutBuffer:
 			in = "zeros"
 		}
 		rep.Windows = append(rep.Windows, Region{Name: p.Name, Kind: kind, Type: p.Type.String(), Bytes: s.sizes[p.Name],
 			Addr: addr[p.Name], Size: s.sizeFrom[p.Name], Inputs: in})
-		if p.Type.IsWindow() && p.Type.Out || p.Type.IsPointer() && !bytes.Equal(res.Data[p.Name], data[p.Name]) {
+		if p.Type.IsWindow() && p.Type.Out || p.Port == kernel.PortOutBuffer || p.Type.IsPointer() && !bytes.Equal(res.Data[p.Name], data[p.Name]) {
 			rep.OutputsChecked += int64(len(res.Data[p.Name]) / p.Type.Elem.Bytes())
 		}
 	}
+}
+
+// streamElemBytes is the bytes one element takes on a stream (a cascade lane: 8 or 16).
+func streamElemBytes(t kernel.Type) int {
+	switch t.Elem {
+	case kernel.Acc48:
+		return 8
+	case kernel.Acc80:
+		return 16
+	}
+	return t.Elem.Bytes()
 }

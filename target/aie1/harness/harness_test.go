@@ -131,7 +131,7 @@ func TestOptionErrors(t *testing.T) {
 	}{
 		{Options{Sizes: map[string]int{"nosuch": 4}}, "has no parameter nosuch"},
 		{Options{Inputs: map[string][]byte{"out": make([]byte, 200)}, Sizes: map[string]int{"out": 128}}, "input out: 200 bytes for a 128-byte region"},
-		{Options{Scalars: map[string]int64{"out": 1}}, "not an integer parameter"},
+		{Options{Scalars: map[string]int64{"out": 1}}, "not a scalar parameter"},
 	} {
 		if _, err := Run(k, src, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("case %d: error %v, want %q", i, err, c.want)
@@ -158,5 +158,20 @@ func TestReferee(t *testing.T) {
 	}
 	if r.Emulation != "skipped (test)" || r.OutputsChecked != 0 || r.AccumulatorLanesChecked != 0 {
 		t.Errorf("emulation %q, %d outputs and %d lanes compared", r.Emulation, r.OutputsChecked, r.AccumulatorLanesChecked)
+	}
+}
+
+// TestGroupedSpills runs the 32x4 kernel, whose eight accumulators spill: the backend groups
+// them (backend/group.go) and re-chains the window reads; the cycle simulator's final memory
+// must equal the interpreter's, the spills are counted, and the bundles say how the loop was
+// compiled.
+func TestGroupedSpills(t *testing.T) {
+	k, src := parse(t, "lei_gemm_32x4.cc", "Kc=64")
+	r, err := Run(k, src, Options{Seed: 2, SkipEmulation: "timing test", Bundles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK || r.Spills == nil || *r.Spills == 0 || r.TimingError != "" {
+		t.Fatalf("ok %v spills %v timing error %q mismatches %v", r.OK, r.Spills, r.TimingError, r.Mismatches)
 	}
 }

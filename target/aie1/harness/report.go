@@ -35,6 +35,7 @@ type Cost struct {
 // Report is everything Run found; its JSON form is `sumac sim --json`.
 type Report struct {
 	Kernel                  string            `json:"kernel"`
+	Instance                string            `json:"instance,omitempty"`
 	File                    string            `json:"file"`
 	Defines                 map[string]string `json:"defines,omitempty"`
 	Round                   string            `json:"round"`
@@ -55,6 +56,7 @@ type Report struct {
 	MACsPerCycle            *float64          `json:"macs_per_cycle,omitempty"`
 	Spills                  *int64            `json:"spills,omitempty"`
 	Stalls                  *int64            `json:"stalls,omitempty"`
+	StreamStalls            *int64            `json:"stream_stalls,omitempty"`
 	Fills                   *int64            `json:"fills,omitempty"`
 	SlotUse                 map[string]int64  `json:"slot_use,omitempty"`
 	CycleBreakdown          []Cost            `json:"cycle_breakdown,omitempty"`
@@ -64,7 +66,20 @@ type Report struct {
 	Reference               string            `json:"reference,omitempty"`
 	ReferenceOutputs        int               `json:"reference_outputs,omitempty"`
 	Mismatches              []string          `json:"mismatches,omitempty"`
-	OK                      bool              `json:"ok"`
+	// Notes are the constructs the front end accepted and ignored; Wrapped the windows whose
+	// position wrapped around their end before an access (ADF windows are circular).
+	Notes   []string `json:"notes,omitempty"`
+	Wrapped []string `json:"wrapped_windows,omitempty"`
+	// CycleReads are the values the kernel's reads of the cycle counter returned (cycle
+	// simulator), and MeasuredCycles the last minus the first (the kernel's own profile).
+	CycleReads     []int64 `json:"cycle_counter_reads,omitempty"`
+	MeasuredCycles *int64  `json:"measured_cycles,omitempty"`
+	OK             bool    `json:"ok"`
+	// Outputs are the parameters' final contents (the interpreter's), for callers that compare
+	// runs.
+	Outputs map[string][]byte `json:"-"`
+	// Initial are the parameters' contents when the kernel started (given or random).
+	Initial map[string][]byte `json:"-"`
 }
 
 // WriteText writes the report as `sumac sim` prints it.
@@ -74,7 +89,14 @@ func (r *Report) WriteText(w io.Writer) {
 		defs = append(defs, "-D "+n+"="+v)
 	}
 	sort.Strings(defs)
-	fmt.Fprintf(w, "kernel %s (%s)\n", r.Kernel, strings.Join(append([]string{r.File}, defs...), " "))
+	name := r.Kernel
+	if r.Instance != "" {
+		name = r.Instance + " " + r.Kernel
+	}
+	fmt.Fprintf(w, "kernel %s (%s)\n", name, strings.Join(append([]string{r.File}, defs...), " "))
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	fmt.Fprintln(w, "windows and buffers (target/aie1/interp placement: one 32 KB memory module each when at most four fit):")
 	for _, g := range r.Windows {
 		fmt.Fprintf(w, "  %-12s %-14s %-20s %6d bytes at 0x%05x  (size %s, inputs %s)\n", g.Name, g.Kind, g.Type, g.Bytes, g.Addr, g.Size, g.Inputs)
@@ -91,8 +113,17 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "MACs %d (%d MAC instructions)\n", r.MACs, r.MACOps)
 	fmt.Fprintf(w, "emulation: %s; %d output elements and %d accumulator lanes compared\n", r.Emulation, r.OutputsChecked, r.AccumulatorLanesChecked)
+	if len(r.Wrapped) > 0 {
+		fmt.Fprintf(w, "windows that wrapped around their end: %s\n", strings.Join(r.Wrapped, ", "))
+	}
+	if r.MeasuredCycles != nil {
+		fmt.Fprintf(w, "cycle counter reads %v: %d cycles between the first and the last\n", r.CycleReads, *r.MeasuredCycles)
+	}
 	if r.Cycles != nil {
 		fmt.Fprintf(w, "cycles %d, %.2f MACs/cycle, spills %d, stall cycles %d\n", *r.Cycles, *r.MACsPerCycle, *r.Spills, *r.Stalls)
+		if r.StreamStalls != nil {
+			fmt.Fprintf(w, "stream stall cycles %d (included)\n", *r.StreamStalls)
+		}
 	} else if r.TimingError != "" {
 		fmt.Fprintf(w, "timing: not available (%s)\n", r.TimingError)
 	}

@@ -4,13 +4,15 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/sumacdev/sumac/internal/testutil/kerneltest"
 )
 
 // TestRunAllocsIndependentOfTripCount: the interpreter's hot path does not allocate, so a
 // run's allocations do not grow with the number of executed instructions.
 func TestRunAllocsIndependentOfTripCount(t *testing.T) {
 	allocs := func(kc int) float64 {
-		k := parseTestdata(t, "lei_gemm_16x4.cc", "Kc="+strconv.Itoa(kc))
+		k := kerneltest.Parse(t, "lei_gemm_16x4.cc", "Kc="+strconv.Itoa(kc))
 		p, err := Compile(k)
 		if err != nil {
 			t.Fatal(err)

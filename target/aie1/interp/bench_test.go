@@ -3,11 +3,13 @@ package interp
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sumacdev/sumac/internal/testutil/kerneltest"
 )
 
 // BenchmarkLeiGEMM interprets seed 001 Fig. 4 at Kc=256 (64 iterations, 512 mac16).
 func BenchmarkLeiGEMM(b *testing.B) {
-	k := parseTestdata(b, "lei_gemm_16x4.cc", "Kc=256")
+	k := kerneltest.Parse(b, "lei_gemm_16x4.cc", "Kc=256")
 	p, err := Compile(k)
 	if err != nil {
 		b.Fatal(err)
@@ -29,7 +31,7 @@ func BenchmarkLeiGEMM(b *testing.B) {
 
 // BenchmarkLeiConv interprets seed 004 Fig. 5 at cib=256 (16 iterations, 128 8-bit mac16).
 func BenchmarkLeiConv(b *testing.B) {
-	k := parseTestdata(b, "lei_conv_8x8_u8.cc", "cib=256")
+	k := kerneltest.Parse(b, "lei_conv_8x8_u8.cc", "cib=256")
 	p, err := Compile(k)
 	if err != nil {
 		b.Fatal(err)

@@ -26,6 +26,8 @@ const (
 	cOp       code = iota // a kernel op
 	cLoopInit             // evaluate bounds, set the counter, skip the loop if it runs 0 times
 	cLoopNext             // step the counter, jump back while the condition holds
+	cIf                   // jump to jump if the condition is zero
+	cJump                 // jump to jump
 )
 
 type operand struct {
@@ -46,6 +48,7 @@ type cinstr struct {
 	has  bool // has a destination
 	args []operand
 	ct   kernel.Elem // computation type of scalar arithmetic
+	yt   kernel.Elem // the type its second operand converts to (a shift count's own)
 
 	// MACs
 	form     kernel.MACForm
@@ -133,21 +136,34 @@ func (p *Program) block(body []kernel.Stmt) error {
 			next.jump = at + 1
 			p.code = append(p.code, next)
 			p.code[at].jump = len(p.code)
+		case *kernel.If:
+			c := cinstr{code: cIf, args: []operand{p.operand(s.Cond)}, src: &kernel.Instr{Pos: s.Pos}}
+			at := len(p.code)
+			p.code = append(p.code, c)
+			if err := p.block(s.Then); err != nil {
+				return err
+			}
+			if len(s.Else) == 0 {
+				p.code[at].jump = len(p.code)
+				continue
+			}
+			j := len(p.code)
+			p.code = append(p.code, cinstr{code: cJump})
+			p.code[at].jump = len(p.code)
+			if err := p.block(s.Else); err != nil {
+				return err
+			}
+			p.code[j].jump = len(p.code)
 		}
 	}
 	return nil
 }
 
-// ctype is the computation type of scalar arithmetic: C's usual arithmetic conversions.
+// ctype is the computation type of a value from args: C's usual arithmetic conversions.
 func ctype(args []operand) kernel.Elem {
 	ct := kernel.Int32
 	for _, a := range args {
-		switch a.elem {
-		case kernel.Float32:
-			return kernel.Float32
-		case kernel.UInt32:
-			ct = kernel.UInt32
-		}
+		ct = kernel.Promote(ct, a.elem)
 	}
 	return ct
 }
@@ -161,12 +177,12 @@ func (p *Program) instr(in *kernel.Instr) (cinstr, error) {
 		ci.dst, ci.has = p.operand(kernel.V(in.Dst)), true
 	}
 	switch {
-	case in.Op.IsCompare():
-		ci.ct = ctype(ci.args)
-	case in.Op == kernel.OpShl || in.Op == kernel.OpShr || in.Op.IsUnary():
-		ci.ct = ctype(ci.args[:1])
 	case in.Op.IsScalarArith():
-		ci.ct = ctype(ci.args)
+		y := ci.args[0].elem
+		if len(ci.args) > 1 {
+			y = ci.args[1].elem
+		}
+		ci.ct, ci.yt = kernel.ArithTypes(in.Op, ci.args[0].elem, y)
 	case in.Op.IsMAC():
 		f, err := kernel.FormOf(in.Op, in.Args)
 		if err != nil {

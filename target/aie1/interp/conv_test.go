@@ -4,13 +4,15 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/sumacdev/sumac/internal/testutil/kerneltest"
 )
 
 // TestLeiConv runs seed 004 Fig. 5 (target/aie1/testdata/lei_conv_8x8_u8.cc) and checks it against
 // the micro-tile product with the packing its header documents.
 func TestLeiConv(t *testing.T) {
 	for _, c := range []struct{ cib, lim int }{{16, 3}, {32, 3}, {256, 1}} {
-		k := parseTestdata(t, "lei_conv_8x8_u8.cc", "cib="+strconv.Itoa(c.cib))
+		k := kerneltest.Parse(t, "lei_conv_8x8_u8.cc", "cib="+strconv.Itoa(c.cib))
 		rng := rand.New(rand.NewPCG(uint64(c.cib), 9))
 		cib := c.cib
 		I := make([][]int, 8) // I[r][p]

@@ -36,6 +36,16 @@ func (p *Program) Run(cfg Config) (*Result, error) {
 	for _, prm := range k.Params {
 		slot := p.slotOf[prm.ID]
 		switch {
+		case prm.Type.IsStream():
+			st := stream{name: prm.Name, out: prm.Type.Out}
+			if !st.out {
+				st.data = cfg.Data[prm.Name]
+				if n, ok := cfg.Sizes[prm.Name]; ok && n > len(st.data) {
+					st.data = append(append([]byte(nil), st.data...), make([]byte, n-len(st.data))...)
+				}
+			}
+			m.ints[slot] = int64(len(m.streams))
+			m.streams = append(m.streams, st)
 		case prm.Type.IsWindow() || prm.Type.IsPointer():
 			r := &regs[ri]
 			copy(m.mem[r.Addr:], cfg.Data[prm.Name])
@@ -55,6 +65,23 @@ func (p *Program) Run(cfg Config) (*Result, error) {
 		}
 		m.written[prm.ID] = true
 	}
+	for _, v := range k.Vars {
+		if v.Storage == nil {
+			continue
+		}
+		for ; ri < len(regs) && regs[ri].Name != v.Name; ri++ {
+		}
+		if ri == len(regs) {
+			return nil, fmt.Errorf("internal: no region for array %s", v.Name)
+		}
+		r := &regs[ri]
+		copy(m.mem[r.Addr:int(r.Addr)+r.Size], v.Storage.Init)
+		slot := p.slotOf[v.ID]
+		m.ints[slot] = int64(r.Addr)
+		m.ptrReg[slot] = int32(ri)
+		m.written[v.ID] = true
+		ri++
+	}
 	if err := m.exec(); err != nil {
 		return nil, err
 	}
@@ -64,6 +91,21 @@ func (p *Program) Run(cfg Config) (*Result, error) {
 	for i, r := range regs {
 		res.Data[r.Name] = append([]byte(nil), m.mem[r.Addr:int(r.Addr)+r.Size]...)
 		res.Extent[r.Name] = m.extent[i]
+	}
+	for _, st := range m.streams {
+		if st.out {
+			res.Data[st.name] = st.data
+			res.Extent[st.name] = len(st.data)
+		} else {
+			res.Data[st.name] = st.data
+			res.Extent[st.name] = st.pos
+		}
+	}
+	res.CycleReads = m.cycles
+	for _, prm := range k.Params {
+		if m.wrapped[prm.Name] {
+			res.Wrapped = append(res.Wrapped, prm.Name)
+		}
 	}
 	res.Accs = map[string][]num.Acc{}
 	res.Vectors = map[string][]byte{}
@@ -133,6 +175,14 @@ func (m *machine) exec() error {
 			} else {
 				pc++
 			}
+		case cIf:
+			if m.scalar(&ci.args[0], ci) == 0 {
+				pc = ci.jump
+			} else {
+				pc++
+			}
+		case cJump:
+			pc = ci.jump
 		default:
 			if err := m.op(ci); err != nil {
 				m.res.Steps = steps
@@ -272,149 +322,85 @@ func (m *machine) op(ci *cinstr) error {
 	case op == kernel.OpWinIncr:
 		w := &a[0]
 		n := m.numAs(&a[1], kernel.Int32, ci)
-		m.ints[w.slot] += n * int64(w.typ.Elem.Bytes())
+		m.move(w, n*int64(w.typ.Elem.Bytes()))
 	case op == kernel.OpLoad || op == kernel.OpStore:
 		return m.mem1(ci, op == kernel.OpStore)
 	case op == kernel.OpSetRnd:
 		m.round = num.Round(a[0].val)
 	case op == kernel.OpSetSat:
 		m.sat = num.Sat(a[0].val)
+	case op == kernel.OpSelect:
+		c := m.scalar(&a[0], ci)
+		if a[0].elem == kernel.Float32 {
+			c = b2iF(c)
+		}
+		pick := &a[2]
+		if c != 0 {
+			pick = &a[1]
+		}
+		switch ci.dst.typ.Class {
+		case kernel.Vector:
+			m.vecs[ci.dst.slot] = *m.vec(pick, ci)
+		case kernel.Accum:
+			m.accs[ci.dst.slot] = *m.acc(pick, ci)
+		case kernel.Pointer:
+			m.ints[ci.dst.slot] = m.scalar(pick, ci)
+			m.ptrReg[ci.dst.slot] = m.ptrReg[pick.slot]
+		default:
+			ct := kernel.Promote(a[1].elem, a[2].elem)
+			setScalar(&m.ints[ci.dst.slot], m.numAs(pick, ct, ci), ct, ci.dst.elem)
+		}
+	case op == kernel.OpBarrier:
+	case op == kernel.OpCycles:
+		var v int64
+		if m.cycles < len(m.cfg.CycleReads) {
+			v = m.cfg.CycleReads[m.cycles]
+		}
+		m.cycles++
+		m.ints[ci.dst.slot] = ci.dst.elem.Wrap(v)
+	case op == kernel.OpWinPtr:
+		w := &a[0]
+		m.accessed(w)
+		m.ints[ci.dst.slot] = int64(m.regs[m.ptrReg[w.slot]].Addr) + m.ints[w.slot]
+		m.ptrReg[ci.dst.slot] = m.ptrReg[w.slot]
+	case op.IsFPLane():
+		xs := m.numAs(&a[2], kernel.Int32, ci)
+		xo := m.numAs(&a[3], kernel.UInt32, ci)
+		kernel.FPLane(op, m.vec(&a[0], ci), m.vec(&a[1], ci), a[1].typ.Lanes, xs, xo, &m.vecs[ci.dst.slot])
+	case op == kernel.OpVMax || op == kernel.OpVMin:
+		t := a[0].typ
+		kernel.VMaxMin(op == kernel.OpVMin, t.Elem, t.Lanes, m.vec(&a[0], ci), m.vec(&a[1], ci), &m.vecs[ci.dst.slot])
+	case op == kernel.OpBroadcast:
+		t := ci.dst.typ
+		ct := ctype(a[:1])
+		v := kernel.Convert(m.numAs(&a[0], ct, ci), ct, t.Elem)
+		kernel.Broadcast(t.Elem, t.Lanes, v, &m.vecs[ci.dst.slot])
+	case op == kernel.OpStreamRead:
+		return m.streamRead(ci)
+	case op == kernel.OpStreamWrite:
+		return m.streamWrite(ci)
 	default:
 		return m.fail(ci, "the interpreter does not implement %v", op)
 	}
 	return nil
 }
 
-// arith executes scalar arithmetic and comparisons in C semantics on 32-bit int,
-// unsigned or float, converting the result to the destination's type.
+// arith executes scalar arithmetic and comparisons (kernel.Arith: C semantics on 32-bit
+// int, unsigned or float), converting the result to the destination's type.
 func (m *machine) arith(ci *cinstr) error {
 	a := ci.args
 	ct := ci.ct
 	x := m.numAs(&a[0], ct, ci)
 	var y int64
 	if len(a) > 1 {
-		sct := ct
-		if ci.op == kernel.OpShl || ci.op == kernel.OpShr {
-			sct = ctype(a[1:2])
-		}
-		y = m.numAs(&a[1], sct, ci)
+		y = m.numAs(&a[1], ci.yt, ci)
 	}
-	var r int64
-	rt := ct
-	if ct == kernel.Float32 {
-		fx, fy := math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y))
-		var f float32
-		switch ci.op {
-		case kernel.OpAdd:
-			f = fx + fy
-		case kernel.OpSub:
-			f = fx - fy
-		case kernel.OpMul:
-			f = fx * fy
-		case kernel.OpDiv:
-			f = fx / fy
-		case kernel.OpNeg:
-			f = -fx
-		default:
-			rt = kernel.Int32
-			r = b2i(cmpF(ci.op, fx, fy))
-		}
-		if rt == kernel.Float32 {
-			r = int64(math.Float32bits(f))
-		}
-	} else {
-		switch ci.op {
-		case kernel.OpAdd:
-			r = x + y
-		case kernel.OpSub:
-			r = x - y
-		case kernel.OpMul:
-			r = x * y
-		case kernel.OpDiv, kernel.OpRem:
-			if y == 0 {
-				return m.fail(ci, "integer division by zero")
-			}
-			if ct == kernel.Int32 && x == math.MinInt32 && y == -1 {
-				return m.fail(ci, "integer overflow in %d / -1", x)
-			}
-			if ci.op == kernel.OpDiv {
-				r = x / y // Go and C both truncate towards zero
-			} else {
-				r = x % y
-			}
-		case kernel.OpShl, kernel.OpShr:
-			if y < 0 || y >= 32 {
-				return m.fail(ci, "shift count %d out of range 0..31", y)
-			}
-			if ci.op == kernel.OpShl {
-				r = x << uint(y)
-			} else {
-				r = x >> uint(y) // x is sign- or zero-extended per ct
-			}
-		case kernel.OpAnd:
-			r = x & y
-		case kernel.OpOr:
-			r = x | y
-		case kernel.OpXor:
-			r = x ^ y
-		case kernel.OpNeg:
-			r = -x
-		case kernel.OpNot:
-			r = ^x
-		case kernel.OpLNot:
-			r, rt = b2i(x == 0), kernel.Int32
-		default:
-			r, rt = b2i(cmpI(ci.op, x, y)), kernel.Int32
-		}
-		if rt != kernel.Int32 || !ci.op.IsCompare() {
-			r = rt.Wrap(r)
-		}
+	r, rt, err := kernel.Arith(ci.op, ct, x, y)
+	if err != nil {
+		return m.fail(ci, "%v", err)
 	}
 	setScalar(&m.ints[ci.dst.slot], r, rt, ci.dst.elem)
 	return nil
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func cmpI(op kernel.Op, x, y int64) bool {
-	switch op {
-	case kernel.OpEq:
-		return x == y
-	case kernel.OpNe:
-		return x != y
-	case kernel.OpLt:
-		return x < y
-	case kernel.OpLe:
-		return x <= y
-	case kernel.OpGt:
-		return x > y
-	}
-	return x >= y
-}
-
-func cmpF(op kernel.Op, x, y float32) bool {
-	switch op {
-	case kernel.OpEq:
-		return x == y
-	case kernel.OpNe:
-		return x != y
-	case kernel.OpLt:
-		return x < y
-	case kernel.OpLe:
-		return x <= y
-	case kernel.OpGt:
-		return x > y
-	case kernel.OpGe:
-		return x >= y
-	case kernel.OpLNot:
-		return x == 0
-	}
-	return false
 }
 
 func (m *machine) mac(ci *cinstr) error {
@@ -467,11 +453,45 @@ func (m *machine) winRead(ci *cinstr, incr bool) error {
 	if err := m.access(ci, what, r, addr, n, accessAlign(t)); err != nil {
 		return err
 	}
+	m.accessed(w)
 	m.loadValue(t, addr, ci)
 	if incr {
-		m.ints[w.slot] += int64(n)
+		m.move(w, int64(n))
 	}
 	return nil
+}
+
+// move advances a window's position by delta bytes. ADF windows are circular: every move
+// is taken modulo the window's size, window and margin included (UG1079 2023.1 "Kernel
+// Conversion"; the ADF window header's cyclic_add: ptr = buffer + ((ptr - buffer + delta)
+// mod size)).
+func (m *machine) move(w *operand, delta int64) {
+	r := &m.regs[m.ptrReg[w.slot]]
+	size := int64(r.Size)
+	p := m.ints[w.slot] + delta
+	if size > 0 && (p < 0 || p >= size) {
+		p %= size
+		if p < 0 {
+			p += size
+		}
+		if m.pending == nil {
+			m.pending = map[int32]bool{}
+		}
+		m.pending[w.slot] = true
+	}
+	m.ints[w.slot] = p
+}
+
+// accessed notes an access through a window: one after its position wrapped makes the
+// window listed in Result.Wrapped.
+func (m *machine) accessed(w *operand) {
+	if m.pending[w.slot] {
+		if m.wrapped == nil {
+			m.wrapped = map[string]bool{}
+		}
+		m.wrapped[m.regs[m.ptrReg[w.slot]].Name] = true
+		delete(m.pending, w.slot)
+	}
 }
 
 func (m *machine) winWrite(ci *cinstr, incr bool) error {
@@ -487,9 +507,95 @@ func (m *machine) winWrite(ci *cinstr, incr bool) error {
 	if err := m.access(ci, what, r, addr, n, accessAlign(t)); err != nil {
 		return err
 	}
+	m.accessed(w)
 	m.storeValue(v, addr, ci)
 	if incr {
-		m.ints[w.slot] += int64(n)
+		m.move(w, int64(n))
+	}
+	return nil
+}
+
+func b2iF(bits int64) int64 {
+	if math.Float32frombits(uint32(bits)) != 0 {
+		return 1
+	}
+	return 0
+}
+
+// streamWords is the bytes a value takes on a stream: its lanes packed (scalars and vectors),
+// or for a cascade each accumulator lane as 8 bytes (acc48, sign-extended) or 16 (acc80).
+func streamBytes(t kernel.Type) int {
+	if t.IsAcc() {
+		if t.Elem == kernel.Acc80 {
+			return 16 * t.Lanes
+		}
+		return 8 * t.Lanes
+	}
+	return t.Bytes()
+}
+
+// streamRead takes the next value from an input stream. A read past the stream's end is an
+// error: the kernel would stall forever (UG1079 "Reading and Advancing an Input Stream").
+func (m *machine) streamRead(ci *cinstr) error {
+	s := &m.streams[m.ints[ci.args[0].slot]]
+	t := ci.dst.typ
+	n := streamBytes(t)
+	if s.pos+n > len(s.data) {
+		return m.fail(ci, "%s(%s): %d bytes wanted at byte %d, but the stream holds %d bytes (the kernel would stall)", kernel.CallName(ci.op, t), s.name, n, s.pos, len(s.data))
+	}
+	b := s.data[s.pos : s.pos+n]
+	s.pos += n
+	switch t.Class {
+	case kernel.Accum:
+		var acc kernel.AccVal
+		for l := 0; l < t.Lanes; l++ {
+			acc[l] = kernel.StreamLane(b, l, t.Elem)
+		}
+		m.accs[ci.dst.slot] = acc
+	case kernel.Vector:
+		v := &m.vecs[ci.dst.slot]
+		*v = kernel.Vec{}
+		copy(v[:], b)
+	default:
+		var raw int64
+		switch len(b) {
+		case 1:
+			raw = int64(b[0])
+		case 2:
+			raw = int64(binary.LittleEndian.Uint16(b))
+		case 4:
+			raw = int64(binary.LittleEndian.Uint32(b))
+		}
+		if t.Elem == kernel.Float32 {
+			setScalar(&m.ints[ci.dst.slot], raw, kernel.Float32, ci.dst.elem)
+		} else {
+			setScalar(&m.ints[ci.dst.slot], t.Elem.Wrap(raw), t.Elem, ci.dst.elem)
+		}
+	}
+	return nil
+}
+
+// streamWrite appends a value to an output stream.
+func (m *machine) streamWrite(ci *cinstr) error {
+	s := &m.streams[m.ints[ci.args[0].slot]]
+	v := &ci.args[1]
+	t := v.typ
+	switch t.Class {
+	case kernel.Accum:
+		acc := m.acc(v, ci)
+		for l := 0; l < t.Lanes; l++ {
+			s.data = kernel.AppendStreamLane(s.data, acc[l], t.Elem)
+		}
+	case kernel.Vector:
+		s.data = append(s.data, m.vec(v, ci)[:t.Bytes()]...)
+	default:
+		x := m.scalar(v, ci)
+		var buf [4]byte
+		binary.LittleEndian.PutUint32(buf[:], uint32(x))
+		s.data = append(s.data, buf[:t.Bytes()]...)
+	}
+	if len(s.data) > 1<<26 {
+		return m.fail(ci, "output stream %s grew past 64 MB", s.name)
 	}
 	return nil
 }

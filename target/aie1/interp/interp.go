@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/sumacdev/sumac/num"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
@@ -28,6 +27,10 @@ type Config struct {
 	// lanes it narrows, in execution order (the accumulators "before narrowing"). The slice
 	// is reused: copy it to keep it.
 	OnNarrow func(in *kernel.Instr, lanes []num.Acc)
+	// CycleReads are the values successive reads of the cycle counter return (the cycle
+	// simulator's, so that a kernel that stores them computes what the hardware would); reads
+	// past the end return 0.
+	CycleReads []int64
 
 	limit int // memory limit in bytes (Measure raises it)
 }
@@ -68,8 +71,14 @@ type Result struct {
 	Narrowed, Saturated int64
 	// Steps is the number of executed instructions.
 	Steps int64
-	// Extent is, per region, the end (exclusive byte offset) of the furthest access.
+	// Extent is, per region, the end (exclusive byte offset) of the furthest access; per
+	// stream, the bytes read or written.
 	Extent map[string]int
+	// CycleReads counts reads of the cycle counter.
+	CycleReads int
+	// Wrapped lists the windows whose position wrapped around their end (ADF windows are
+	// circular).
+	Wrapped []string
 }
 
 // Error is a run-time error at an instruction (out-of-region access, misalignment,
@@ -110,7 +119,10 @@ func Measure(k *kernel.Kernel, cfg Config) (map[string]int, error) {
 		sizes[n] = s
 	}
 	for _, prm := range k.Params {
-		if prm.Type.IsWindow() || prm.Type.IsPointer() {
+		if prm.Array > 0 && prm.Port != kernel.PortPointer {
+			continue // an array parameter or a buffer with extents: its size is declared
+		}
+		if prm.Type.IsWindow() || prm.Type.IsPointer() || prm.Type.IsStream() && !prm.Type.Out {
 			if _, ok := sizes[prm.Name]; !ok {
 				sizes[prm.Name] = big
 			}
@@ -141,6 +153,18 @@ type machine struct {
 	sat     num.Sat
 	res     *Result
 	narrow  [16]num.Acc
+	streams []stream // by stream slot value
+	cycles  int
+	wrapped map[string]bool
+	pending map[int32]bool // window slots whose position wrapped since their last access
+}
+
+// stream is one stream parameter: input bytes and a read position, or output bytes.
+type stream struct {
+	name string
+	data []byte
+	pos  int
+	out  bool
 }
 
 func (m *machine) fail(ci *cinstr, format string, a ...any) error {
@@ -174,48 +198,20 @@ func (m *machine) scalar(o *operand, ci *cinstr) int64 {
 	return m.ints[o.slot]
 }
 
-// num reads a scalar operand converted to computation type ct (Int32, UInt32 or Float32);
+// numAs reads a scalar operand converted to computation type ct (Int32, UInt32 or Float32);
 // the result is an integer, or float32 bits for Float32.
 func (m *machine) numAs(o *operand, ct kernel.Elem, ci *cinstr) int64 {
-	var v int64
-	isF := false
 	if o.imm {
-		v, isF = o.val, o.isF
-	} else {
-		m.use(o.id, ci)
-		v, isF = m.ints[o.slot], o.elem == kernel.Float32
+		return kernel.Convert(o.val, o.elem, ct) // o.elem: Int32 or Float32
 	}
-	switch {
-	case ct == kernel.Float32 && !isF:
-		if !o.imm && o.elem == kernel.UInt32 {
-			return int64(math.Float32bits(float32(uint32(v))))
-		}
-		return int64(math.Float32bits(float32(v)))
-	case ct != kernel.Float32 && isF:
-		return ct.Wrap(int64(math.Float32frombits(uint32(v))))
-	case ct == kernel.Float32:
-		return v
-	}
-	return ct.Wrap(v)
+	m.use(o.id, ci)
+	return kernel.Convert(m.ints[o.slot], o.elem, ct)
 }
 
 // setScalar stores v (of computation type from, integer or float bits) into a scalar slot
 // of type to, converting as C assignment does.
 func setScalar(dst *int64, v int64, from, to kernel.Elem) {
-	switch {
-	case to == kernel.Float32 && from == kernel.Float32:
-		*dst = v
-	case to == kernel.Float32:
-		if from == kernel.UInt32 {
-			*dst = int64(math.Float32bits(float32(uint32(v))))
-		} else {
-			*dst = int64(math.Float32bits(float32(v)))
-		}
-	case from == kernel.Float32:
-		*dst = to.Wrap(int64(math.Float32frombits(uint32(v))))
-	default:
-		*dst = to.Wrap(v)
-	}
+	*dst = kernel.Convert(v, from, to)
 }
 
 func (m *machine) vec(o *operand, ci *cinstr) *kernel.Vec {
@@ -249,8 +245,11 @@ func (m *machine) access(ci *cinstr, what func() string, r int32, addr int64, n 
 }
 
 func kindName(r *Region) string {
-	if r.Window {
+	switch {
+	case r.Window:
 		return "window"
+	case r.Storage:
+		return "array"
 	}
 	return "buffer"
 }

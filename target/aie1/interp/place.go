@@ -13,13 +13,15 @@ import (
 	"github.com/sumacdev/sumac/target/aie1/kernel"
 )
 
-// Region is the memory of one window or pointer parameter.
+// Region is the memory of one window or pointer parameter, or of an array with storage of
+// its own (a local, static, global or class-member array: Storage).
 type Region struct {
-	Name   string
-	Addr   uint32 // byte address in the 128 KB AGU view (target/aie1.BankOf maps it to a bank)
-	Size   int    // bytes
-	Window bool   // a window parameter (has a read/write position); else a pointer buffer
-	Out    bool   // an output window
+	Name    string
+	Addr    uint32 // byte address in the 128 KB AGU view (target/aie1.BankOf maps it to a bank)
+	Size    int    // bytes
+	Window  bool   // a window parameter (has a read/write position); else a pointer buffer
+	Out     bool   // an output window
+	Storage bool   // an array variable's own memory (not a parameter)
 }
 
 // RegionAlign is the alignment of every region: 32 bytes, the width of a 256-bit load or
@@ -83,6 +85,9 @@ func regionsOf(k *kernel.Kernel, sizes map[string]int, data map[string][]byte, d
 			continue
 		}
 		size, ok := sizes[p.Name]
+		if !ok && p.Array > 0 && p.Port != kernel.PortPointer {
+			size, ok = p.Array*p.Type.Pointee().Bytes(), true // an array parameter or a buffer with extents
+		}
 		if !ok {
 			if d, ok2 := data[p.Name]; ok2 {
 				size, ok = len(d), true
@@ -98,6 +103,11 @@ func regionsOf(k *kernel.Kernel, sizes map[string]int, data map[string][]byte, d
 			return nil, fmt.Errorf("%s: %d bytes of data for a %d-byte region", p.Name, len(d), size)
 		}
 		regs = append(regs, Region{Name: p.Name, Size: size, Window: p.Type.IsWindow(), Out: p.Type.Out})
+	}
+	for _, v := range k.Vars {
+		if v.Storage != nil {
+			regs = append(regs, Region{Name: v.Name, Size: v.Storage.Bytes, Storage: true})
+		}
 	}
 	return regs, nil
 }

@@ -20,6 +20,12 @@ func NewBuilder(k *Kernel) *Builder {
 	return &Builder{k: k, body: &k.Body, errs: new([]error)}
 }
 
+// NewBodyBuilder returns a builder appending to body, a statement list the caller places in
+// k (for example code to run at kernel entry).
+func NewBodyBuilder(k *Kernel, body *[]Stmt) *Builder {
+	return &Builder{k: k, body: body, errs: new([]error)}
+}
+
 // Kernel returns the kernel being built.
 func (b *Builder) Kernel() *Kernel { return b.k }
 
@@ -100,6 +106,13 @@ func (b *Builder) For(i *Var, start, limit Operand, step int64) (*Loop, *Builder
 	l := &Loop{Var: i, Start: start, Limit: limit, Step: Imm(step), Cmp: Lt, Pos: b.pos}
 	*b.body = append(*b.body, l)
 	return l, &Builder{k: b.k, body: &l.Body, pos: b.pos, errs: b.errs}
+}
+
+// If appends if (cond) {} else {} and returns it with builders for its two branches.
+func (b *Builder) If(cond Operand) (*If, *Builder, *Builder) {
+	s := &If{Cond: cond, Pos: b.pos}
+	*b.body = append(*b.body, s)
+	return s, &Builder{k: b.k, body: &s.Then, pos: b.pos, errs: b.errs}, &Builder{k: b.k, body: &s.Else, pos: b.pos, errs: b.errs}
 }
 
 // MACArgs are the immediate (or variable) parameters of a MAC intrinsic. Parameters a

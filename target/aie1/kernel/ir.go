@@ -34,6 +34,15 @@ type Var struct {
 	// Restrict records `__restrict` on a pointer or window parameter (kept for the emitter).
 	Restrict bool
 	Pos      Pos
+	// Storage is the memory of an array variable (a local, static, global or class-member
+	// array): the variable is a pointer to its first element and is not a parameter.
+	Storage *Storage
+	// Port is how a pointer parameter is spelled in C++ (a plain pointer, a reference to an
+	// array of Array elements, an ADF buffer port); Member marks a kernel class's
+	// reference-to-array member (REGISTER_PARAMETER), passed to the constructor, not the call.
+	Port   Port
+	Array  int
+	Member bool
 }
 
 func (v *Var) String() string { return v.Name }
@@ -139,7 +148,12 @@ type Loop struct {
 	// second argument was empty), as in seed 001 Fig. 4 `chess_loop_range(Kc/4, )`.
 	HasRange           bool
 	RangeMin, RangeMax int64
-	Pos                Pos
+	// Flatten is chess_flatten_loop (unroll completely, UG1079 "Loop Flattening and
+	// Unrolling"); Unroll is chess_unroll_loop(n) (0: none). They change the schedule, not
+	// the result.
+	Flatten bool
+	Unroll  int
+	Pos     Pos
 }
 
 func (l *Loop) stmtPos() Pos { return l.Pos }
@@ -205,12 +219,29 @@ func tripCount(s, lim, st int64, c Cmp) (int64, bool) {
 // Kernel is one AIE kernel function.
 type Kernel struct {
 	Name   string
-	Params []*Var // in signature order
+	Params []*Var // in signature order (a kernel class's member arrays after the call's)
 	Vars   []*Var // every variable, Vars[i].ID == i (parameters included)
 	Body   []Stmt
 	// Defines records the -D values the front end used (for reports; not semantic).
 	Defines map[string]string
+	// Entry says how a template instance or kernel class is called (nil: call Name).
+	Entry *Entry
+	// Includes are the kernel's own headers the front end read (the g++ check reads them too).
+	Includes []string
+	// Notes are the constructs the front end accepted and ignored (pragmas that do not change
+	// the result or that sumac's scheduler does not use), each with its position.
+	Notes []string
 }
+
+// If is if (Cond) Then else Else on a run-time value (the front end folds conditions known
+// at compile time). Cond is an integer or pointer scalar: nonzero takes Then.
+type If struct {
+	Cond       Operand
+	Then, Else []Stmt
+	Pos        Pos
+}
+
+func (s *If) stmtPos() Pos { return s.Pos }
 
 // New returns an empty kernel.
 func New(name string) *Kernel { return &Kernel{Name: name} }
@@ -259,8 +290,12 @@ func Walk(body []Stmt, f func(s Stmt, depth int)) { walk(body, 0, f) }
 func walk(body []Stmt, depth int, f func(Stmt, int)) {
 	for _, s := range body {
 		f(s, depth)
-		if l, ok := s.(*Loop); ok {
-			walk(l.Body, depth+1, f)
+		switch s := s.(type) {
+		case *Loop:
+			walk(s.Body, depth+1, f)
+		case *If:
+			walk(s.Then, depth, f)
+			walk(s.Else, depth, f)
 		}
 	}
 }

@@ -101,6 +101,39 @@ const (
 	OpSetRnd
 	OpSetSat
 
+	// Dst = c ? a : b on scalars or values of one type (C's conditional operator with operands
+	// free of side effects: both are evaluated, as a select instruction does).
+	OpSelect
+	// chess_separator_scheduler(n): no reordering across it; n extra cycles (UG1079
+	// "Scheduling Separator"). No effect on the result.
+	OpBarrier
+	// Dst = the tile's cycle counter (aie::tile::cycles(), get_cycles(); UG1079 "Profiling
+	// Kernel Code"). The interpreter and the emulation return the values the cycle simulator
+	// read (Config.CycleReads), else 0.
+	OpCycles
+	// Dst = a pointer to the window's current position (window->ptr, UG1079 "Window and
+	// Streaming Data API"); Dst's pointee type is the view.
+	OpWinPtr
+	// Streams (UG1079 "Reading and Advancing an Input Stream"): Dst = readincr(s) (a scalar,
+	// readincr_vN: a vector; on a cascade an accumulator), writeincr(s, v).
+	OpStreamRead
+	OpStreamWrite
+
+	// Float vector lane operations (AI Engine intrinsics, group intr_gpvectorop_arit_adv_flt
+	// and intr_gpvectorop_word_cmp_flt; wrappers of fpmac_conf on the floating-point vector
+	// unit): Dst[i] = op(acc[i], xbuf[xstart + xoffs(i)]) for the 8 lanes, args (acc v8float,
+	// xbuf v8/v16/v32float, xstart, xoffs).
+	OpFPAdd
+	OpFPSub
+	OpFPMax
+	OpFPMin
+	// Element-wise maximum and minimum of two vectors of one type (aie::max, aie::min; API
+	// "max_min.hpp": max16/32, min16/32, fpmax).
+	OpVMax
+	OpVMin
+	// Dst = every lane the scalar argument (aie::broadcast<T, N>; API "broadcast.hpp").
+	OpBroadcast
+
 	numOps
 )
 
@@ -189,6 +222,23 @@ var opInfo = [numOps]OpInfo{
 
 	OpSetRnd: {Name: "set_rnd", MinArgs: 1, MaxArgs: 1},
 	OpSetSat: {Name: "set_sat", MinArgs: 1, MaxArgs: 1},
+
+	OpSelect:  {Name: "?:", MinArgs: 3, MaxArgs: 3, HasDst: true},
+	OpBarrier: {Name: "chess_separator_scheduler", MinArgs: 1, MaxArgs: 1},
+	OpCycles:  {Name: "get_cycles", HasDst: true, DstTyped: true},
+	OpWinPtr:  {Name: "window_ptr", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
+
+	OpStreamRead:  {Name: "readincr", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
+	OpStreamWrite: {Name: "writeincr", MinArgs: 2, MaxArgs: 2},
+
+	OpFPAdd: {Name: "fpadd", MinArgs: 4, MaxArgs: 4, HasDst: true},
+	OpFPSub: {Name: "fpsub", MinArgs: 4, MaxArgs: 4, HasDst: true},
+	OpFPMax: {Name: "fpmax", MinArgs: 4, MaxArgs: 4, HasDst: true},
+	OpFPMin: {Name: "fpmin", MinArgs: 4, MaxArgs: 4, HasDst: true},
+
+	OpVMax:      {Name: "aie::max", MinArgs: 2, MaxArgs: 2, HasDst: true},
+	OpVMin:      {Name: "aie::min", MinArgs: 2, MaxArgs: 2, HasDst: true},
+	OpBroadcast: {Name: "aie::broadcast", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
 }
 
 // Info returns the description of op.
@@ -221,6 +271,12 @@ func (op Op) IsUnary() bool { return op == OpNeg || op == OpNot || op == OpLNot 
 // IsMemory reports whether op reads or writes data memory (windows or pointers).
 func (op Op) IsMemory() bool { return op >= OpWinRead && op <= OpStore && op != OpWinIncr }
 
+// IsFPLane reports whether op is one of fpadd, fpsub, fpmax, fpmin.
+func (op Op) IsFPLane() bool { return op >= OpFPAdd && op <= OpFPMin }
+
+// IsStream reports whether op reads or writes a stream.
+func (op Op) IsStream() bool { return op == OpStreamRead || op == OpStreamWrite }
+
 // MACFamily gives, for a MAC op, the mul/mac/msc variant: 0 mul, 1 mac, 2 msc.
 func (op Op) MACFamily() int {
 	if !op.IsMAC() {
@@ -240,8 +296,15 @@ func CallName(op Op, dst Type) string {
 			return op.Info().Name + "_v" + strconv.Itoa(dst.Lanes)
 		}
 		return op.Info().Name
-	case OpMov, OpPtrAdd, OpLoad, OpStore:
+	case OpMov, OpPtrAdd, OpLoad, OpStore, OpSelect, OpWinPtr:
 		return ""
+	case OpStreamRead:
+		if dst.Class == Vector || dst.Class == Accum {
+			return "readincr_v" + strconv.Itoa(dst.Lanes)
+		}
+		return "readincr"
+	case OpBroadcast:
+		return "aie::broadcast<" + ScalarOf(dst.Elem).String() + ", " + strconv.Itoa(dst.Lanes) + ">"
 	}
 	if op.IsScalarArith() {
 		return ""
@@ -255,7 +318,7 @@ func init() {
 	callOps = map[string]Op{}
 	for op := OpVAdd; op < numOps; op++ {
 		switch op {
-		case OpUndef, OpNull, OpWinRead, OpWinReadIncr, OpLoad, OpStore, OpSetSat:
+		case OpUndef, OpNull, OpWinRead, OpWinReadIncr, OpLoad, OpStore, OpSetSat, OpSelect, OpStreamRead, OpWinPtr, OpBroadcast:
 			continue
 		}
 		callOps[opInfo[op].Name] = op

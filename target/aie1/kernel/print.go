@@ -15,7 +15,10 @@ func (k *Kernel) String() string {
 	}
 	fmt.Fprintf(&sb, "kernel %s(%s) {\n", k.Name, strings.Join(ps, ", "))
 	for _, v := range k.Vars {
-		if !v.Param {
+		switch {
+		case v.Storage != nil:
+			fmt.Fprintf(&sb, "  %v %s[%d]; // %v array\n", v.Type.Pointee(), v.Name, v.Storage.Bytes/v.Type.Pointee().Bytes(), v.Storage.Kind)
+		case !v.Param:
 			fmt.Fprintf(&sb, "  %v %s;\n", v.Type, v.Name)
 		}
 	}
@@ -49,6 +52,14 @@ func printBody(sb *strings.Builder, body []Stmt, depth int) {
 			fmt.Fprintf(sb, "%sfor (%s = %v; %s %v %v; %s += %v) %s{\n", ind, iv, s.Start, iv, s.Cmp, s.Limit, iv, s.Step, strings.Join(append(pr, ""), " "))
 			printBody(sb, s.Body, depth+1)
 			sb.WriteString(ind + "}\n")
+		case *If:
+			fmt.Fprintf(sb, "%sif (%v) {\n", ind, s.Cond)
+			printBody(sb, s.Then, depth+1)
+			if len(s.Else) > 0 {
+				sb.WriteString(ind + "} else {\n")
+				printBody(sb, s.Else, depth+1)
+			}
+			sb.WriteString(ind + "}\n")
 		}
 	}
 }
@@ -71,6 +82,8 @@ func (in *Instr) String() string {
 		rhs = sym + args[0]
 	case in.Op.IsScalarArith() && len(args) == 2:
 		rhs = args[0] + " " + in.Op.Info().Name + " " + args[1]
+	case in.Op == OpSelect && len(args) == 3:
+		rhs = args[0] + " ? " + args[1] + " : " + args[2]
 	default:
 		name := in.Op.Info().Name
 		if in.Dst != nil {

@@ -207,3 +207,67 @@ func AccAddVec(sub bool, lanes, width int, a *AccVal, v *Vec, e Elem, out *AccVa
 	}
 	*out = r
 }
+
+// FPLane applies fpadd, fpsub, fpmax or fpmin: lane i of the result is op(acc[i],
+// x[xstart + xoffs(i)]), the X index taken modulo the buffer's xLen lanes (intrinsics
+// reference, "Advanced Float Vector Arithmetic Operations": ret[i] = acc[i] + xbuf[xstart +
+// xoffs[i]]; "Float vector max/min"). Sums round to float32 once; max and min take acc[i] when
+// neither compares greater (acc[i] > x ? acc[i] : x for max).
+func FPLane(op Op, acc *Vec, x *Vec, xLen int, xstart, xoffs int64, out *Vec) {
+	var r [8]float32
+	for l := 0; l < 8; l++ {
+		a := acc.F32(l)
+		b := x.F32(mod(int(xstart)+nib(xoffs, l), xLen))
+		switch op {
+		case OpFPAdd:
+			r[l] = a + b
+		case OpFPSub:
+			r[l] = a - b
+		case OpFPMax:
+			if b > a {
+				a = b
+			}
+			r[l] = a
+		case OpFPMin:
+			if b < a {
+				a = b
+			}
+			r[l] = a
+		}
+	}
+	*out = Vec{}
+	for l, f := range r {
+		out.SetF32(l, f)
+	}
+}
+
+// VMaxMin is the element-wise maximum (min: minimum) of two vectors of element type e
+// (aie::max / aie::min; for float lanes a > b ? a : b, as FPLane).
+func VMaxMin(min bool, e Elem, lanes int, a, b *Vec, out *Vec) {
+	var r Vec
+	for l := 0; l < lanes; l++ {
+		if e == Float32 {
+			x, y := a.F32(l), b.F32(l)
+			if min && y < x || !min && y > x {
+				x = y
+			}
+			r.SetF32(l, x)
+			continue
+		}
+		x, y := a.Lane(e, l), b.Lane(e, l)
+		if min && y < x || !min && y > x {
+			x = y
+		}
+		r.SetLane(e, l, x)
+	}
+	*out = r
+}
+
+// Broadcast fills lanes of element type e with the scalar v (an integer, or float bits).
+func Broadcast(e Elem, lanes int, v int64, out *Vec) {
+	var r Vec
+	for l := 0; l < lanes; l++ {
+		r.SetLane(e, l, v)
+	}
+	*out = r
+}

@@ -72,9 +72,10 @@ const (
 	Accum         // vNaccMM in accumulator registers (v16acc48, v8acc80)
 	Pointer       // T* (scalar or vector pointee) in a pointer register
 	Window        // input_window_T / output_window_T
+	Stream        // input_stream_T / output_stream_T; Elem acc48/acc80: a cascade stream
 )
 
-var classNames = [...]string{"none", "scalar", "vector", "accum", "pointer", "window"}
+var classNames = [...]string{"none", "scalar", "vector", "accum", "pointer", "window", "stream"}
 
 func (c Class) String() string {
 	if int(c) < len(classNames) {
@@ -104,6 +105,10 @@ func AccOf(e Elem, lanes int) Type     { return Type{Class: Accum, Elem: e, Lane
 func PtrTo(e Elem, lanes int) Type     { return Type{Class: Pointer, Elem: e, Lanes: lanes} }
 func InWindow(e Elem) Type             { return Type{Class: Window, Elem: e, Lanes: 1} }
 func OutWindow(e Elem) Type            { return Type{Class: Window, Elem: e, Lanes: 1, Out: true} }
+func InStream(e Elem) Type             { return Type{Class: Stream, Elem: e, Lanes: 1} }
+func OutStream(e Elem) Type            { return Type{Class: Stream, Elem: e, Lanes: 1, Out: true} }
+func (t Type) IsStream() bool          { return t.Class == Stream }
+func (t Type) IsCascade() bool         { return t.Class == Stream && t.Elem.IsAcc() }
 func (t Type) IsScalar() bool          { return t.Class == Scalar }
 func (t Type) IsVector() bool          { return t.Class == Vector }
 func (t Type) IsAcc() bool             { return t.Class == Accum }
@@ -159,6 +164,12 @@ func (t Type) check() error {
 		if !(t.Elem.IsInt() || t.Elem == Float32) {
 			return fmt.Errorf("bad window element %v", t.Elem)
 		}
+	case Stream:
+		// 32-bit stream words carry int8..int32 and float samples; cascades carry accumulator
+		// lanes (UG1079 "Streaming Data API", "Cascade Streams")
+		if !(t.Elem.IsInt() || t.Elem == Float32 || t.Elem.IsAcc()) {
+			return fmt.Errorf("bad stream element %v", t.Elem)
+		}
 	default:
 		return fmt.Errorf("invalid type")
 	}
@@ -207,6 +218,15 @@ func (t Type) String() string {
 			return dir + "float"
 		}
 		return dir + t.Elem.String()
+	case Stream:
+		dir := "input_stream_"
+		if t.Out {
+			dir = "output_stream_"
+		}
+		if t.Elem == Float32 {
+			return dir + "float"
+		}
+		return dir + t.Elem.String()
 	}
 	return fmt.Sprintf("Type{%v %v %d}", t.Class, t.Elem, t.Lanes)
 }
@@ -237,6 +257,21 @@ func ParseType(s string) (Type, error) {
 				return Type{}, fmt.Errorf("unknown window type %q", s)
 			}
 			return Type{Class: Window, Elem: e, Lanes: 1, Out: dir == "output_window_"}, nil
+		}
+	}
+	for _, dir := range []string{"input_stream_", "output_stream_"} {
+		if rest, ok := strings.CutPrefix(s, dir); ok {
+			e, ok := parseElemName(rest)
+			switch rest {
+			case "acc48":
+				e, ok = Acc48, true
+			case "acc80":
+				e, ok = Acc80, true
+			}
+			if !ok {
+				return Type{}, fmt.Errorf("unknown stream type %q", s)
+			}
+			return Type{Class: Stream, Elem: e, Lanes: 1, Out: dir == "output_stream_"}, nil
 		}
 	}
 	if len(s) > 1 && s[0] == 'v' {

@@ -117,10 +117,10 @@ func FormOf(op Op, args []Operand) (MACForm, error) {
 		}
 		return NoForm, argErr(op, xi, "X buffer %v: want v16int32 or v32int32", x)
 	case OpFPMul, OpFPMac, OpFPMsc:
-		if x.Is(Vector, Float32) && (x.Lanes == 16 || x.Lanes == 32) {
+		if x.Is(Vector, Float32) && (x.Lanes == 8 || x.Lanes == 16 || x.Lanes == 32) {
 			return FormFloat, nil
 		}
-		return NoForm, argErr(op, xi, "X buffer %v: want v16float or v32float", x)
+		return NoForm, argErr(op, xi, "X buffer %v: want v8float, v16float or v32float", x)
 	}
 	return NoForm, fmt.Errorf("%v: unknown MAC", op)
 }
@@ -334,21 +334,106 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 			return Type{}, argErr(op, 0, "want a constant mode 0..%d, have %v", n-1, args[0])
 		}
 		return Type{}, nil
+	case op == OpSelect:
+		c, a, b := t(0), t(1), t(2)
+		if !c.IsScalar() && !c.IsPointer() {
+			return Type{}, argErr(op, 0, "want a scalar condition, have %v", c)
+		}
+		switch {
+		case a.IsScalar() && b.IsScalar():
+			return promote(a, b), nil
+		case a == b && (a.IsVector() || a.IsAcc() || a.IsPointer()):
+			return a, nil
+		}
+		return Type{}, argErr(op, 2, "cannot select between %v and %v", a, b)
+	case op == OpBarrier:
+		if !args[0].IsIntImm() {
+			return Type{}, argErr(op, 0, "want a constant cycle count, have %v", args[0])
+		}
+		return Type{}, nil
+	case op == OpWinPtr:
+		if !t(0).IsWindow() {
+			return Type{}, argErr(op, 0, "want a window, have %v", t(0))
+		}
+		if !want.IsPointer() || !want.Valid() {
+			return Type{}, fmt.Errorf("%v: result type %v is not a pointer", op, want)
+		}
+		return want, nil
+	case op == OpStreamRead:
+		s := t(0)
+		if !s.IsStream() || s.Out {
+			return Type{}, argErr(op, 0, "want an input stream, have %v", s)
+		}
+		ok := false
+		switch {
+		case s.Elem.IsAcc():
+			ok = want.Class == Accum && want.Elem == s.Elem && want.Valid()
+		case want.Class == Scalar:
+			ok = want.Elem == s.Elem
+		case want.Class == Vector:
+			ok = want.Elem == s.Elem && want.Valid()
+		}
+		if !ok {
+			return Type{}, fmt.Errorf("%v: cannot read %v from %v", op, want, s)
+		}
+		return want, nil
+	case op == OpStreamWrite:
+		s, v := t(0), t(1)
+		if !s.IsStream() || !s.Out {
+			return Type{}, argErr(op, 0, "want an output stream, have %v", s)
+		}
+		ok := false
+		switch {
+		case s.Elem.IsAcc():
+			ok = v.Class == Accum && v.Elem == s.Elem
+		default:
+			ok = (v.Class == Scalar || v.Class == Vector) && v.Elem == s.Elem
+		}
+		if !ok {
+			return Type{}, argErr(op, 1, "cannot write %v to %v", v, s)
+		}
+		return Type{}, nil
+	case op.IsFPLane():
+		v8 := VecOf(Float32, 8)
+		if t(0) != v8 {
+			return Type{}, argErr(op, 0, "want v8float, have %v", t(0))
+		}
+		if x := t(1); !x.Is(Vector, Float32) || !(x.Lanes == 8 || x.Lanes == 16 || x.Lanes == 32) {
+			return Type{}, argErr(op, 1, "want v8float, v16float or v32float, have %v", x)
+		}
+		if err := intArg(2); err != nil {
+			return Type{}, err
+		}
+		if err := intArg(3); err != nil {
+			return Type{}, err
+		}
+		return v8, nil
+	case op == OpVMax || op == OpVMin:
+		a, b := t(0), t(1)
+		if !a.IsVector() || a != b {
+			return Type{}, argErr(op, 1, "want two vectors of one type, have %v and %v", a, b)
+		}
+		return a, nil
+	case op == OpBroadcast:
+		if !want.IsVector() || !want.Valid() {
+			return Type{}, fmt.Errorf("%v: result type %v is not a vector", op, want)
+		}
+		if !t(0).IsScalar() {
+			return Type{}, argErr(op, 0, "want a scalar, have %v", t(0))
+		}
+		return want, nil
+	case op == OpCycles:
+		if !want.IsIntScalar() || want.Elem.Bits() != 32 {
+			return Type{}, fmt.Errorf("%v: the cycle counter is read into a 32-bit integer, not %v", op, want)
+		}
+		return want, nil
 	}
 	return Type{}, fmt.Errorf("%v: no type rule", op)
 }
 
 // promote applies C's usual arithmetic conversions for 32-bit int: float wins, then
 // unsigned int, otherwise int (int8/16 and uint8/16 promote to int).
-func promote(a, b Type) Type {
-	switch {
-	case a.Elem == Float32 || b.Elem == Float32:
-		return ScalarOf(Float32)
-	case a.Elem == UInt32 || b.Elem == UInt32:
-		return ScalarOf(UInt32)
-	}
-	return ScalarOf(Int32)
-}
+func promote(a, b Type) Type { return ScalarOf(Promote(a.Elem, b.Elem)) }
 
 func partType(op Op, args []Operand) (Type, error) {
 	buf := args[0].Type()

@@ -35,8 +35,20 @@ func (k *Kernel) Validate() error {
 		if err := v.Type.check(); err != nil {
 			add(v.Pos, fmt.Errorf("variable %s: %v", v.Name, err))
 		}
-		if v.Type.IsWindow() && !v.Param {
-			add(v.Pos, fmt.Errorf("window %s must be a parameter", v.Name))
+		if (v.Type.IsWindow() || v.Type.IsStream()) && !v.Param {
+			add(v.Pos, fmt.Errorf("%v %s must be a parameter", v.Type.Class, v.Name))
+		}
+		if v.Storage != nil {
+			switch {
+			case v.Param:
+				add(v.Pos, fmt.Errorf("array %s has storage and is a parameter", v.Name))
+			case !v.Type.IsPointer():
+				add(v.Pos, fmt.Errorf("array %s: type %v is not a pointer to its elements", v.Name, v.Type))
+			case v.Storage.Bytes <= 0 || v.Storage.Bytes%v.Type.Pointee().Bytes() != 0:
+				add(v.Pos, fmt.Errorf("array %s: %d bytes is not a whole number of %v", v.Name, v.Storage.Bytes, v.Type.Pointee()))
+			case len(v.Storage.Init) > v.Storage.Bytes:
+				add(v.Pos, fmt.Errorf("array %s: %d bytes of initial contents for %d bytes", v.Name, len(v.Storage.Init), v.Storage.Bytes))
+			}
 		}
 	}
 	own := func(v *Var) bool { return v != nil && v.ID >= 0 && v.ID < len(k.Vars) && k.Vars[v.ID] == v }
@@ -58,8 +70,11 @@ func (k *Kernel) Validate() error {
 				add(s.Pos, fmt.Errorf("%v: result variable %s is not in this kernel", s.Op, s.Dst.Name))
 				return
 			}
-			if s.Dst != nil && s.Dst.Type.IsWindow() {
-				add(s.Pos, fmt.Errorf("cannot assign to window %s", s.Dst.Name))
+			if s.Dst != nil && (s.Dst.Type.IsWindow() || s.Dst.Type.IsStream()) {
+				add(s.Pos, fmt.Errorf("cannot assign to %v %s", s.Dst.Type.Class, s.Dst.Name))
+			}
+			if s.Dst != nil && s.Dst.Storage != nil {
+				add(s.Pos, fmt.Errorf("cannot assign to array %s", s.Dst.Name))
 			}
 			if err := CheckInstr(s); err != nil {
 				add(s.Pos, err)
@@ -83,6 +98,12 @@ func (k *Kernel) Validate() error {
 			}
 			if n, ok := s.TripCount(); ok && s.HasRange && (n < s.RangeMin || (s.RangeMax != 0 && n > s.RangeMax)) {
 				add(s.Pos, fmt.Errorf("loop runs %d times, outside its chess_loop_range(%d, %d)", n, s.RangeMin, s.RangeMax))
+			}
+		case *If:
+			if s.Cond.Var != nil && !own(s.Cond.Var) {
+				add(s.Pos, fmt.Errorf("if condition %s is not in this kernel", s.Cond.Var.Name))
+			} else if t := s.Cond.Type(); !t.IsIntScalar() && !t.IsPointer() {
+				add(s.Pos, fmt.Errorf("if condition %v is not an integer", s.Cond))
 			}
 		case nil:
 			errs = append(errs, errors.New("nil statement"))

@@ -99,3 +99,26 @@ func (e Elem) Range() (lo, hi int64) {
 	}
 	return 0, 0
 }
+
+// StreamLane decodes accumulator lane l of a cascade word stream b: an acc48 lane is 8
+// little-endian bytes holding the lane sign-extended, an acc80 lane 16 (low, then high 8
+// bytes). The lane is wrapped to its width.
+func StreamLane(b []byte, l int, e Elem) num.Acc {
+	if e == Acc80 {
+		lo := binary.LittleEndian.Uint64(b[16*l:])
+		hi := int64(binary.LittleEndian.Uint64(b[16*l+8:]))
+		return num.Acc{Hi: hi, Lo: lo}.Wrap(80)
+	}
+	return num.AccFrom(int64(binary.LittleEndian.Uint64(b[8*l:]))).Wrap(48)
+}
+
+// AppendStreamLane appends accumulator lane a as StreamLane reads it.
+func AppendStreamLane(b []byte, a num.Acc, e Elem) []byte {
+	var w [16]byte
+	binary.LittleEndian.PutUint64(w[:], a.Lo)
+	if e == Acc80 {
+		binary.LittleEndian.PutUint64(w[8:], uint64(a.Hi))
+		return append(b, w[:16]...)
+	}
+	return append(b, w[:8]...)
+}

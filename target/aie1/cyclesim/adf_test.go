@@ -1,0 +1,177 @@
+package cyclesim
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/sumacdev/sumac/target/aie1"
+	"github.com/sumacdev/sumac/target/aie1/backend"
+	"github.com/sumacdev/sumac/target/aie1/cfront"
+	"github.com/sumacdev/sumac/target/aie1/interp"
+)
+
+// runADF compiles an ADF kernel, runs it on the interpreter and the cycle simulator with the
+// same data (sizes override the measured ones) and requires every region and stream to end
+// equal.
+func runADF(t *testing.T, src string, sizes map[string]int) (*Result, *backend.Program) {
+	t.Helper()
+	k, err := cfront.ParseKernel("adf.cc", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, measured := randomData(t, k, 3)
+	for n, s := range sizes {
+		measured[n] = s
+		b := make([]byte, s)
+		copy(b, data[n])
+		data[n] = b
+	}
+	want, err := interp.Run(k, interp.Config{Data: data, Sizes: measured})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := backend.Compile(k, backend.Options{Sizes: measured})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Run(p, Config{Data: data, Sizes: measured})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, p)
+	}
+	for name, w := range want.Data {
+		if !bytes.Equal(got.Data[name], w) {
+			t.Fatalf("%s differs from the interpreter:\n got %x\nwant %x\n%s", name, got.Data[name], w, p)
+		}
+	}
+	if got.Cycles != int64(p.StaticCycles())+got.Stalls+got.StreamStalls {
+		t.Fatalf("simulated %d cycles, schedule %d + %d stalls + %d stream stalls", got.Cycles, p.StaticCycles(), got.Stalls, got.StreamStalls)
+	}
+	return got, p
+}
+
+// TestStreamWriteRate: an output stream takes 32 bits a cycle (AM009), so a loop writing a
+// 128-bit vector per iteration cannot run faster than 4 cycles an iteration whatever its
+// schedule; the simulator adds the difference as stream stalls.
+func TestStreamWriteRate(t *testing.T) {
+	const n = 32
+	src := `void w(input_window_int32 *in, output_stream_int32 *out) {
+    for (int i = 0; i < 32; i++) chess_prepare_for_pipelining {
+        v4int32 x = window_readincr_v4(in);
+        writeincr_v4(out, x);
+    }
+}`
+	r, p := runADF(t, src, nil)
+	if r.StreamStalls == 0 {
+		t.Fatalf("no stream stalls (%d cycles)\n%s", r.Cycles, p)
+	}
+	words := int64(n * 128 / aie1.StreamWordBits)
+	if r.Cycles < words {
+		t.Fatalf("%d cycles for %d stream words", r.Cycles, words)
+	}
+	t.Logf("%d cycles (%d static, %d stream stalls) for %d words", r.Cycles, p.StaticCycles(), r.StreamStalls, words)
+}
+
+// TestStreamReadRate: an input stream delivers 32 bits a cycle; reading two 128-bit values per
+// iteration waits for them.
+func TestStreamReadRate(t *testing.T) {
+	src := `void r(input_stream_int32 *in, output_window_int32 *out) {
+    for (int i = 0; i < 16; i++) chess_prepare_for_pipelining {
+        v4int32 a = readincr_v4(in);
+        v4int32 b = readincr_v4(in);
+        window_writeincr(out, operator+(a, b));
+    }
+}`
+	r, p := runADF(t, src, nil)
+	if r.Cycles < 16*8 {
+		t.Fatalf("%d cycles for 128 stream words\n%s", r.Cycles, p)
+	}
+	t.Logf("%d cycles (%d static, %d stream stalls)", r.Cycles, p.StaticCycles(), r.StreamStalls)
+}
+
+// TestTwoStreamsInParallel: the two input ports deliver in parallel (AM009: two 32-bit input
+// streams), so reading one word from each per iteration stalls less than reading two from one.
+func TestTwoStreamsInParallel(t *testing.T) {
+	one := `void one(input_stream_int32 *a, output_window_int32 *out) {
+    for (int i = 0; i < 64; i++) chess_prepare_for_pipelining {
+        v4int32 x = readincr_v4(a);
+        v4int32 y = readincr_v4(a);
+        window_writeincr(out, operator+(x, y));
+    }
+}`
+	two := strings.NewReplacer("void one(input_stream_int32 *a,", "void two(input_stream_int32 *a, input_stream_int32 *b,",
+		"y = readincr_v4(a)", "y = readincr_v4(b)").Replace(one)
+	r1, _ := runADF(t, one, nil)
+	r2, _ := runADF(t, two, nil)
+	if r2.Cycles >= r1.Cycles {
+		t.Fatalf("two ports %d cycles, one port %d", r2.Cycles, r1.Cycles)
+	}
+	t.Logf("one port %d cycles, two ports %d", r1.Cycles, r2.Cycles)
+}
+
+// TestCircularWindowWraps: a window read past its end starts again at its beginning (ADF
+// windows are circular), in the simulator as in the interpreter.
+func TestCircularWindowWraps(t *testing.T) {
+	src := `void c(input_window_int16 *in, output_window_int16 *out) {
+    for (int i = 0; i < 8; i++) chess_prepare_for_pipelining {
+        v16int16 x = window_readincr_v16(in);
+        window_writeincr(out, x);
+    }
+}`
+	runADF(t, src, map[string]int{"in": 64})
+	decr := `void d(input_window_int16 *in, output_window_int16 *out) {
+    window_decr_v16(in, 1);
+    for (int i = 0; i < 4; i++) chess_prepare_for_pipelining {
+        v16int16 x = window_read_v16(in);
+        window_decr_v16(in, 1);
+        window_writeincr(out, x);
+    }
+}`
+	runADF(t, decr, map[string]int{"in": 64})
+}
+
+// TestArrayStorage: a static array with an initializer and a local array live in data memory
+// the layout gives them.
+func TestArrayStorage(t *testing.T) {
+	src := `alignas(32) static const int16 taps[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+void a(input_window_int16 *in, output_window_int16 *out) {
+    v16int16 z = *(v16int16 *) taps;
+    for (int i = 0; i < 4; i++) chess_prepare_for_pipelining {
+        v16int16 x = window_readincr_v16(in);
+        window_writeincr(out, operator+(x, z));
+    }
+}`
+	runADF(t, src, nil)
+}
+
+// TestFPMACChainSpacing: dependent fpmacs into one accumulator issue FPAccChainCycles apart
+// (UG1079 "Floating-Point Operations"; Vitis Tutorials IIR Part 2a: a NOP between each VFPMAC).
+func TestFPMACChainSpacing(t *testing.T) {
+	src := `void f(input_window_float *in, output_window_float *out) {
+    v8float x = window_readincr_v8(in);
+    v8float z = window_readincr_v8(in);
+    v8float acc = null_v8float();
+    acc = fpmac(acc, x, 0, 0x76543210, z, 0, 0);
+    acc = fpmac(acc, x, 1, 0x76543210, z, 1, 0);
+    acc = fpmac(acc, x, 2, 0x76543210, z, 2, 0);
+    acc = fpmac(acc, x, 3, 0x76543210, z, 3, 0);
+    window_writeincr(out, acc);
+}`
+	_, p := runADF(t, src, nil)
+	var at []int
+	for i, b := range p.Bundles {
+		for _, in := range b.Instrs {
+			if in.Name == "fpmac" {
+				at = append(at, i)
+			}
+		}
+	}
+	if len(at) != 4 {
+		t.Fatalf("%d fpmacs in\n%s", len(at), p)
+	}
+	for i := 1; i < len(at); i++ {
+		if at[i]-at[i-1] != aie1.FPAccChainCycles {
+			t.Fatalf("fpmacs in bundles %v: want %d apart\n%s", at, aie1.FPAccChainCycles, p)
+		}
+	}
+}
