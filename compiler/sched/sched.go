@@ -486,8 +486,10 @@ func space(c *op.Conv2D, sh Shape, vec string, f Fusion, v Variant, taps, maxVec
 							bodyTaps = taps / (c.C / c.Groups) * cb
 						}
 						ops := ux * uy * uk * (bodyTaps + sh.Cols - 1) / sh.Cols
-						if ux*uy*uk > 1 && ux*uy*uk <= 4 && (cb == 0 || ops <= maxBodyMACs) {
-							// Several output vectors: also try the operand-major order.
+						if ux*uy*uk > 1 && (ux*uy*uk <= 4 || v.Dup > 1 && vec == "x") && (cb == 0 || ops <= maxBodyMACs) {
+							// Several output vectors: also try the operand-major order (for
+							// any body on a duplicated input, whose output vectors share
+							// registers of equal contents: triplet.Fuse).
 							s2 := s
 							s2.Interleave = InterleaveOperand
 							if s2.Check(c, sh) == nil {
