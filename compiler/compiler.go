@@ -172,6 +172,14 @@ func New(t Target, spec *op.Spec, schedText string) (*Unit, error) {
 	}
 	if schedText != "" && !strings.Contains(schedText, "O=") {
 		s.Out, s.W, s.In, s.PadR = sched.Layouts(spec.Conv, s.Vec, s.Fusion, dp.Shape)
+		// the layout variant of the schedule's input duplication (dup=), with its padded
+		// filter height
+		for _, v := range sched.Variants(spec.Conv, s.Vec, s.Fusion, dp.Shape) {
+			if v.Dup == s.Dup || s.Dup <= 1 && v.Dup <= 1 {
+				s.Out, s.W, s.In, s.PadR, s.PadS = v.Out, v.W, v.In, v.PadR, v.PadS
+				break
+			}
+		}
 	}
 	return &Unit{Target: t, Spec: spec, Sched: s, Datapath: dp, Peak: peak}, nil
 }

@@ -140,7 +140,10 @@ func (s Schedule) Check(c *op.Conv2D, sh Shape) error {
 		if kpg%(sh.Lanes*s.UK) != 0 {
 			return fmt.Errorf("k=%d is not a multiple of %d lanes x unroll %d", kpg, sh.Lanes, s.UK)
 		}
-		if c.X%s.UX != 0 {
+		if waste := (c.X+s.UX-1)/s.UX*s.UX - c.X; waste > 0 && 4*waste >= c.X {
+			// (a row may end in a partial iteration wasting under a quarter of it: its
+			// extra pixels are computed into the output layout's padding, which nobody
+			// reads)
 			return fmt.Errorf("x=%d is not a multiple of unroll %d", c.X, s.UX)
 		}
 	case "xk":
@@ -342,7 +345,9 @@ func variants(c *op.Conv2D, vec string, f Fusion, sh Shape) []Variant {
 				return []Variant{{Out: "KYX", W: "KCRS", In: "CY'X'D", PadR: roundUp(c.R, 4), PadS: padS, Dup: 4}}
 			}
 			// phases outside the rows: consecutive rows of one phase pair in a register
-			return []Variant{{Out: "KYX", W: "KCRS", In: fmt.Sprintf("C(X'%%%d)Y'(X'/%d)D", st, st), PadR: roundUp(c.R, 4*st), PadS: padS, Dup: 4}}
+			// and the weights' taps by phase: a MAC's four taps of one phase are one filter
+			// column pair apart in its Z register
+			return []Variant{{Out: "KYX", W: fmt.Sprintf("KC(R%%%d)(R/%d)S", st, st), In: fmt.Sprintf("C(X'%%%d)Y'(X'/%d)D", st, st), PadR: roundUp(c.R, 4*st), PadS: padS, Dup: 4}}
 		}
 		return nil
 	case sh.Cols == 8 && vec == "xk":
@@ -481,8 +486,10 @@ func space(c *op.Conv2D, sh Shape, vec string, f Fusion, v Variant, taps, maxVec
 							bodyTaps = taps / (c.C / c.Groups) * cb
 						}
 						ops := ux * uy * uk * (bodyTaps + sh.Cols - 1) / sh.Cols
-						if ux*uy*uk > 1 && ux*uy*uk <= 4 && (cb == 0 || ops <= maxBodyMACs) {
-							// Several output vectors: also try the operand-major order.
+						if ux*uy*uk > 1 && (ux*uy*uk <= 4 || v.Dup > 1 && vec == "x") && (cb == 0 || ops <= maxBodyMACs) {
+							// Several output vectors: also try the operand-major order (for
+							// any body on a duplicated input, whose output vectors share
+							// registers of equal contents: triplet.Fuse).
 							s2 := s
 							s2.Interleave = InterleaveOperand
 							if s2.Check(c, sh) == nil {

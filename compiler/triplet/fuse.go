@@ -82,9 +82,14 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 	// A duplicated 8-bit input gives each output vector registers of its own: the vectors'
 	// windows overlap a little, and a register shared at the seam would split a vector's
 	// taps over two registers.
+	// Registers of equal contents are one register: output vectors that read the same input
+	// window (a strided filter's rows shared by adjacent output rows, or output channels
+	// unrolled over one input) then share it, and the operand-major body order
+	// (sched.InterleaveOperand) runs their MACs back to back on one load.
 	ownX := map[int][]*Buffer{}
 	if b.Sched.Dup > 1 && b.Sched.Vec == "x" && len(b.Updates) > 1 {
 		r.XBufs = nil
+		same := map[string]*Buffer{}
 		for u := range b.Updates {
 			var uv []Access
 			for _, t := range all {
@@ -100,7 +105,13 @@ func Fuse(p *Plan, dp Datapath) (*Result, error) {
 			if b.Sched.Fusion == sched.FuseRows {
 				bufs = pairBuffers(bufs, xParts)
 			}
-			for _, bf := range bufs {
+			for i, bf := range bufs {
+				key := fmt.Sprint(bf.Tensor, bf.LoadElems, bf.Starts)
+				if old, ok := same[key]; ok {
+					bufs[i] = old
+					continue
+				}
+				same[key] = bf
 				bf.ID = len(r.XBufs)
 				r.XBufs = append(r.XBufs, bf)
 			}

@@ -25,11 +25,11 @@ type Plan struct {
 // duplicated input.
 func tensors(b *Body, padR, padS int) map[string]layout.Tensor {
 	c := b.Conv
-	// the padded width; for a duplicated input (whose registers hold one row or two) and the
-	// 8-bit xk tiles more where the last vector's extra lanes (sched.Ragged) and the padded
+	// the padded width; for a duplicated input whose registers hold two rows or whose last
+	// vector runs past the width, and for the 8-bit xk tiles, more where the last vector's extra lanes (sched.Ragged) and the padded
 	// filter's zero taps read further, so that rows stay apart
 	xin := c.XIn + 2*c.Pad
-	if b.Sched.Dup > 1 || b.Sched.Vec == "xk" {
+	if b.Sched.Dup > 1 && (b.Sched.Fusion == sched.FuseRows || outWidth(b) != c.X) || b.Sched.Vec == "xk" {
 		xin = max(xin, (outWidth(b)-1)*c.Stride+(padR-1)*c.Dilation+1)
 	}
 	in := layout.Tensor{Dims: []string{"X'", "Y'", "C", "N"}, Extent: []int{xin, c.YIn + 2*c.Pad, c.C, c.N}}

@@ -29,11 +29,8 @@ const MaxBlocks = 2
 // whole input and its share of the weights) when one output channel's share fits; else
 // spatial blocks (output rows, columns and channels; MaxBlocks of them, the largest first).
 func blocks(s *op.Spec, limit int) ([]block, error) {
-	// The estimates leave a quarter of the memory to the layouts' padding (aligned rows,
-	// filter rows padded to the columns); the kernels' real sizes are checked when they are
-	// evaluated.
-	budget := limit * 3 / 4
-	sub, calls, err := split(s, budget)
+	budget := budgetOf(s, limit)
+	sub, calls, err := splitK(s, budget, minDup(s))
 	var out []block
 	if err == nil {
 		b := block{spec: sub, calls: calls, x: s.Conv.X, y: s.Conv.Y}
@@ -43,7 +40,7 @@ func blocks(s *op.Spec, limit int) ([]block, error) {
 		if calls > 1 {
 			b.note = fmt.Sprintf("data exceed the %d KB memory: %d calls of k=%d over windows of the weights and outputs, cycles summed", limit>>10, calls, sub.Conv.K)
 		}
-		dup4 := s.Types.A.Bits() == 8 && s.Conv.R > 1 && s.Conv.Stride == 1 && (s.Conv.K/s.Conv.Groups)%16 == 0
+		dup4 := s.Types.A.Bits() == 8 && s.Conv.R > 1 && (s.Conv.K/s.Conv.Groups)%16 == 0
 		if calls == 1 || sub.Conv.K >= min(16, s.Conv.K) && !dup4 {
 			return []block{b}, nil
 		}
@@ -66,6 +63,69 @@ func blocks(s *op.Spec, limit int) ([]block, error) {
 	return out, nil
 }
 
+// minDup is the fewest copies of the input an 8-bit layer without output channels to
+// vectorize needs (x vectorized on a duplicated input, sched.Schedule.Dup); 1 otherwise.
+func minDup(s *op.Spec) int {
+	if s.Types.A.Bits() == 8 && (s.Conv.K/s.Conv.Groups)%16 != 0 {
+		return 2
+	}
+	return 1
+}
+
+// splitK is seed 000's split over output channels (split) with the input counted padded and
+// dup times.
+func splitK(s *op.Spec, limit, dup int) (*op.Spec, int, error) {
+	c := s.Conv
+	eb := s.Types.A.Bits() / 8
+	for n := 1; n <= c.K; n++ {
+		if c.K%n != 0 {
+			continue
+		}
+		k := c.K / n
+		cc := c.C
+		if c.Groups > 1 {
+			cc = c.C * k / c.K
+		}
+		in := c.N * (c.YIn + 2*c.Pad) * dupWidth(c, c.X, c.XIn+2*c.Pad, dup) * cc * dup
+		if eb*(in+k*c.S*c.R*(c.C/c.Groups))+s.Types.Out.Bits()/8*c.N*c.Y*c.X*k <= limit {
+			if n == 1 {
+				return s, 1, nil
+			}
+			return subSpec(s, n), n, nil
+		}
+	}
+	return nil, 0, fmt.Errorf("%s: even one output channel's data exceed the %d bytes of memory", s, limit)
+}
+
+// dupWidth is the input width a duplicated 8-bit input is stored with: a row whose last
+// vector runs past the width is widened to the filter's reach from there, so that rows stay
+// apart in registers - x vectorized (16 lanes, the filter row padded to 8 taps) where no
+// output channels vectorize, else the 8 x positions of the split lanes (xk).
+func dupWidth(c *op.Conv2D, x, xin, dup int) int {
+	if dup <= 1 {
+		return xin
+	}
+	lanes, reach := 8, c.R
+	if (c.K/c.Groups)%16 != 0 {
+		lanes, reach = 16, max(c.R, 8)
+	}
+	if x%lanes == 0 {
+		return xin
+	}
+	return max(xin, ((x+lanes-1)/lanes*lanes-1)*c.Stride+(reach-1)*c.Dilation+1)
+}
+
+// budgetOf is the memory the blocks' estimates may fill: a quarter is left to the layouts'
+// padding (aligned rows, filter rows padded to the columns), an eighth for a point-wise
+// convolution (no filter rows to pad). The kernels' real sizes are checked when they are
+// evaluated.
+func budgetOf(s *op.Spec, limit int) int {
+	if s.Conv.R == 1 && s.Conv.S == 1 {
+		return limit * 7 / 8
+	}
+	return limit * 3 / 4
+}
+
 // blockBytes is the memory a block of bx x by outputs and bk output channels needs: its input
 // window (halo included) of the channels its output channels read, its weights and outputs.
 func blockBytes(s *op.Spec, bx, by, bk, dup int) int {
@@ -80,7 +140,7 @@ func blockBytes(s *op.Spec, bx, by, bk, dup int) int {
 	xin := (bx-1)*c.Stride + (c.R-1)*c.Dilation + 1
 	yin := (by-1)*c.Stride + (c.S-1)*c.Dilation + 1
 	eb := s.Types.A.Bits() / 8
-	in := c.N * xin * yin * cin * dup
+	in := c.N * dupWidth(c, bx, xin, dup) * yin * cin * dup
 	return eb*(in+bk*c.R*c.S*(c.C/c.Groups)) + s.Types.Out.Bits()/8*c.N*bx*by*bk
 }
 
@@ -96,8 +156,8 @@ func spatialBlocks(s *op.Spec, limit int) []block {
 	if s.Types.A.Bits() == 8 {
 		switch {
 		case (s.Conv.K/s.Conv.Groups)%16 != 0:
-			dups = []int{4}
-		case s.Conv.R > 1 && s.Conv.Stride == 1:
+			dups = []int{2, 4}
+		case s.Conv.R > 1:
 			dups = []int{1, 4}
 		}
 	}
@@ -125,7 +185,7 @@ func hasBlock(bs []block, b block) bool {
 }
 
 func spatialBlocksDup(s *op.Spec, limit, dup int) []block {
-	budget := limit * 3 / 4 // as blocks
+	budget := budgetOf(s, limit)
 	if out := spatialBlocksMin(s, budget, min(16, s.Conv.K), dup); len(out) > 0 {
 		return out
 	}

@@ -18,7 +18,7 @@ import (
 // StoreVersion is the generator's version in the store's records: it changes when the
 // generator changes in a way that can change a candidate's cycles for the same spec and
 // schedule (the evaluator's Version covers the cycle model).
-const StoreVersion = "vyasa-gen-2"
+const StoreVersion = "vyasa-gen-3"
 
 // Prefixes of a record's refusal: which stage refused the candidate.
 const (

@@ -326,3 +326,31 @@ func TestSplitLanesRagged(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicatedSharedRows verifies x-vectorized 8-bit kernels on a duplicated input whose
+// output rows share input rows (stride 2, 3 filter rows): the registers of equal contents
+// are one register, and the operand-major order loads each once per iteration.
+func TestDuplicatedSharedRows(t *testing.T) {
+	spec := op.MustParse("conv2d x=32 y=4 k=4 c=4 r=3 s=3 groups=4 stride=2 pad=1 dtype=int8")
+	for _, key := range []string{
+		"vec=x order=kxy u=2,4,1 fuse=taps O=KYX W=KCSR I=CY'X'D padr=8 il=operand dup=2",
+		"vec=x order=kxy u=2,4,1 fuse=taps O=KYX W=KCSR I=CY'X'D padr=8 dup=2",
+	} {
+		sc, err := sched.Parse(key, sched.Schedule{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Generate(spec, sc)
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		// 2 x vectors of 4 output rows read 9 input rows: 18 distinct windows, not 24
+		if n := len(p.Fused.XBufs); n != 18 {
+			t.Errorf("%s: %d X registers, want 18 (rows shared by output rows are one register)", key, n)
+		}
+		ck, err := Verify(p, 7)
+		if err != nil || !ck.OK() || !ck.Interpreted {
+			t.Fatalf("%s: %v %+v", key, err, ck)
+		}
+	}
+}
