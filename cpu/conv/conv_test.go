@@ -603,7 +603,7 @@ func TestBlockLimit(t *testing.T) {
 // whole one (the indirect path's rows past the last pixel are the zero row; the window and
 // 1x1 paths gather it), into a scratch slot, and still matches the reference.
 func TestWithoutTailKernels(t *testing.T) {
-	k := f32Kernel(kernels.ISAAVX2)
+	k := f32Kernel(kernels.ISAAVX2, &op.Conv2D{K: 16, Groups: 1})
 	k.rows = nil
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, spec := range []string{"conv2d x=5 y=5 k=16 c=40 r=3 s=3 pad=1", "conv2d x=13 y=5 k=40 c=24 r=1 s=1",
@@ -671,4 +671,35 @@ func TestWideWindow(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestW64: the 6 x 64 float32 family (few tiles, groups a multiple of 64 wide) on the 1x1,
+// indirect, window and gathered paths, tails and several k blocks, 1 and 3 threads, within
+// ref.FloatBound (its Go fallbacks where the CPU lacks AVX-512).
+func TestW64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 64))
+	for _, spec := range []string{"conv2d x=7 y=7 k=128 c=300 r=1 s=1", "conv2d x=7 y=7 k=64 c=1100 r=1 s=1",
+		"conv2d x=7 y=7 k=64 c=40 r=3 s=3 pad=1 n=2", "conv2d x=5 y=3 k=192 c=600 r=3 s=3 pad=1",
+		"conv2d x=7 y=3 k=64 c=3 r=7 s=7 stride=2 pad=3", "conv2d x=6 y=2 k=64 c=8 r=3 s=3 stride=2",
+		"conv2d x=7 y=7 k=128 c=96 groups=2 r=3 s=3 pad=1", "conv2d x=9 y=4 k=64 c=16 r=3 s=3 pad=1 dilation=2"} {
+		c := parse(t, spec)
+		if k := f32Kernel(kernels.ISAAVX512, c); k.nr != kernels.F32Z64NR {
+			t.Fatalf("%s: %d-column kernels, want %d", spec, k.nr, kernels.F32Z64NR)
+		}
+		in, w, want, abs := f32Case(t, rng, c)
+		for _, threads := range []int{1, 3} {
+			e := newEngine(c, f32Kernel(kernels.ISAAVX512, c), w, threads)
+			out := make([]float32, c.OutLen())
+			for j := range out {
+				out[j] = float32(math.NaN())
+			}
+			e.run(in, out)
+			n := c.R * c.S * c.C / c.Groups
+			for j := range out {
+				if d := math.Abs(float64(out[j]) - want[j]); !(d <= ref.FloatBound(n, abs[j], op.AccF32)) {
+					t.Fatalf("%s, %d threads: output %d = %v, want %v", spec, threads, j, out[j], want[j])
+				}
+			}
+		}
+	}
 }

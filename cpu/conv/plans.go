@@ -18,6 +18,10 @@ const (
 	kcU8  = 1024
 )
 
+// useW64 enables the 6 x 64 float32 family (f32Kernel); the benchmarks switch it off to
+// compare.
+var useW64 = true
+
 // minPanelFill is the smallest group width (output channels per group) for which the
 // 16-channel micro-kernels are used; narrower groups (depth-wise) run the plain loop.
 const minPanelFill = 8
@@ -26,7 +30,37 @@ const minPanelFill = 8
 // internal/x86gen): 6 x 16 tiles on AVX2 and AVX-VNNI, 6 x 32 on AVX-512 and AVX-512 VNNI.
 // A plan picks its family once (kernelSet), when it is built.
 
-func f32Kernel(isa kernels.ISA) kernel[float32, float32, float32] {
+// On AVX-512, a layer of at most fewTiles pixel tiles whose groups are a multiple of 64
+// channels wide takes the 6 x 64 kernels (24 accumulators): each A broadcast serves four
+// FMAs instead of two, and a tile needs half the kernel calls and half the passes over its
+// A rows. Measured on Zen 4 in thread CPU time, the two families alternating in one process
+// (go test -run '^$' -bench 'W64/' ./cpu/conv, 4 rounds, medians, twice): C16 +7%, C18
+// +3 to +10%, C11 +0 to +3%, the other 14x14 and 7x7 layers within +-2.5%; on the larger
+// layers (C1-C10) it measured within +-2% either way, so the rule stops at fewTiles.
+func f32Kernel(isa kernels.ISA, c *op.Conv2D) kernel[float32, float32, float32] {
+	kg := c.K / c.Groups
+	if isa == kernels.ISAAVX512 && useW64 && kg%kernels.F32Z64NR == 0 &&
+		ceilDiv(c.N*c.Y*c.X, kernels.F32Z64MR) <= fewTiles {
+		return kernel[float32, float32, float32]{isa: isa,
+			mr: kernels.F32Z64MR, nr: kernels.F32Z64NR, kgroup: 1, kc: kcF32,
+			run: func(tiles, kg int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
+				kernels.F32Z64StridedTiles(tiles, kg, a, lda, b, c, ldc, 1, beta)
+			},
+			window: func(tiles, kg, segs, segStride int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
+				kernels.F32Z64WindowTiles(tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
+			},
+			windowRows: func(rows, tiles, kg, segs, segStride int, a []float32, lda int, b, c []float32, ldc int, beta float32) {
+				kernels.F32Z64WindowRowsTiles(rows, tiles, kg, segs, segStride, a, lda, b, c, ldc, 1, beta)
+			},
+			rows: func(rows, tiles, kg int, a []float32, lda int, b []float32, c []float32, ldc int, beta float32) {
+				kernels.F32Z64StridedRowsTiles(rows, tiles, kg, a, lda, b, c, ldc, 1, beta)
+			},
+			indirect: func(rows, tiles, kg int, a, alt []float32, offs []int, b, c []float32, ldc int, beta float32) {
+				kernels.F32Z64IndirectTiles(rows, tiles, kg, a, alt, offs, b, c, ldc, 1, beta)
+			},
+			shortRowsSlow: true,
+		}
+	}
 	if isa == kernels.ISAAVX512 {
 		return kernel[float32, float32, float32]{isa: isa,
 			mr: kernels.F32ZMR, nr: kernels.F32ZNR, kgroup: 1, kc: kcF32,
@@ -168,7 +202,7 @@ func NewF32(c *op.Conv2D, weights []float32, o Options) (*F32, error) {
 	if c.K/c.Groups < minPanelFill {
 		p.dw = dwF32(c, weights, p.thr)
 	} else {
-		p.e = newEngine(c, f32Kernel(kernelSet("float32", c.K/c.Groups)), weights, p.thr)
+		p.e = newEngine(c, f32Kernel(kernelSet("float32", c.K/c.Groups), c), weights, p.thr)
 	}
 	return p, nil
 }

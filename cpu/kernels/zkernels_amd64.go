@@ -1914,6 +1914,222 @@ func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc
 //go:noescape
 func asmU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc int, alpha int32, beta int32, tiles int)
 
+// kF32S1x64ZW64 runs asmF32S1x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32S1x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S1x64ZW64(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(1, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S1x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W1x64ZW64 runs asmF32W1x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32W1x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W1x64ZW64(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(1, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W1x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I1x64ZW64 runs asmF32I1x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32I1x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I1x64ZW64(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(1, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I1x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S2x64ZW64 runs asmF32S2x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32S2x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S2x64ZW64(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(2, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S2x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W2x64ZW64 runs asmF32W2x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32W2x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W2x64ZW64(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(2, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W2x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I2x64ZW64 runs asmF32I2x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32I2x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I2x64ZW64(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(2, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I2x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S3x64ZW64 runs asmF32S3x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32S3x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S3x64ZW64(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(3, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S3x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W3x64ZW64 runs asmF32W3x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32W3x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W3x64ZW64(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(3, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W3x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I3x64ZW64 runs asmF32I3x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32I3x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I3x64ZW64(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(3, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I3x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S4x64ZW64 runs asmF32S4x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32S4x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S4x64ZW64(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(4, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S4x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W4x64ZW64 runs asmF32W4x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32W4x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W4x64ZW64(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(4, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W4x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I4x64ZW64 runs asmF32I4x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32I4x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I4x64ZW64(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(4, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I4x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S5x64ZW64 runs asmF32S5x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32S5x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S5x64ZW64(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(5, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S5x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W5x64ZW64 runs asmF32W5x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32W5x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W5x64ZW64(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(5, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W5x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I5x64ZW64 runs asmF32I5x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32I5x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I5x64ZW64(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(5, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I5x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32S6x64ZW64 runs asmF32S6x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32S6x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32S6x64ZW64(kg, a, lda, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32S(6, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32S6x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32W6x64ZW64 runs asmF32W6x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32W6x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32W6x64ZW64(kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32W(6, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32W6x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
+// kF32I6x64ZW64 runs asmF32I6x64ZW64 when the CPU has AVX-512F, else its Go fallback.
+func kF32I6x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	if useAVX512 {
+		asmF32I6x64ZW64(kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+		return
+	}
+	goF32I(6, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+//go:noescape
+func asmF32I6x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int)
+
 // kF32D1x8 runs asmF32D1x8 when the CPU has AVX2 and FMA, else its Go fallback.
 func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
 	if useAsm {

@@ -1341,6 +1341,96 @@ func kU8S8I6x16V(kg int, a *uint8, alt *uint8, rows *int, b *int8, c *int32, ldc
 	goU8S8IX(6, 16, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
 }
 
+// kF32S1x64ZW64 has no arm64 form: its Go fallback.
+func kF32S1x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(1, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W1x64ZW64 has no arm64 form: its Go fallback.
+func kF32W1x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(1, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I1x64ZW64 has no arm64 form: its Go fallback.
+func kF32I1x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(1, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S2x64ZW64 has no arm64 form: its Go fallback.
+func kF32S2x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(2, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W2x64ZW64 has no arm64 form: its Go fallback.
+func kF32W2x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(2, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I2x64ZW64 has no arm64 form: its Go fallback.
+func kF32I2x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(2, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S3x64ZW64 has no arm64 form: its Go fallback.
+func kF32S3x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(3, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W3x64ZW64 has no arm64 form: its Go fallback.
+func kF32W3x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(3, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I3x64ZW64 has no arm64 form: its Go fallback.
+func kF32I3x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(3, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S4x64ZW64 has no arm64 form: its Go fallback.
+func kF32S4x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(4, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W4x64ZW64 has no arm64 form: its Go fallback.
+func kF32W4x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(4, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I4x64ZW64 has no arm64 form: its Go fallback.
+func kF32I4x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(4, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S5x64ZW64 has no arm64 form: its Go fallback.
+func kF32S5x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(5, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W5x64ZW64 has no arm64 form: its Go fallback.
+func kF32W5x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(5, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I5x64ZW64 has no arm64 form: its Go fallback.
+func kF32I5x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(5, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32S6x64ZW64 has no arm64 form: its Go fallback.
+func kF32S6x64ZW64(kg int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32S(6, 64, kg, a, lda, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32W6x64ZW64 has no arm64 form: its Go fallback.
+func kF32W6x64ZW64(kg int, a *float32, lda int, segs int, segStride int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32W(6, 64, kg, a, lda, segs, segStride, b, c, ldc, alpha, beta, tiles)
+}
+
+// kF32I6x64ZW64 has no arm64 form: its Go fallback.
+func kF32I6x64ZW64(kg int, a *float32, alt *float32, rows *int, b *float32, c *float32, ldc int, alpha float32, beta float32, tiles int) {
+	goF32I(6, 64, kg, a, alt, rows, b, c, ldc, alpha, beta, tiles)
+}
+
 // kF32D1x8 has no arm64 form: its Go fallback.
 func kF32D1x8(nb int, ncb int, in *float32, taps *int, ntaps int, w *float32, out *float32, xstep int, ostep int) {
 	goF32D(1, 8, nb, ncb, in, taps, ntaps, w, out, xstep, ostep)

@@ -123,6 +123,18 @@ func Catalog() []Kernel {
 			ks = append(ks, k)
 		}
 	}
+	// A 6 x 64 float32 AVX-512 family for convolutions whose groups are a multiple of 64
+	// channels wide (cpu/conv): 24 zmm accumulators, four B vectors a k step, so that each
+	// B byte and each broadcast serves twice the FMAs of the 6 x 32 tile and a tile's
+	// streamed weights cost half the load bandwidth. Tagged W64 (no family wrappers: the
+	// F32Z family keeps its 32-column shape; cpu/kernels' F32Z64* wrap these).
+	for mr := 1; mr <= 6; mr++ {
+		ks = append(ks,
+			Kernel{Elem: F32, MR: mr, NR: 64, Unroll: 4, AVX512: true, Strided: true, PrefetchB: pfB, Tag: "W64"},
+			Kernel{Elem: F32, MR: mr, NR: 64, Unroll: 4, AVX512: true, Strided: true, Window: true, Tag: "W64"},
+			Kernel{Elem: F32, MR: mr, NR: 64, Unroll: 4, AVX512: true, Indirect: true, PrefetchB: pfB, Tag: "W64"},
+		)
+	}
 	// Depthwise kernels (depthwise.go): 4, 2 and 1 pixels x one or two vectors of channels,
 	// for every type and set of the convolution.
 	for _, w := range []struct {
