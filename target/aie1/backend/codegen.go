@@ -88,6 +88,10 @@ type Options struct {
 	// candidates more allocation rounds than it saved.)
 	splitGap int
 	trySplit bool
+	// noCoalesce skips register coalescing (coalesce.go); merged, when set, counts the
+	// copies it removed.
+	noCoalesce bool
+	merged     *int
 }
 
 type compiler struct {
@@ -142,6 +146,26 @@ type placed struct {
 // that changes their order, also in program order (the order the kernel was written or
 // generated in, which may keep fewer X and Z operands live); the faster wins.
 func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
+	// coalesce.go: register coalescing; when it removed a copy anywhere, the kernel is also
+	// compiled without it and the faster kept (merged live ranges can tie operations)
+	merged := 0
+	opt.merged = &merged
+	p, err := compileVariants(k, opt)
+	if merged == 0 || opt.noCoalesce {
+		return p, err
+	}
+	opt.noCoalesce, opt.merged = true, nil
+	p2, err2 := compileVariants(k, opt)
+	if err2 == nil && (err != nil || faster(p2, p)) {
+		p2.Notes = append(p2.Notes, "compiled without register coalescing (faster)")
+		return p2, nil
+	}
+	return p, err
+}
+
+// compileVariants compiles k as written, flattened and narrowed (flatten.go) and keeps the
+// fastest.
+func compileVariants(k *kernel.Kernel, opt Options) (*Program, error) {
 	p, err := compileKernel(k, opt)
 	if opt.NoFlatten {
 		return p, err
@@ -367,6 +391,11 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 		}
 	}
 	c.regions = append(append([]*region{entry}, body...), exit)
+	if !opt.noCoalesce {
+		if n := c.coalesce(); opt.merged != nil {
+			*opt.merged += n
+		}
+	}
 	c.findReadFirst()
 	if err := c.allocate(); err != nil {
 		var ae *allocError
