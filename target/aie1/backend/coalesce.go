@@ -143,7 +143,7 @@ func (c *compiler) coalesce() int {
 		}
 		delete(iv, from)
 	}
-	merged := 0
+	merged, concats := 0, 0
 	for _, cd := range cands {
 		o, p := cd.o, cd.pos
 		if isCopy(o) {
@@ -203,6 +203,7 @@ func (c *compiler) coalesce() int {
 			rename(u.r, d, i*part)
 		}
 		merged++
+		concats++
 	}
 	if merged == 0 {
 		return 0
@@ -228,6 +229,6 @@ func (c *compiler) coalesce() int {
 		}
 	}
 	prune(c.regions)
-	c.prog.Notes = append(c.prog.Notes, fmt.Sprintf("register coalescing removed %d copies", merged))
+	c.prog.Notes = append(c.prog.Notes, fmt.Sprintf("register coalescing removed %d copies (%d of them concatenations)", merged, concats))
 	return merged
 }
