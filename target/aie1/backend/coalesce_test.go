@@ -55,3 +55,51 @@ func TestCoalesce(t *testing.T) {
 		}
 	}
 }
+
+// loopZeros counts the vzero instructions inside the program's loops.
+func loopZeros(p *Program) int {
+	n := 0
+	for _, l := range p.Loops {
+		for b := l.Start; b < l.End; b++ {
+			for _, in := range p.Bundles[b].Instrs {
+				if in.Name == "vzero" {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// TestHoistZeros compiles the flattened int16 mmul kernel (each block's A operand widened
+// with a zero half) with and without moving loop-invariant zeros out of the loop: hoisting
+// must leave fewer vzeros in the loop and say so. Exactness: TestADFKernels in the harness.
+func TestHoistZeros(t *testing.T) {
+	path := filepath.Join("..", "testdata", "adf", "mmul.cc")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	k, err := cfront.ParseKernelConfig(path, src, &cfront.Config{Instance: "matmul<4, 4, 8, int16, int16, 16>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2 := narrowKernel(k)
+	if k2 == nil {
+		t.Skip("not narrowed")
+	}
+	with, err := compileKernel(k2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := compileKernel(k2, Options{noHoist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(with.Notes, "\n"), "loop-invariant vzeros moved") {
+		t.Skipf("no zero hoisted in this instance; notes %v", with.Notes)
+	}
+	if a, b := loopZeros(with), loopZeros(without); a >= b {
+		t.Errorf("%d vzeros in loops with hoisting, %d without", a, b)
+	}
+}
