@@ -88,6 +88,14 @@ type Options struct {
 	// candidates more allocation rounds than it saved.)
 	splitGap int
 	trySplit bool
+	// noCoalesce skips register coalescing (coalesce.go); merged, when set, counts the
+	// copies it removed.
+	noCoalesce bool
+	merged     *int
+	// noHoist skips moving loop-invariant zeros out of loops (hoistzero.go); hoisted, when
+	// set, counts the zeros it moved.
+	noHoist bool
+	hoisted *int
 }
 
 type compiler struct {
@@ -142,6 +150,36 @@ type placed struct {
 // that changes their order, also in program order (the order the kernel was written or
 // generated in, which may keep fewer X and Z operands live); the faster wins.
 func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
+	// coalesce.go, hoistzero.go: register coalescing and loop-invariant zeros; when either
+	// changed the code anywhere, the kernel is also compiled without it and the faster kept
+	// (merged live ranges can tie operations; a hoisted zero lengthens an outer loop's body)
+	merged, hoisted := 0, 0
+	opt.merged, opt.hoisted = &merged, &hoisted
+	p, err := compileVariants(k, opt)
+	opt.merged, opt.hoisted = nil, nil
+	try := func(o Options, note string) {
+		p2, err2 := compileVariants(k, o)
+		if err2 == nil && (err != nil || faster(p2, p)) {
+			p2.Notes = append(p2.Notes, note)
+			p, err = p2, nil
+		}
+	}
+	if hoisted > 0 && !opt.noHoist {
+		o := opt
+		o.noHoist = true
+		try(o, "compiled without hoisting loop-invariant zeros (faster)")
+	}
+	if merged > 0 && !opt.noCoalesce {
+		o := opt
+		o.noCoalesce, o.noHoist = true, true
+		try(o, "compiled without register coalescing (faster)")
+	}
+	return p, err
+}
+
+// compileVariants compiles k as written, flattened and narrowed (flatten.go) and keeps the
+// fastest.
+func compileVariants(k *kernel.Kernel, opt Options) (*Program, error) {
 	p, err := compileKernel(k, opt)
 	if opt.NoFlatten {
 		return p, err
@@ -367,6 +405,11 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 		}
 	}
 	c.regions = append(append([]*region{entry}, body...), exit)
+	if !opt.noCoalesce {
+		if n := c.coalesce(); opt.merged != nil {
+			*opt.merged += n
+		}
+	}
 	c.findReadFirst()
 	if err := c.allocate(); err != nil {
 		var ae *allocError
@@ -375,6 +418,12 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 			return compileWith(k, opt, order, u, groupUnits)
 		}
 		return nil, err
+	}
+	if !opt.noHoist {
+		// hoistzero.go: loop-invariant zero halves set once before their loop
+		if n := c.hoistZeros(); opt.hoisted != nil {
+			*opt.hoisted += n
+		}
 	}
 	for v, r := range c.l.vregs {
 		if r.slot >= 0 {

@@ -265,5 +265,6 @@ func (p *Program) String() string {
 
 // ModelVersion names the timing model (backend and simulator). It changes whenever a change
 // can move cycle counts or verdicts, so caches of measured cycles (the tuner's) can be keyed
-// by it (9: the simulator takes each read's writer from the program order).
-const ModelVersion = "aie1-timing-9"
+// by it (9: the simulator takes each read's writer from the program order; 10: register
+// coalescing, coalesce.go).
+const ModelVersion = "aie1-timing-10"

@@ -1,0 +1,105 @@
+package backend
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sumacdev/sumac/target/aie1/cfront"
+)
+
+// countCopies counts the vector moves of a compiled program that copy or concatenate
+// registers (vmov with register operands).
+func countCopies(p *Program) int {
+	n := 0
+	for _, b := range p.Bundles {
+		for _, in := range b.Instrs {
+			if in.Name == "vmov" && len(in.Uses) > 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestCoalesce compiles AI Engine API mmul kernels (whose lowering copies accumulators and
+// concatenates narrowed results) with and without register coalescing: coalescing must
+// remove copies and say so. Exactness of the coalesced programs is checked by the harness
+// (TestADFKernels runs the same instances through the cycle simulator against the
+// interpreter and g++).
+func TestCoalesce(t *testing.T) {
+	path := filepath.Join("..", "testdata", "adf", "mmul.cc")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, inst := range []string{"matmul<4, 2, 4, int32, int32, 8>", "matmul<4, 4, 8, int16, int16, 16>"} {
+		k, err := cfront.ParseKernelConfig(path, src, &cfront.Config{Instance: inst})
+		if err != nil {
+			t.Fatal(err)
+		}
+		with, err := compileKernel(k, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", inst, err)
+		}
+		without, err := compileKernel(k, Options{noCoalesce: true})
+		if err != nil {
+			t.Fatalf("%s without coalescing: %v", inst, err)
+		}
+		if !strings.Contains(strings.Join(with.Notes, "\n"), "register coalescing removed") {
+			t.Errorf("%s: no copy coalesced; notes %v", inst, with.Notes)
+		}
+		if a, b := countCopies(with), countCopies(without); a >= b {
+			t.Errorf("%s: %d register copies with coalescing, %d without", inst, a, b)
+		}
+	}
+}
+
+// loopZeros counts the vzero instructions inside the program's loops.
+func loopZeros(p *Program) int {
+	n := 0
+	for _, l := range p.Loops {
+		for b := l.Start; b < l.End; b++ {
+			for _, in := range p.Bundles[b].Instrs {
+				if in.Name == "vzero" {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// TestHoistZeros compiles the flattened int16 mmul kernel (each block's A operand widened
+// with a zero half) with and without moving loop-invariant zeros out of the loop: hoisting
+// must leave fewer vzeros in the loop and say so. Exactness: TestADFKernels in the harness.
+func TestHoistZeros(t *testing.T) {
+	path := filepath.Join("..", "testdata", "adf", "mmul.cc")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	k, err := cfront.ParseKernelConfig(path, src, &cfront.Config{Instance: "matmul<4, 4, 8, int16, int16, 16>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2 := narrowKernel(k)
+	if k2 == nil {
+		t.Skip("not narrowed")
+	}
+	with, err := compileKernel(k2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := compileKernel(k2, Options{noHoist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(with.Notes, "\n"), "loop-invariant vzeros moved") {
+		t.Skipf("no zero hoisted in this instance; notes %v", with.Notes)
+	}
+	if a, b := loopZeros(with), loopZeros(without); a >= b {
+		t.Errorf("%d vzeros in loops with hoisting, %d without", a, b)
+	}
+}
