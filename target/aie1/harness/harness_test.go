@@ -221,3 +221,25 @@ func TestStreamWriteConversions(t *testing.T) {
 		t.Errorf("fout %x, want %x\nhout %x, want %x", rep.Outputs["fout"], wantF, rep.Outputs["hout"], wantH)
 	}
 }
+
+// TestLoopStartConverted pins a loop counter's constant start converted to the counter's
+// type (int i = 0xffffffff starts at -1, C's initialization): the interpreter and the cycle
+// simulator (whose trip count comes from the start) run the same iterations.
+func TestLoopStartConverted(t *testing.T) {
+	src := []byte("void k(output_window<int32> *out) { for (int i = 0xffffffff; i < 2; i++) window_writeincr(out, i); }")
+	k, err := cfront.ParseKernel("loop.cc", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(k, Source{File: "loop.cc", Text: src}, Options{Seed: 1, SkipEmulation: "test", Sizes: map[string]int{"out": 12}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cycles == nil || !rep.OK {
+		t.Fatalf("timing %q, mismatches %v", rep.TimingError, rep.Mismatches)
+	}
+	want := []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 0, 0, 0}
+	if !bytes.Equal(rep.Outputs["out"], want) {
+		t.Errorf("out %x, want %x", rep.Outputs["out"], want)
+	}
+}
