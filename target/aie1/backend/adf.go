@@ -277,7 +277,18 @@ func (l *lowerer) lowerADF(cur *region, in *kernel.Instr, dst *vreg, add func(*v
 		if err != nil {
 			return true, err
 		}
-		add(&vop{name: "mov.ms", alts: mv1Alts, itin: &aie1.ItinSCL2MS, uses: us, imm: immOrZero(in.Args[1]), stream: in.Args[0].Var.Name})
+		// a value known at compile time (an immediate, or a constant variable the lowering
+		// folds into its users) is encoded in the move: the bits the value has in the written
+		// type (an int constant written to an output_stream<float> is the float's bits)
+		var imm int64
+		if len(us) == 0 {
+			a := in.Args[1]
+			if c, ok := l.consts[a.Var]; ok && a.Var != nil {
+				a = kernel.Imm(c)
+			}
+			imm, _ = movImm(a, in.Args[1].Type())
+		}
+		add(&vop{name: "mov.ms", alts: mv1Alts, itin: &aie1.ItinSCL2MS, uses: us, imm: imm, stream: in.Args[0].Var.Name})
 	default:
 		return false, nil
 	}

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
@@ -195,7 +196,7 @@ func findConsts(k *kernel.Kernel) map[*kernel.Var]int64 {
 				assigns[s.Dst]++
 				if s.Op == kernel.OpMov && depth == 0 && s.Dst.Type.IsIntScalar() && len(s.Args) == 1 && s.Args[0].IsIntImm() {
 					topImm[s.Dst] = true
-					val[s.Dst] = s.Args[0].Imm
+					val[s.Dst], _ = movImm(s.Args[0], s.Dst.Type)
 				}
 			}
 		case *kernel.Loop:
@@ -211,6 +212,28 @@ func findConsts(k *kernel.Kernel) map[*kernel.Var]int64 {
 		}
 	}
 	return out
+}
+
+// movImm is what a move of the immediate o into a scalar of type t leaves in the register: C's
+// conversion of the constant to t on assignment, as the interpreter's move does (an int
+// constant into a float is the float's IEEE bits, a float into an integer truncates, an
+// integer into a narrower one wraps). ok is false when o is not an immediate. Only integers
+// narrower than 32 bits wrap: a 32-bit constant keeps its value (0xfedcba98 as a MAC offset).
+func movImm(o kernel.Operand, t kernel.Type) (int64, bool) {
+	if o.Var != nil {
+		return 0, false
+	}
+	v, from := o.Imm, kernel.Int32
+	switch {
+	case o.IsFloat:
+		v, from = int64(math.Float32bits(o.F)), kernel.Float32
+	case v > math.MaxInt32 || v < math.MinInt32:
+		from = kernel.UInt32 // a large literal such as 0xFFFFFFFF
+	}
+	if !t.IsScalar() || t.Elem == from || t.Elem != kernel.Float32 && from != kernel.Float32 && t.Elem.Bits() >= 32 {
+		return v, true
+	}
+	return kernel.Convert(v, from, t.Elem), true
 }
 
 // immOf returns the compile-time value of an operand (immediate or constant variable).
@@ -1039,7 +1062,7 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			}
 		}
 		if op == kernel.OpMov && len(us) == 0 {
-			c, _ := l.immOf(in.Args[0])
+			c, _ := movImm(in.Args[0], in.Dst.Type)
 			if _, isConst := l.consts[in.Dst]; isConst {
 				return nil // a compile-time constant: folded into its users
 			}

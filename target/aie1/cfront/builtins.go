@@ -2,6 +2,7 @@ package cfront
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -101,7 +102,20 @@ func (l *lowerer) builtinStmt(b *kernel.Builder, c *Call) bool {
 			l.fail(c.Pos, "%s writes %d lanes, not %v", name, n, v.Type())
 		}
 		if st := s.Type(); st.IsStream() && !st.Elem.IsAcc() && v.Type().IsScalar() && v.Type().Elem != st.Elem {
-			// writeincr(output_stream<int32>*, int32) called with an int16: C converts
+			// writeincr(output_stream<int32>*, int32) called with an int16: C++'s implicit
+			// conversion to the parameter's type (UG1079 "Window and Streaming Data API" declares
+			// one writeincr per stream type, writeincr(output_stream<float>*, float), ...). An
+			// int constant written to a float stream is folded to the float constant, as the
+			// cast (float) 3 is: the emitted text then reads back to the same kernel.
+			if st.Elem == kernel.Float32 && v.IsIntImm() {
+				from := kernel.Int32
+				if v.Imm > math.MaxInt32 || v.Imm < math.MinInt32 {
+					from = kernel.UInt32 // a large literal such as 0xFFFFFFFF
+				}
+				v = kernel.FImm(math.Float32frombits(uint32(kernel.Convert(v.Imm, from, kernel.Float32))))
+			}
+		}
+		if st := s.Type(); st.IsStream() && !st.Elem.IsAcc() && v.Type().IsScalar() && v.Type().Elem != st.Elem {
 			t := l.k.NewTemp(kernel.ScalarOf(st.Elem))
 			l.mov(b, t, v, c.Pos)
 			v = kernel.V(t)

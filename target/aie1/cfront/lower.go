@@ -555,6 +555,12 @@ func (l *lowerer) forStmt(b *kernel.Builder, s *ForStmt) {
 	if !iv.Type.IsIntScalar() {
 		l.fail(s.Pos, "loop counter %s must be an integer", iv.Name)
 	}
+	if start.IsIntImm() {
+		// the counter starts at the constant converted to its type, as C's initialization
+		// does: int i = 0xffffffff starts at -1 (the interpreter's move and the backend's trip
+		// count then agree)
+		start = kernel.Imm(iv.Type.Elem.Wrap(start.Imm))
+	}
 	// condition: i CMP limit (or limit CMP i)
 	cond, ok := s.Cond.(*Binary)
 	if s.Cond == nil || !ok {

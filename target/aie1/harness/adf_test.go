@@ -19,6 +19,7 @@ var adfKernels = []struct {
 }{
 	{file: "scale_bias.cc", instance: "ScaleBias<int16, 64, 3, true>(5)"},
 	{file: "stream_scale.cc", timing: true},
+	{file: "stream_convert.cc", timing: true},
 	{file: "cascade_mac.cc", timing: true},
 	{file: "circular.cc", sizes: map[string]int{"in": 64}, timing: true},
 	{file: "profiled.cc", timing: true},

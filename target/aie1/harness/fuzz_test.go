@@ -19,7 +19,9 @@ import (
 // mutations of the testdata kernels go through parse -> interpreter -> timing backend ->
 // cycle simulator -> emitter (harness.Run without the g++ check, then cemit.Emit). Each input
 // must either run or fail with a one-line error; a panic, an empty error or an error of
-// several lines fails the test with the input that caused it.
+// several lines fails the test with the input that caused it. An input that runs on both the
+// interpreter and the cycle simulator must leave the same final contents in every output
+// (windows, buffers, streams, cascades): a difference fails the test too.
 //
 //	go test ./target/aie1/harness -run TestPipelineNeverPanics            (the seeded sweep)
 //	SUMAC_FUZZ_N=20000 go test ./target/aie1/harness -run TestPipelineNeverPanics
@@ -54,6 +56,10 @@ func pipeline(src, instance string) (stage string, err error) {
 	if rep.TimingError != "" {
 		return "timing", fmt.Errorf("%s", rep.TimingError)
 	}
+	// Both executions ran: every output (windows, buffers, streams, cascades) must agree.
+	if len(rep.Mismatches) > 0 {
+		return "mismatch", fmt.Errorf("%s", strings.Join(rep.Mismatches, "; "))
+	}
 	return "", nil
 }
 
@@ -64,6 +70,8 @@ func checkPipeline(t *testing.T, src, instance string) string {
 	switch {
 	case stage == "panic":
 		t.Fatalf("panic on:\n%s\n--- instance %q\n%v", src, instance, err)
+	case stage == "mismatch":
+		t.Errorf("the cycle simulator and the interpreter disagree on:\n%s\n--- instance %q\n%v", src, instance, err)
 	case err != nil && strings.TrimSpace(err.Error()) == "":
 		t.Fatalf("empty %s error on:\n%s", stage, src)
 	case err != nil && strings.Contains(strings.TrimSpace(err.Error()), "\n"):
@@ -120,8 +128,8 @@ func TestPipelineNeverPanics(t *testing.T) {
 		}
 		stages[checkPipeline(t, src, inst)]++
 	}
-	t.Logf("%d inputs: ran %d, parse errors %d, run errors %d, timing errors %d, emit errors %d",
-		n, stages[""], stages["parse"], stages["run"], stages["timing"], stages["emit"])
+	t.Logf("%d inputs: ran %d, parse errors %d, run errors %d, timing errors %d, emit errors %d, mismatches %d",
+		n, stages[""], stages["parse"], stages["run"], stages["timing"], stages["emit"], stages["mismatch"])
 	if stages[""] == 0 || stages["timing"]+stages[""] < n/20 {
 		t.Errorf("too few inputs reach the cycle simulator: %v", stages)
 	}

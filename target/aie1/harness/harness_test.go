@@ -1,8 +1,12 @@
 package harness
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -173,5 +177,69 @@ func TestGroupedSpills(t *testing.T) {
 	}
 	if !r.OK || r.Spills == nil || *r.Spills == 0 || r.TimingError != "" {
 		t.Fatalf("ok %v spills %v timing error %q mismatches %v", r.OK, r.Spills, r.TimingError, r.Mismatches)
+	}
+}
+
+// TestStreamWriteConversions pins writeincr's implicit conversion of an int value to the
+// stream's type (testdata/adf/stream_convert.cc): the interpreter's outputs are C++'s, and the
+// cycle simulator's (whose program encodes the constant values in the stream moves) equal them.
+// It needs no C++ compiler; TestADFKernels runs the same kernel under the g++ emulation too.
+func TestStreamWriteConversions(t *testing.T) {
+	path := filepath.Join("..", "testdata", "adf", "stream_convert.cc")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := cfront.ParseKernel(path, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(k, Source{File: path, Text: src}, Options{Seed: 3, SkipEmulation: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cycles == nil || !rep.OK {
+		t.Fatalf("timing %q, mismatches %v", rep.TimingError, rep.Mismatches)
+	}
+	in := rep.Initial["sin"]
+	var wantF, wantH []byte
+	f32 := func(f float32) { wantF = binary.LittleEndian.AppendUint32(wantF, math.Float32bits(f)) }
+	i16 := func(x int32) { wantH = binary.LittleEndian.AppendUint16(wantH, uint16(int16(x))) }
+	i16(100000)
+	f32(3)
+	f32(7)
+	for i := int32(0); i < 4; i++ {
+		f32(float32(i))
+		i16(i * 20000)
+	}
+	for i := 0; i < 4; i++ {
+		x := int32(binary.LittleEndian.Uint32(in[4*i:]))
+		f32(float32(x))
+		i16(x)
+	}
+	if !bytes.Equal(rep.Outputs["fout"], wantF) || !bytes.Equal(rep.Outputs["hout"], wantH) {
+		t.Errorf("fout %x, want %x\nhout %x, want %x", rep.Outputs["fout"], wantF, rep.Outputs["hout"], wantH)
+	}
+}
+
+// TestLoopStartConverted pins a loop counter's constant start converted to the counter's
+// type (int i = 0xffffffff starts at -1, C's initialization): the interpreter and the cycle
+// simulator (whose trip count comes from the start) run the same iterations.
+func TestLoopStartConverted(t *testing.T) {
+	src := []byte("void k(output_window<int32> *out) { for (int i = 0xffffffff; i < 2; i++) window_writeincr(out, i); }")
+	k, err := cfront.ParseKernel("loop.cc", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(k, Source{File: "loop.cc", Text: src}, Options{Seed: 1, SkipEmulation: "test", Sizes: map[string]int{"out": 12}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cycles == nil || !rep.OK {
+		t.Fatalf("timing %q, mismatches %v", rep.TimingError, rep.Mismatches)
+	}
+	want := []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1, 0, 0, 0}
+	if !bytes.Equal(rep.Outputs["out"], want) {
+		t.Errorf("out %x, want %x", rep.Outputs["out"], want)
 	}
 }
