@@ -2,10 +2,10 @@ package gemm
 
 import (
 	"fmt"
-	"math"
 	"unsafe"
 
 	"github.com/sumacdev/sumac/cpu/kernels"
+	"github.com/sumacdev/sumac/num"
 )
 
 // bf16 GEMM: operands are bfloat16 values stored as uint16 (the top half of a float32;
@@ -96,7 +96,7 @@ func (o Options) GemmBF16(tA, tB Transpose, m, n, k int, alpha float32, a []uint
 func WidenBF16(h []uint16) []float32 {
 	f := make([]float32, len(h))
 	for i, v := range h {
-		f[i] = math.Float32frombits(uint32(v) << 16)
+		f[i] = num.BF16(v).Float32()
 	}
 	return f
 }

@@ -155,10 +155,11 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 	// (merged live ranges can tie operations; a hoisted zero lengthens an outer loop's body)
 	merged, hoisted := 0, 0
 	opt.merged, opt.hoisted = &merged, &hoisted
-	p, err := compileVariants(k, opt)
+	vs := kernelVariants(k, opt)
+	p, err := compileVariants(k, vs, opt)
 	opt.merged, opt.hoisted = nil, nil
 	try := func(o Options, note string) {
-		p2, err2 := compileVariants(k, o)
+		p2, err2 := compileVariants(k, vs, o)
 		if err2 == nil && (err != nil || faster(p2, p)) {
 			p2.Notes = append(p2.Notes, note)
 			p, err = p2, nil
@@ -177,15 +178,19 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 	return p, err
 }
 
-// compileVariants compiles k as written, flattened and narrowed (flatten.go) and keeps the
-// fastest.
-func compileVariants(k *kernel.Kernel, opt Options) (*Program, error) {
-	p, err := compileKernel(k, opt)
+// kernelVariant is k rewritten by flatten.go, with the note a program compiled from it carries.
+type kernelVariant struct {
+	k    *kernel.Kernel
+	note string
+}
+
+// kernelVariants builds k's flattened and narrowed rewrites (flatten.go) once, for every
+// compileVariants call of one Compile; none when opt.NoFlatten or when a rewrite changes nothing.
+func kernelVariants(k *kernel.Kernel, opt Options) []kernelVariant {
 	if opt.NoFlatten {
-		return p, err
+		return nil
 	}
-	// flatten.go: the kernel flattened (small constant loops, pointer additions forwarded),
-	// then also with its MAC operands narrowed; the fastest wins
+	var vs []kernelVariant
 	for _, v := range []struct {
 		make func(*kernel.Kernel) *kernel.Kernel
 		note string
@@ -193,13 +198,20 @@ func compileVariants(k *kernel.Kernel, opt Options) (*Program, error) {
 		{flattenKernel, "small constant loops flattened and pointer additions forwarded into the accesses (flatten.go)"},
 		{narrowKernel, "small constant loops flattened, pointer additions forwarded and MAC operands loaded in place (flatten.go)"},
 	} {
-		k2 := v.make(k)
-		if k2 == nil {
-			continue
+		if k2 := v.make(k); k2 != nil {
+			vs = append(vs, kernelVariant{k2, v.note})
 		}
+	}
+	return vs
+}
+
+// compileVariants compiles k as written and each of its rewrites vs, and keeps the fastest.
+func compileVariants(k *kernel.Kernel, vs []kernelVariant, opt Options) (*Program, error) {
+	p, err := compileKernel(k, opt)
+	for _, v := range vs {
 		opt2 := opt
 		opt2.trySplit = true
-		p2, err2 := compileKernel(k2, opt2)
+		p2, err2 := compileKernel(v.k, opt2)
 		if err2 != nil || err == nil && !faster(p2, p) {
 			continue
 		}
