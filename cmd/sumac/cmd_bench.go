@@ -35,7 +35,8 @@ caps the sets.
 
 Types (--dtype, comma-separated; default all the operation has): float32, float64 (GEMM only),
 int16 (-> int32), u8s8 (uint8 x int8 -> int32, fast path, activations in 0..127),
-u8s8-exact (exact for all uint8 activations), bf16 (bf16 x bf16 -> float32). Pooling layers have no multiplies and are skipped.
+u8s8-exact (exact for all uint8 activations), s8s8 (int8 x int8 -> int32, exact), bf16
+(bf16 x bf16 -> float32). Pooling layers have no multiplies and are skipped.
 
 Flags:
   --suite NAME      workload suite (op/suite): gemm, resnet50, mnist-cnn

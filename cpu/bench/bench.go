@@ -35,6 +35,9 @@ var RefPeakPerCore = map[string]float64{
 	"int16":      147,
 	"u8s8":       192,
 	"u8s8-exact": 192,
+	// s8s8 runs the uint8 byte kernels on shifted activations where they are exact for
+	// full-range weights (VNNI), else the int16 kernels: its ceiling is the byte rate.
+	"s8s8": 192,
 	// bf16 runs on the reference machine (no AVX512_BF16) as fp32 FMA on widened operands.
 	"bf16": 98.6,
 }
@@ -43,13 +46,14 @@ var RefPeakPerCore = map[string]float64{
 // each benchmark type (the exact uint8 path runs the int16 kernels).
 var runPeakKernel = map[string]string{
 	"float32": "float32", "float64": "float64", "int16": "int16", "u8s8": "u8s8", "u8s8-exact": "int16",
+	"s8s8": "u8s8", // "int16" where the row ran the widened operands (Run)
 	"bf16": "bf16", // "float32" where the row ran the widened fallback (Run)
 }
 
 // DTypes are the types a benchmark can run: float32, float64 (GEMM only), int16 (-> int32),
 // u8s8 (uint8 x int8 -> int32, fast path, activations in 0..127) and u8s8-exact (exact for all
-// uint8 activations) and bf16 (bf16 x bf16 -> float32).
-var DTypes = []string{"float32", "float64", "int16", "u8s8", "u8s8-exact", "bf16"}
+// uint8 activations), s8s8 (int8 x int8 -> int32, exact) and bf16 (bf16 x bf16 -> float32).
+var DTypes = []string{"float32", "float64", "int16", "u8s8", "u8s8-exact", "s8s8", "bf16"}
 
 // Config says what to run and how long.
 type Config struct {
@@ -115,6 +119,14 @@ func Run(s *suite.Suite, cfg Config) ([]Row, error) {
 			if dt == "bf16" && r.ISA != "avx512-bf16" && r.ISA != "amx" {
 				peakLoop = "float32" // the widened fallback runs the fp32 kernels
 			}
+			if dt == "s8s8" {
+				switch isa, err := kernels.ParseISA(r.ISA); {
+				case r.ISA == "amx":
+					peakLoop = "s8s8" // TDPBSSD
+				case w.Spec.GEMM != nil || err != nil || !kernels.ExactBytes(isa):
+					peakLoop = "int16" // the operands widened to int16
+				}
+			}
 			if r.ISA != "go" {
 				peakLoop += "/" + r.ISA // the set the row ran (a convolution's may be narrower)
 			}
@@ -149,7 +161,7 @@ func KernelISA(spec *op.Spec, dtype string) string {
 func TypesFor(s *op.Spec, want []string) []string {
 	have := DTypes
 	if s.Conv != nil {
-		have = []string{"float32", "int16", "u8s8", "u8s8-exact", "bf16"}
+		have = []string{"float32", "int16", "u8s8", "u8s8-exact", "s8s8", "bf16"}
 	}
 	if len(want) == 0 {
 		return have
@@ -190,6 +202,9 @@ func Call(s *op.Spec, dt string, threads int) (func() error, error) {
 			}
 			a, b, c := randSlice[uint8](rng, m*k), randSlice[int8](rng, k*n), make([]int32, m*n)
 			return func() error { return o.GemmU8S8(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
+		case "s8s8":
+			a, b, c := randSlice[int8](rng, m*k), randSlice[int8](rng, k*n), make([]int32, m*n)
+			return func() error { return o.GemmS8S8(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
 		case "bf16":
 			a, b, c := randBF16(rng, m*k), randBF16(rng, k*n), make([]float32, m*n)
 			return func() error { return o.GemmBF16(gemm.NoTrans, gemm.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n) }, nil
@@ -223,6 +238,13 @@ func Call(s *op.Spec, dt string, threads int) (func() error, error) {
 			return nil, err
 		}
 		in, out := randSlice[uint8](rng, c.InLen()), make([]int32, c.OutLen())
+		return func() error { return p.Run(in, out) }, nil
+	case "s8s8":
+		p, err := conv.NewS8S8(c, randSlice[int8](rng, c.WLen()), o)
+		if err != nil {
+			return nil, err
+		}
+		in, out := randSlice[int8](rng, c.InLen()), make([]int32, c.OutLen())
 		return func() error { return p.Run(in, out) }, nil
 	case "bf16":
 		p, err := conv.NewBF16(c, randBF16(rng, c.WLen()), o)

@@ -12,7 +12,7 @@ import (
 // input (TDPBUSD sums in int32).
 func amxConv(c *op.Conv2D) bool { return gemm.AMXInUse() && c.K/c.Groups >= minPanelFill }
 
-func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) *gemmConv[uint8, int8, int32] {
+func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) convRunner[uint8, int32] {
 	opt := gemm.Options{Threads: threads, OverlapA: true}
 	g := newGemmConv[uint8, int8, int32](c, weights, 4)
 	// The weights go into the AMX kernels' VNNI tiles once (gemm.PackU8S8).
@@ -25,6 +25,28 @@ func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) *gemmConv[uint8, int8
 		packed = append(packed, p)
 	}
 	g.gemm = func(blk, m, n, k int, a []uint8, lda int, out []int32, ldc int, acc bool) error {
+		return packed[blk].Gemm(gemm.NoTrans, m, 1, a, lda, int32(b2i(acc)), out, ldc)
+	}
+	return g
+}
+
+// convRunner is an AMX plan's convolution: gemmConv (the GEMM lowering) or amxDirect.
+type convRunner[A, O any] interface {
+	run(in []A, out []O) error
+}
+
+func newAMXS8S8(c *op.Conv2D, weights []int8, threads int) convRunner[int8, int32] {
+	opt := gemm.Options{Threads: threads, OverlapA: true}
+	g := newGemmConv[int8, int8, int32](c, weights, 4)
+	var packed []*gemm.PackedS8S8
+	for _, b := range g.blocks() {
+		p, err := opt.PackS8S8(gemm.NoTrans, b.n, b.k, b.b, b.n)
+		if err != nil {
+			panic(err) // the shapes were validated: an error here is a bug
+		}
+		packed = append(packed, p)
+	}
+	g.gemm = func(blk, m, n, k int, a []int8, lda int, out []int32, ldc int, acc bool) error {
 		return packed[blk].Gemm(gemm.NoTrans, m, 1, a, lda, int32(b2i(acc)), out, ldc)
 	}
 	return g

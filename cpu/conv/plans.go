@@ -289,7 +289,7 @@ type U8S8 struct {
 	fast  *engine[uint8, int8, int32]
 	exact *engine[int16, int16, int32]
 	dw    *dwEngine[uint8, int32, int32] // narrow groups: exact for every input
-	amx   *gemmConv[uint8, int8, int32]  // the AMX GEMM (exact), where it runs (amx.go)
+	amx   convRunner[uint8, int32]       // the AMX kernels (exact), where they run (amx.go)
 	thr   int
 	wide  sync.Pool // *[]int16: widened activations of the exact path
 }
@@ -415,15 +415,15 @@ func widen(dst []int16, src []uint8, threads int) {
 }
 
 // KernelISA names the instruction set of the kernels a plan of shape c runs for dtype
-// ("float32", "int16", "u8s8"; exact: the widening uint8 path) on this machine, as the plan's
-// ISA would: "avx512-vnni", "avx512", "avx2-vnni", "avx2", or "go".
+// ("float32", "int16", "u8s8", "s8s8" with full-range weights, "bf16"; exact: the widening
+// uint8 path) on this machine, as the plan's ISA would: "avx512-vnni", "avx512", "avx2-vnni", "avx2", or "go".
 func KernelISA(c *op.Conv2D, dtype string, exact bool) string {
 	kg := c.K / c.Groups
 	var s kernels.ISA
 	switch {
 	case dtype == "bf16":
 		return gemm.KernelISA("bf16") // BF16's GEMM
-	case dtype == "u8s8" && amxConv(c):
+	case (dtype == "u8s8" || dtype == "s8s8") && amxConv(c):
 		return kernels.ISAAMX.String()
 	case kg < minPanelFill && dtype == "float32":
 		s = dwF32(&op.Conv2D{X: 1, Y: 1, K: c.K, C: c.K, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: c.K, XIn: 1, YIn: 1}, make([]float32, c.K), 1).isa
@@ -431,6 +431,11 @@ func KernelISA(c *op.Conv2D, dtype string, exact bool) string {
 		s = dwI16(&op.Conv2D{X: 1, Y: 1, K: c.K, C: c.K, R: 1, S: 1, N: 1, Stride: 1, Dilation: 1, Groups: c.K, XIn: 1, YIn: 1}, make([]int16, c.K), 1).isa
 	case dtype == "u8s8" && exact:
 		s = kernelSet("int16", kg)
+	case dtype == "s8s8":
+		// full-range weights: the shifted path where the byte kernels are exact, else widened
+		if s = kernelSet("u8s8", kg); !exactBytes(s) {
+			s = kernelSet("int16", kg)
+		}
 	default:
 		s = kernelSet(dtype, kg)
 	}

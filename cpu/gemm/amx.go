@@ -321,3 +321,49 @@ func (p *PackedU8S8) Gemm(tA Transpose, m int, alpha int32, a []uint8, lda int, 
 	amxGEMMPacked(amxU8S8, 1, threads, ar.m, ar.n, ar.k, alpha, va, vb, p.amx, beta, c, ar.ldc)
 	return nil
 }
+
+// PackedS8S8 is PackedU8S8 for int8 A (GemmS8S8): B goes into the AMX kernels' VNNI tiles
+// once where they run; elsewhere Gemm runs GemmS8S8 on the original B.
+type PackedS8S8 struct {
+	o    Options
+	tB   Transpose
+	n, k int
+	b    []int8
+	ldb  int
+	amx  *amxPacked[int8]
+}
+
+// PackS8S8 packs B (k x n, op(B) per tB, row stride ldb) for Gemm calls (row-major only). B
+// must not change while the PackedS8S8 is in use.
+func (o Options) PackS8S8(tB Transpose, n, k int, b []int8, ldb int) (*PackedS8S8, error) {
+	if o.Layout != RowMajor {
+		return nil, fmt.Errorf("gemm: PackS8S8 takes row-major operands")
+	}
+	if _, err := o.check(NoTrans, tB, 1, n, k, max(1, k), ldb, max(1, n), k, len(b), n); err != nil {
+		return nil, err
+	}
+	p := &PackedS8S8{o: o, tB: tB, n: n, k: k, b: b, ldb: ldb}
+	if useAMX() && n > 0 && k > 0 {
+		_, vb := views(args{ldb: ldb, transB: tB == Trans}, []int8(nil), b)
+		p.amx = packAMXAll(vb, n, k, 1)
+	}
+	return p, nil
+}
+
+// Gemm computes C = alpha*op(A)*B + beta*C for int8 op(A) m x k (row stride lda).
+func (p *PackedS8S8) Gemm(tA Transpose, m int, alpha int32, a []int8, lda int, beta int32, c []int32, ldc int) error {
+	if p.amx == nil {
+		return p.o.GemmS8S8(tA, p.tB, m, p.n, p.k, alpha, a, lda, p.b, p.ldb, beta, c, ldc)
+	}
+	ar, err := p.o.check(tA, p.tB, m, p.n, p.k, lda, p.ldb, ldc, len(a), len(p.b), len(c))
+	if err != nil {
+		return err
+	}
+	threads, err := p.o.threads()
+	if err != nil {
+		return err
+	}
+	va, vb := views(ar, a, p.b)
+	amxGEMMPacked(amxS8S8, 1, threads, ar.m, ar.n, ar.k, alpha, va, vb, p.amx, beta, c, ar.ldc)
+	return nil
+}

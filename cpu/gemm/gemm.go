@@ -290,6 +290,11 @@ func KernelISA(dtype string) string {
 		}
 	case "int16", "u8s8-exact":
 		s = ints().isa
+	case "s8s8":
+		if useAMX() {
+			return kernels.ISAAMX.String()
+		}
+		s = ints().isa // the int16 kernels on widened operands
 	case "u8s8":
 		if useAMX() {
 			return kernels.ISAAMX.String()
