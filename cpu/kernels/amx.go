@@ -38,6 +38,7 @@ type amxOp struct{ op, t, t1, t2, ptr, off int }
 type amxProgram struct {
 	elem                      amxElem
 	step                      int
+	indirect                  bool // A read in place through an offset table (amxRunConv)
 	loadC, zeroC, body, store []amxOp
 }
 
@@ -64,20 +65,55 @@ func amxRun(p *amxProgram, kg int, a, b *byte, c unsafe.Pointer, ldc, load, tile
 	bs := unsafe.Slice(b, kg*p.step)
 	cs := unsafe.Slice((*byte)(c), (32*tiles-1)*ldc+2*AMXKStep)
 	for t := 0; t < tiles; t++ {
-		amxRunBlock(p, kg, as[t*kg*p.step:], bs, cs[32*t*ldc:], ldc, load)
+		at := as[t*kg*p.step:]
+		amxRunBlock(p, kg, func(o amxOp, s int) ([]byte, int) { return at[s*p.step+o.off:], AMXKStep }, bs, cs[32*t*ldc:], ldc, load)
 	}
 }
 
-// amxRunBlock is one block of amxRun: the program's loads or zeroing of C, kg steps, stores.
-func amxRunBlock(p *amxProgram, kg int, as, bs, cs []byte, ldc, load int) {
+// amxRunConv is amxRun for a direct convolution program (p.indirect): block t's A tiles of
+// step s are read in place at a + t*32*lda + offs[s] (rows 0-15) and 16*lda further (rows
+// 16-31), with row stride lda.
+func amxRunConv(p *amxProgram, kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
+	os := unsafe.Slice(offs, kg)
+	ext := 0
+	for _, o := range os {
+		ext = max(ext, o)
+	}
+	as := unsafe.Slice(a, (32*tiles-1)*lda+ext+AMXKStep)
+	bs := unsafe.Slice(b, kg*p.step)
+	cs := unsafe.Slice((*byte)(c), (32*tiles-1)*ldc+2*AMXKStep)
+	for t := 0; t < tiles; t++ {
+		at := as[t*32*lda:]
+		amxRunBlock(p, kg, func(o amxOp, s int) ([]byte, int) {
+			if o.ptr == amxPtrAX16 {
+				return at[os[s]+16*lda+o.off:], lda
+			}
+			return at[os[s]+o.off:], lda
+		}, bs, cs[32*t*ldc:], ldc, load)
+	}
+}
+
+// Pointer kinds of a program (internal/x86gen AMXPtrA..AMXPtrAX16).
+const (
+	amxPtrA = iota
+	amxPtrB
+	amxPtrC
+	amxPtrC16
+	amxPtrAX
+	amxPtrAX16
+)
+
+// amxRunBlock is one block of amxRun: the program's loads or zeroing of C, kg steps, stores;
+// aAt gives A's operand of step s (packed A, or the input in place).
+func amxRunBlock(p *amxProgram, kg int, aAt func(o amxOp, s int) ([]byte, int), bs, cs []byte, ldc, load int) {
 	var tm amxTiles
 	at := func(o amxOp, s int) ([]byte, int) {
 		switch o.ptr {
-		case 0:
-			return as[s*p.step+o.off:], AMXKStep
-		case 1:
+		case amxPtrA, amxPtrAX, amxPtrAX16:
+			return aAt(o, s)
+		case amxPtrB:
 			return bs[s*p.step+o.off:], AMXKStep
-		case 2:
+		case amxPtrC:
 			return cs[o.off:], ldc
 		}
 		return cs[16*ldc+o.off:], ldc
@@ -214,4 +250,48 @@ func AMXBF16(tiles, kg int, a []uint16, b []uint16, c []float32, ldc int, load b
 	amxCalls(tiles, kg, func(t0, n int) {
 		kAMXBF16(kg, (*byte)(unsafe.Pointer(&a[t0*kg*AMXTileBytes])), (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n)
 	})
+}
+
+// AMXConvU8S8 is the direct convolution tile kernel (TDPBUSD): it updates tiles 32 x 32
+// int32 blocks stacked down c (row stride ldc; block t at row 32t) with kg k steps, step s
+// reading its two A tiles in place at a[t*32*lda + offs[s]:] and 16 rows further (row stride
+// lda bytes: 16 consecutive pixels x 64 bytes of channels) and its two B tiles from the
+// packed VNNI panel b (AMXU8S8's B layout, one step after another): C = A*B, or C += A*B
+// when load is set; sums wrap modulo 2^32. The input must extend 64 bytes past the last
+// tile row read (the bytes past a run's real channels meet zero weights).
+func AMXConvU8S8(tiles, kg int, a []uint8, lda int, offs []int, b []int8, c []int32, ldc int, load bool) {
+	checkAMXConv(tiles, kg, len(a), lda, offs, len(b), len(c), ldc)
+	amxCalls(tiles, kg, func(t0, n int) {
+		kAMXConvU8S8(kg, &a[t0*AMXBlock*lda], (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n, lda, &offs[0])
+	})
+}
+
+// AMXConvS8S8 is AMXConvU8S8 with int8 A (TDPBSSD).
+func AMXConvS8S8(tiles, kg int, a []int8, lda int, offs []int, b []int8, c []int32, ldc int, load bool) {
+	checkAMXConv(tiles, kg, len(a), lda, offs, len(b), len(c), ldc)
+	amxCalls(tiles, kg, func(t0, n int) {
+		kAMXConvS8S8(kg, (*byte)(unsafe.Pointer(&a[t0*AMXBlock*lda])), (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n, lda, &offs[0])
+	})
+}
+
+func checkAMXConv(tiles, kg, aLen, lda int, offs []int, bLen, cLen, ldc int) {
+	if kg < 1 || tiles < 1 || lda < 1 {
+		panic(fmt.Sprintf("kernels: AMX k step count %d, block count %d or lda %d is not positive", kg, tiles, lda))
+	}
+	if len(offs) < kg {
+		panic(fmt.Sprintf("kernels: %d A offsets for %d k steps", len(offs), kg))
+	}
+	ext := 0
+	for _, o := range offs[:kg] {
+		if o < 0 {
+			panic(fmt.Sprintf("kernels: negative A offset %d", o))
+		}
+		ext = max(ext, o)
+	}
+	if ldc < AMXBlock {
+		panic(fmt.Sprintf("kernels: ldc=%d is smaller than the AMX block %d", ldc, AMXBlock))
+	}
+	check("A", aLen, (tiles*AMXBlock-1)*lda+ext+AMXKStep)
+	check("B", bLen, kg*2*AMXTileBytes)
+	check("C", cLen, (tiles*AMXBlock-1)*ldc+AMXBlock)
 }

@@ -32,11 +32,17 @@ func TestAMXDisassembly(t *testing.T) {
 	if err != nil {
 		t.Skipf("objdump -d: %v", err)
 	}
-	reg := []string{"%rsi,%r11,1", "%rdi,%r11,1", "%r8,%r9,1", "%r12,%r9,1"}
+	// the registers of each pointer kind (base, stride): the GEMM kernels', the direct
+	// convolution kernels' (internal/x86gen AMXKernel.emitOp, AMXConvKernel.emitOp)
+	gemmReg := []string{"%rsi,%r11,1", "%rdi,%r11,1", "%r8,%r9,1", "%r12,%r9,1"}
+	convReg := []string{"", "%rdi,%r10,1", "%r8,%r9,1", "%r12,%r9,1", "%rax,%r11,1", "%r13,%r11,1"}
 	for _, k := range []struct {
 		sym, op string
 		p       *amxProgram
-	}{{"asmAMXU8S8", "tdpbusd", &amxProgU8S8}, {"asmAMXS8S8", "tdpbssd", &amxProgS8S8}, {"asmAMXBF16", "tdpbf16ps", &amxProgBF16}} {
+		reg     []string
+	}{{"asmAMXU8S8", "tdpbusd", &amxProgU8S8, gemmReg}, {"asmAMXS8S8", "tdpbssd", &amxProgS8S8, gemmReg}, {"asmAMXBF16", "tdpbf16ps", &amxProgBF16, gemmReg},
+		{"asmAMXConvU8S8", "tdpbusd", &amxProgConvU8S8, convReg}, {"asmAMXConvS8S8", "tdpbssd", &amxProgConvS8S8, convReg}} {
+		reg := k.reg
 		start := strings.Index(string(out), "<github.com/sumacdev/sumac/cpu/kernels."+k.sym+".abi0>:")
 		if start < 0 {
 			t.Fatalf("%s not in the disassembly", k.sym)
@@ -56,8 +62,8 @@ func TestAMXDisassembly(t *testing.T) {
 		}
 		mem := func(o amxOp) string {
 			off := ""
-			if o.off != 0 {
-				off = fmt.Sprintf("%#x", o.off)
+			if o.off != 0 || strings.HasPrefix(reg[o.ptr], "%r13,") {
+				off = fmt.Sprintf("%#x", o.off) // [r13] has only a displacement form: 0x0
 			}
 			return off + "(" + reg[o.ptr] + ")"
 		}

@@ -26,3 +26,11 @@ func kAMXS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
 func kAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
 	amxRun(&amxProgBF16, kg, a, b, c, ldc, load, tiles)
 }
+
+func kAMXConvU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
+	amxRunConv(&amxProgConvU8S8, kg, a, b, c, ldc, load, tiles, lda, offs)
+}
+
+func kAMXConvS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
+	amxRunConv(&amxProgConvS8S8, kg, a, b, c, ldc, load, tiles, lda, offs)
+}

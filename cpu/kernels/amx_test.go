@@ -105,7 +105,8 @@ func TestAMXTilesBF16(t *testing.T) {
 }
 
 // TestAMXHardware: where the CPU runs AMX, the assembly kernels give the same bits as the
-// Go model of the tile instructions for int8, from zero and accumulating; bf16 agrees within
+// Go model of the tile instructions for int8 (the GEMM and the direct convolution kernels),
+// from zero and accumulating; bf16 agrees within
 // the fp32 accumulation bound (the count of differing bits is logged: the SDM's pseudo-code
 // is the model, the silicon may round its partial sums in another order).
 func TestAMXHardware(t *testing.T) {
@@ -135,7 +136,12 @@ func TestAMXHardware(t *testing.T) {
 		AMXU8S8(1, kg, a, b, u, 40, true)
 		AMXS8S8(1, kg, as, b, s, 40, false)
 		AMXBF16(1, kg, h1, h2, f, 40, true)
-		return
+		// the direct convolution kernels: A in place, 2 blocks, lda 72, offsets out of order
+		offs := []int{0, 3 * 72, 64, 5, 2 * 72, 1000, 7}
+		cu, cs := make([]int32, 64*40), make([]int32, 64*40)
+		AMXConvU8S8(2, kg, a[:63*72+1000+64], 72, offs, b, cu, 40, false)
+		AMXConvS8S8(2, kg, as[:63*72+1000+64], 72, offs, b, cs, 40, false)
+		return append(append(u, cu...), cs...), s, f
 	}
 	hu, hs, hf := run()
 	restore := LimitISA(ISAAVX512BF16) // everything but AMX: the model runs
@@ -143,6 +149,11 @@ func TestAMXHardware(t *testing.T) {
 	restore()
 	diff := 0
 	for i := range hu {
+		if hu[i] != mu[i] {
+			t.Fatalf("u8s8/conv element %d: hardware %d, model %d", i, hu[i], mu[i])
+		}
+	}
+	for i := range hf {
 		if hu[i] != mu[i] || hs[i] != ms[i] {
 			t.Fatalf("element %d: hardware %d %d, model %d %d", i, hu[i], hs[i], mu[i], ms[i])
 		}

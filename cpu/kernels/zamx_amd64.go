@@ -67,3 +67,29 @@ func kAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int) {
 
 //go:noescape
 func asmAMXBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)
+
+// kAMXConvU8S8 runs asmAMXConvU8S8 when the AMX kernels are in use, else the Go model of the
+// tile instructions on the same program (amxProgConvU8S8).
+func kAMXConvU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
+	if useAMX {
+		asmAMXConvU8S8(kg, a, b, c, ldc, load, tiles, lda, offs)
+		return
+	}
+	amxRunConv(&amxProgConvU8S8, kg, a, b, c, ldc, load, tiles, lda, offs)
+}
+
+//go:noescape
+func asmAMXConvU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)
+
+// kAMXConvS8S8 runs asmAMXConvS8S8 when the AMX kernels are in use, else the Go model of the
+// tile instructions on the same program (amxProgConvS8S8).
+func kAMXConvS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
+	if useAMX {
+		asmAMXConvS8S8(kg, a, b, c, ldc, load, tiles, lda, offs)
+		return
+	}
+	amxRunConv(&amxProgConvS8S8, kg, a, b, c, ldc, load, tiles, lda, offs)
+}
+
+//go:noescape
+func asmAMXConvS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)

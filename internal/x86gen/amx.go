@@ -64,11 +64,17 @@ const (
 
 // Pointers of a tile program: packed A and B (stride 64), C and C's second block of 16 rows
 // (stride ldc).
+//
+// The direct convolution kernels (AMXConvKernel) read A in place through a table of byte
+// offsets, one per k step: AMXPtrAX is A + offs[step] (the tile of rows 0-15), AMXPtrAX16 that
+// plus 16 rows (rows 16-31), both with A's row stride lda.
 const (
 	AMXPtrA = iota
 	AMXPtrB
 	AMXPtrC
 	AMXPtrC16
+	AMXPtrAX
+	AMXPtrAX16
 )
 
 // AMXOp is one tile instruction of a kernel program.
@@ -81,6 +87,9 @@ type AMXOp struct {
 type AMXProgram struct {
 	LoadC, ZeroC, Body, Store []AMXOp
 	Step                      int
+	// Indirect: A is read in place through the offset table (AMXPtrAX, AMXPtrAX16) and only
+	// B advances by Step bytes a step.
+	Indirect bool
 }
 
 // Program returns the kernel's tile program: tmm0..3 hold C's 2 x 2 tiles (row block i,
@@ -221,6 +230,11 @@ func (k AMXKernel) emitOp(a *asm, o AMXOp) {
 	if o.Ptr >= AMXPtrC {
 		stride = "R9"
 	}
+	emitAMXOp(a, k.Elem, o, base, stride)
+}
+
+// emitAMXOp writes one program operation with its memory operand at [base + off + stride].
+func emitAMXOp(a *asm, elem AMXElem, o AMXOp, base, stride string) {
 	switch o.Op {
 	case AMXOpLoad:
 		a.amxIns(fmt.Sprintf("TILELOADD tmm%d, [%s + %d + %s*1]", o.T, base, o.Off, stride), "TILELOADD", o.T, 0, 0, base, stride, o.Off)
@@ -229,7 +243,7 @@ func (k AMXKernel) emitOp(a *asm, o AMXOp) {
 	case AMXOpZero:
 		a.amxIns(fmt.Sprintf("TILEZERO tmm%d", o.T), "TILEZERO", o.T, 0, 0, "", "", 0)
 	case AMXOpDot:
-		op := amxElems[k.Elem].op
+		op := amxElems[elem].op
 		a.amxIns(fmt.Sprintf("%s tmm%d, tmm%d, tmm%d", op, o.T, o.T1, o.T2), op, o.T, o.T1, o.T2, "", "", 0)
 	}
 }
@@ -365,20 +379,147 @@ func generateAMX(pkg string, ks []AMXKernel) (asmSrc, amd64Go, progGo []byte) {
 		fmt.Fprintf(&g, "\tif useAMX {\n\t\t%s(kg, a, b, c, ldc, load, tiles)\n\t\treturn\n\t}\n", k.Symbol())
 		fmt.Fprintf(&g, "\tamxRun(&amxProg%s, kg, a, b, c, ldc, load, tiles)\n}\n\n", tag)
 		fmt.Fprintf(&g, "//go:noescape\nfunc %s(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles int)\n\n", k.Symbol())
-		p := k.Program()
 		fmt.Fprintf(&pg, "// amxProg%s is %s's tile program (internal/x86gen AMXKernel.Program).\n", tag, k.Symbol())
-		fmt.Fprintf(&pg, "var amxProg%s = amxProgram{elem: amx%s, step: %d,\n", tag, strings.ToLower(tag), p.Step)
-		for _, part := range []struct {
-			name string
-			ops  []AMXOp
-		}{{"loadC", p.LoadC}, {"zeroC", p.ZeroC}, {"body", p.Body}, {"store", p.Store}} {
-			fmt.Fprintf(&pg, "\t%s: []amxOp{", part.name)
-			for _, o := range part.ops {
-				fmt.Fprintf(&pg, "{%d, %d, %d, %d, %d, %d}, ", o.Op, o.T, o.T1, o.T2, o.Ptr, o.Off)
-			}
-			pg.WriteString("},\n")
-		}
-		pg.WriteString("}\n\n")
+		writeAMXProgram(&pg, "amxProg"+tag, tag, k.Program())
 	}
+	generateAMXConv(&s, &g, &pg, AMXConvCatalog())
 	return s.buf.Bytes(), g.Bytes(), pg.Bytes()
+}
+
+// AMXConvKernel is a direct convolution tile kernel (int8 only: TDPBUSD or TDPBSSD): the
+// AMXKernel's 32 x 32 block of C and its 2 x 2 tiles, but A is not packed. In NHWC, the input
+// rows a stride-1 convolution multiplies are already tiles: 16 consecutive (virtual) pixels
+// x 64 bytes of channels, with a row stride of lda = C bytes, so k step i loads its two A
+// tiles straight from the (padded) input at a + offs[i] and a + offs[i] + 16*lda, one filter
+// row's 64-byte run of taps and channels at a time (offs holds each step's pointer offset).
+// B (the weights) is packed once per plan in the VNNI tiles of AMXKernel, its steps in offs'
+// order. The next block of 32 pixels starts 32*lda bytes further; B's panel is the same.
+type AMXConvKernel struct{ Elem AMXElem }
+
+// Symbol is the assembly function's name.
+func (k AMXConvKernel) Symbol() string { return "asmAMXConv" + amxElems[k.Elem].tag }
+
+// Program returns the kernel's tile program: AMXKernel's, with the A tiles read through the
+// offset table.
+func (k AMXConvKernel) Program() AMXProgram {
+	p := AMXKernel(k).Program()
+	p.Body = append([]AMXOp(nil), p.Body...)
+	p.Body[0] = AMXOp{Op: AMXOpLoad, T: 4, Ptr: AMXPtrAX}
+	p.Body[1] = AMXOp{Op: AMXOpLoad, T: 5, Ptr: AMXPtrAX16}
+	p.Indirect = true
+	return p
+}
+
+// emitOp writes one program operation: A tiles at AX (rows 0-15) and R13 (rows 16-31) with
+// stride lda in R11, B in DI with stride 64 in R10, C in R8 and R12 with stride ldc in R9.
+func (k AMXConvKernel) emitOp(a *asm, o AMXOp) {
+	base := []string{"", "DI", "R8", "R12", "AX", "R13"}[o.Ptr]
+	stride := map[int]string{AMXPtrB: "R10", AMXPtrC: "R9", AMXPtrC16: "R9", AMXPtrAX: "R11", AMXPtrAX16: "R11"}[o.Ptr]
+	if base == "" && (o.Op == AMXOpLoad || o.Op == AMXOpStore) {
+		panic("x86gen: a direct convolution kernel has no packed A")
+	}
+	emitAMXOp(a, k.Elem, o, base, stride)
+}
+
+// emit writes
+//
+//	func asmAMXConvU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)
+//
+// (ldc and lda in bytes; kg, tiles >= 1; offs has kg entries): configure the tiles; per block
+// of 32 rows, C's tiles from C (load != 0) or zero, kg k steps, store C; release the tiles.
+func (k AMXConvKernel) emit(a *asm) {
+	p := k.Program()
+	a.line("// func %s(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)", k.Symbol())
+	a.line("TEXT ·%s(SB), NOSPLIT, $0-72", k.Symbol())
+	a.ins("MOVQ", "a+8(FP)", "SI")
+	a.ins("MOVQ", "c+24(FP)", "R8")
+	a.ins("MOVQ", "ldc+32(FP)", "R9")
+	a.ins("MOVQ", "tiles+48(FP)", "DX")
+	a.ins("MOVQ", "lda+56(FP)", "R11")
+	a.ins("MOVQ", imm(amxColsB), "R10")
+	a.ins("LEAQ", "amxcfg<>(SB)", "AX")
+	a.amxIns("LDTILECFG [AX]", "LDTILECFG", 0, 0, 0, "AX", "", 0)
+	a.label("block")
+	a.ins("MOVQ", "kg+0(FP)", "CX")
+	a.ins("MOVQ", "b+16(FP)", "DI")
+	a.ins("MOVQ", "offs+64(FP)", "BX")
+	a.ins("MOVQ", "R9", "R12")
+	a.ins("SHLQ", imm(log2(amxRows)), "R12")
+	a.ins("ADDQ", "R8", "R12") // C's second row block
+	a.ins("CMPQ", "load+40(FP)", "$0")
+	a.ins("JEQ", "zero")
+	for _, o := range p.LoadC {
+		k.emitOp(a, o)
+	}
+	a.ins("JMP", "loop")
+	a.label("zero")
+	for _, o := range p.ZeroC {
+		k.emitOp(a, o)
+	}
+	a.label("loop")
+	a.ins("MOVQ", "(BX)", "AX") // this step's A: a + offs[step]
+	a.ins("ADDQ", "SI", "AX")
+	a.ins("MOVQ", "R11", "R13") // and 16 rows further
+	a.ins("SHLQ", imm(log2(amxRows)), "R13")
+	a.ins("ADDQ", "AX", "R13")
+	for _, o := range p.Body {
+		k.emitOp(a, o)
+	}
+	a.ins("ADDQ", imm(8), "BX")
+	a.ins("ADDQ", imm(p.Step), "DI")
+	a.ins("DECQ", "CX")
+	a.ins("JNZ", "loop")
+	for _, o := range p.Store {
+		k.emitOp(a, o)
+	}
+	// The next block: 32 rows of A and of C further, the same B panel and offsets.
+	a.ins("MOVQ", "R11", "AX")
+	a.ins("SHLQ", imm(log2(amxBlockMN)), "AX")
+	a.ins("ADDQ", "AX", "SI")
+	a.ins("MOVQ", "R9", "R8")
+	a.ins("SHLQ", imm(log2(amxRows)), "R8")
+	a.ins("ADDQ", "R12", "R8")
+	a.ins("DECQ", "DX")
+	a.ins("JNZ", "block")
+	a.amxIns("TILERELEASE", "TILERELEASE", 0, 0, 0, "", "", 0)
+	a.ins("RET")
+	a.blank()
+}
+
+// AMXConvCatalog is the direct convolution tile kernel set cpu/kernels ships.
+func AMXConvCatalog() []AMXConvKernel { return []AMXConvKernel{{AMXU8S8}, {AMXS8S8}} }
+
+// writeAMXProgram writes a program as a cpu/kernels table.
+func writeAMXProgram(pg *bytes.Buffer, name, tag string, p AMXProgram) {
+	fmt.Fprintf(pg, "var %s = amxProgram{elem: amx%s, step: %d,", name, strings.ToLower(tag), p.Step)
+	if p.Indirect {
+		pg.WriteString(" indirect: true,")
+	}
+	pg.WriteString("\n")
+	for _, part := range []struct {
+		name string
+		ops  []AMXOp
+	}{{"loadC", p.LoadC}, {"zeroC", p.ZeroC}, {"body", p.Body}, {"store", p.Store}} {
+		fmt.Fprintf(pg, "\t%s: []amxOp{", part.name)
+		for _, o := range part.ops {
+			fmt.Fprintf(pg, "{%d, %d, %d, %d, %d, %d}, ", o.Op, o.T, o.T1, o.T2, o.Ptr, o.Off)
+		}
+		pg.WriteString("},\n")
+	}
+	pg.WriteString("}\n\n")
+}
+
+// generateAMXConv appends the direct convolution kernels to generateAMX's three files.
+func generateAMXConv(s *asm, g, pg *bytes.Buffer, ks []AMXConvKernel) {
+	for _, k := range ks {
+		k.emit(s)
+		tag := amxElems[k.Elem].tag
+		fmt.Fprintf(g, "// kAMXConv%s runs %s when the AMX kernels are in use, else the Go model of the\n// tile instructions on the same program (amxProgConv%s).\n", tag, k.Symbol(), tag)
+		fmt.Fprintf(g, "func kAMXConv%s(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {\n", tag)
+		fmt.Fprintf(g, "\tif useAMX {\n\t\t%s(kg, a, b, c, ldc, load, tiles, lda, offs)\n\t\treturn\n\t}\n", k.Symbol())
+		fmt.Fprintf(g, "\tamxRunConv(&amxProgConv%s, kg, a, b, c, ldc, load, tiles, lda, offs)\n}\n\n", tag)
+		fmt.Fprintf(g, "//go:noescape\nfunc %s(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)\n\n", k.Symbol())
+		fmt.Fprintf(pg, "// amxProgConv%s is %s's tile program (internal/x86gen AMXConvKernel.Program).\n", tag, k.Symbol())
+		writeAMXProgram(pg, "amxProgConv"+tag, tag, k.Program())
+	}
 }

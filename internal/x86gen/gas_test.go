@@ -105,7 +105,7 @@ func TestAMXEncodings(t *testing.T) {
 			c{"sttilecfg " + mem(b, -1, 64), "STTILECFG", 0, 0, 0, b, -1, 64})
 	}
 	for tile := 0; tile < 8; tile++ {
-		for _, m := range [][3]int{{6, 11, 0}, {6, 11, 1024}, {7, 11, 1024}, {8, 9, 64}, {12, 9, 0}, {12, 9, 64}, {13, 2, 0}, {5, 0, -8}} {
+		for _, m := range [][3]int{{6, 11, 0}, {6, 11, 1024}, {7, 11, 1024}, {8, 9, 64}, {12, 9, 0}, {12, 9, 64}, {13, 2, 0}, {5, 0, -8}, {0, 11, 0}, {13, 11, 0}, {7, 10, 0}, {7, 10, 1024}} {
 			cs = append(cs, c{"tileloadd " + mem(m[0], m[1], m[2]) + ", %tmm" + strconv.Itoa(tile), "TILELOADD", tile, 0, 0, m[0], m[1], m[2]},
 				c{"tilestored %tmm" + strconv.Itoa(tile) + ", " + mem(m[0], m[1], m[2]), "TILESTORED", tile, 0, 0, m[0], m[1], m[2]})
 		}
