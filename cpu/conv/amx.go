@@ -2,6 +2,7 @@ package conv
 
 import (
 	"github.com/sumacdev/sumac/cpu/gemm"
+	"github.com/sumacdev/sumac/cpu/kernels"
 	"github.com/sumacdev/sumac/op"
 )
 
@@ -13,6 +14,9 @@ import (
 func amxConv(c *op.Conv2D) bool { return gemm.AMXInUse() && c.K/c.Groups >= minPanelFill }
 
 func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) convRunner[uint8, int32] {
+	if amxDirectFits(c) {
+		return newAMXDirect(c, weights, threads, kernels.AMXConvU8S8)
+	}
 	opt := gemm.Options{Threads: threads, OverlapA: true}
 	g := newGemmConv[uint8, int8, int32](c, weights, 4)
 	// The weights go into the AMX kernels' VNNI tiles once (gemm.PackU8S8).
@@ -36,6 +40,9 @@ type convRunner[A, O any] interface {
 }
 
 func newAMXS8S8(c *op.Conv2D, weights []int8, threads int) convRunner[int8, int32] {
+	if amxDirectFits(c) {
+		return newAMXDirect(c, weights, threads, kernels.AMXConvS8S8)
+	}
 	opt := gemm.Options{Threads: threads, OverlapA: true}
 	g := newGemmConv[int8, int8, int32](c, weights, 4)
 	var packed []*gemm.PackedS8S8

@@ -80,3 +80,85 @@ func TestBF16AMX(t *testing.T) {
 		checkBF16(t, r, &c)
 	}
 }
+
+// TestAMXDirect: the direct tile convolution (A loaded in place from the padded input, no
+// im2col, no A packing), uint8 x int8 and int8 x int8 with full-range operands, bit for bit
+// against op/ref on the Go model of the tile instructions, over stride-1 shapes that cross
+// its edges: channel runs shorter than, equal to and longer than a 64-byte step and not a
+// multiple of it, more steps than one kernel call's k block (16), output channels past one
+// and between 32-column panels, pixels past one and between 32-pixel blocks and chunks,
+// padding wider than the filter needs, batches, and several threads. Strided, dilated and
+// grouped layers must take the AMX GEMM lowering instead.
+func TestAMXDirect(t *testing.T) {
+	defer gemm.ForceAMXModel()()
+	rng := rand.New(rand.NewSource(17))
+	shapes := []op.Conv2D{
+		{X: 9, Y: 7, K: 40, C: 24, R: 1, S: 1, N: 1},
+		{X: 8, Y: 8, K: 33, C: 16, R: 3, S: 3, N: 2, Pad: 1},
+		{X: 7, Y: 7, K: 16, C: 130, R: 1, S: 1, N: 1},
+		{X: 6, Y: 5, K: 64, C: 130, R: 3, S: 3, N: 1, Pad: 1},          // 7 steps a row, 21 in all
+		{X: 17, Y: 5, K: 48, C: 64, R: 3, S: 3, N: 2, Pad: 1},          // whole steps
+		{X: 16, Y: 3, K: 32, C: 16, R: 2, S: 2, N: 1},                  // no padding, X < XIn
+		{X: 10, Y: 4, K: 8, C: 3, R: 7, S: 7, N: 1, Pad: 3},            // C1-like, stride 1
+		{X: 40, Y: 9, K: 96, C: 32, R: 3, S: 3, N: 1, Pad: 2},          // wide padding, 12 blocks
+		{X: 23, Y: 21, K: 72, C: 8, R: 5, S: 3, N: 1, Pad: 1},          // R != S
+		{X: 5, Y: 6, K: 64, C: 3, R: 7, S: 7, N: 1, Stride: 2, Pad: 3}, // strided: GEMM
+		{X: 6, Y: 5, K: 32, C: 32, R: 3, S: 3, N: 1, Pad: 2, Dilation: 2, Groups: 2},
+	}
+	for i, s := range shapes {
+		s.Stride, s.Dilation, s.Groups = max(1, s.Stride), max(1, s.Dilation), max(1, s.Groups)
+		c := fillIn(&s)
+		if err := validate(&c); err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		in8, w8 := make([]int8, c.InLen()), make([]int8, c.WLen())
+		for j := range in8 {
+			in8[j] = int8(rng.Intn(256))
+		}
+		for j := range w8 {
+			w8[j] = int8(rng.Intn(256))
+		}
+		inU := make([]uint8, len(in8))
+		for j, v := range in8 {
+			inU[j] = uint8(v)
+		}
+		threads := 1 + i%3
+		if c.X == 23 {
+			threads = 1 // 18 blocks: more than one chunk of a thread
+		}
+		u, err := NewU8S8(&c, w8, Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := NewS8S8(&c, w8, Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, du := u.amx.(*amxDirect[uint8])
+		_, ds := sp.amx.(*amxDirect[int8])
+		if du != amxDirectFits(&c) || ds != du {
+			t.Fatalf("%+v: direct u8s8 %v s8s8 %v, want %v", c, du, ds, amxDirectFits(&c))
+		}
+		out := make([]int32, c.OutLen())
+		for j := range out {
+			out[j] = -1 << 31
+		}
+		if err := u.Run(inU, out); err != nil {
+			t.Fatal(err)
+		}
+		checkInt(t, "amx direct u8s8", &c, out, intWant(t, &c, op.UInt8, op.Int8, i64(inU), i64(w8)))
+		for j := range out {
+			out[j] = -1 << 31
+		}
+		if err := sp.Run(in8, out); err != nil {
+			t.Fatal(err)
+		}
+		checkInt(t, "amx direct s8s8", &c, out, intWant(t, &c, op.Int8, op.Int8, i64(in8), i64(w8)))
+		// a second run on the reused buffers gives the same
+		again := make([]int32, c.OutLen())
+		if err := sp.Run(in8, again); err != nil {
+			t.Fatal(err)
+		}
+		checkInt(t, "amx direct s8s8 again", &c, again, intWant(t, &c, op.Int8, op.Int8, i64(in8), i64(w8)))
+	}
+}
