@@ -72,12 +72,18 @@ func amxRun(p *amxProgram, kg int, a, b *byte, c unsafe.Pointer, ldc, load, tile
 
 // amxRunConv is amxRun for a direct convolution program (p.indirect): block t's A tiles of
 // step s are read in place at a + t*32*lda + offs[s] (rows 0-15) and 16*lda further (rows
-// 16-31), with row stride lda.
+// 16-31), with row stride lda (lda and offs in elements).
 func amxRunConv(p *amxProgram, kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
-	os := unsafe.Slice(offs, kg)
+	eb := 1 // lda and offs count elements: bytes, or bf16 values
+	if p.elem == amxbf16 {
+		eb = 2
+	}
+	lda *= eb
+	os := make([]int, kg)
 	ext := 0
-	for _, o := range os {
-		ext = max(ext, o)
+	for i, o := range unsafe.Slice(offs, kg) {
+		os[i] = o * eb
+		ext = max(ext, os[i])
 	}
 	as := unsafe.Slice(a, (32*tiles-1)*lda+ext+AMXKStep)
 	bs := unsafe.Slice(b, kg*p.step)
@@ -260,7 +266,7 @@ func AMXBF16(tiles, kg int, a []uint16, b []uint16, c []float32, ldc int, load b
 // when load is set; sums wrap modulo 2^32. The input must extend 64 bytes past the last
 // tile row read (the bytes past a run's real channels meet zero weights).
 func AMXConvU8S8(tiles, kg int, a []uint8, lda int, offs []int, b []int8, c []int32, ldc int, load bool) {
-	checkAMXConv(tiles, kg, len(a), lda, offs, len(b), len(c), ldc)
+	checkAMXConv(tiles, kg, len(a), lda, offs, 1, len(b), len(c), ldc)
 	amxCalls(tiles, kg, func(t0, n int) {
 		kAMXConvU8S8(kg, &a[t0*AMXBlock*lda], (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n, lda, &offs[0])
 	})
@@ -268,13 +274,14 @@ func AMXConvU8S8(tiles, kg int, a []uint8, lda int, offs []int, b []int8, c []in
 
 // AMXConvS8S8 is AMXConvU8S8 with int8 A (TDPBSSD).
 func AMXConvS8S8(tiles, kg int, a []int8, lda int, offs []int, b []int8, c []int32, ldc int, load bool) {
-	checkAMXConv(tiles, kg, len(a), lda, offs, len(b), len(c), ldc)
+	checkAMXConv(tiles, kg, len(a), lda, offs, 1, len(b), len(c), ldc)
 	amxCalls(tiles, kg, func(t0, n int) {
 		kAMXConvS8S8(kg, (*byte)(unsafe.Pointer(&a[t0*AMXBlock*lda])), (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n, lda, &offs[0])
 	})
 }
 
-func checkAMXConv(tiles, kg, aLen, lda int, offs []int, bLen, cLen, ldc int) {
+// checkAMXConv checks a direct convolution call's operands, counted in elements of eb bytes.
+func checkAMXConv(tiles, kg, aLen, lda int, offs []int, eb, bLen, cLen, ldc int) {
 	if kg < 1 || tiles < 1 || lda < 1 {
 		panic(fmt.Sprintf("kernels: AMX k step count %d, block count %d or lda %d is not positive", kg, tiles, lda))
 	}
@@ -291,7 +298,17 @@ func checkAMXConv(tiles, kg, aLen, lda int, offs []int, bLen, cLen, ldc int) {
 	if ldc < AMXBlock {
 		panic(fmt.Sprintf("kernels: ldc=%d is smaller than the AMX block %d", ldc, AMXBlock))
 	}
-	check("A", aLen, (tiles*AMXBlock-1)*lda+ext+AMXKStep)
-	check("B", bLen, kg*2*AMXTileBytes)
+	check("A", aLen, (tiles*AMXBlock-1)*lda+ext+AMXKStep/eb)
+	check("B", bLen, kg*2*AMXTileBytes/eb)
 	check("C", cLen, (tiles*AMXBlock-1)*ldc+AMXBlock)
+}
+
+// AMXConvBF16 is AMXConvU8S8 for bf16 (TDPBF16PS, float32 C): a, b hold bf16 values (uint16;
+// a k step is 32 of them), lda and offs count bf16 values. Unlike the integer kernels, the
+// values a step reads past its real k must be finite (they meet zero weights: 0 x Inf = NaN).
+func AMXConvBF16(tiles, kg int, a []uint16, lda int, offs []int, b []uint16, c []float32, ldc int, load bool) {
+	checkAMXConv(tiles, kg, len(a), lda, offs, 2, len(b), len(c), ldc)
+	amxCalls(tiles, kg, func(t0, n int) {
+		kAMXConvBF16(kg, (*byte)(unsafe.Pointer(&a[t0*AMXBlock*lda])), (*byte)(unsafe.Pointer(&b[0])), unsafe.Pointer(&c[t0*AMXBlock*ldc]), 4*ldc, b2i(load), n, lda, &offs[0])
+	})
 }

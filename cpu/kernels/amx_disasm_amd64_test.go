@@ -41,7 +41,8 @@ func TestAMXDisassembly(t *testing.T) {
 		p       *amxProgram
 		reg     []string
 	}{{"asmAMXU8S8", "tdpbusd", &amxProgU8S8, gemmReg}, {"asmAMXS8S8", "tdpbssd", &amxProgS8S8, gemmReg}, {"asmAMXBF16", "tdpbf16ps", &amxProgBF16, gemmReg},
-		{"asmAMXConvU8S8", "tdpbusd", &amxProgConvU8S8, convReg}, {"asmAMXConvS8S8", "tdpbssd", &amxProgConvS8S8, convReg}} {
+		{"asmAMXConvU8S8", "tdpbusd", &amxProgConvU8S8, convReg}, {"asmAMXConvS8S8", "tdpbssd", &amxProgConvS8S8, convReg},
+		{"asmAMXConvBF16", "tdpbf16ps", &amxProgConvBF16, convReg}} {
 		reg := k.reg
 		start := strings.Index(string(out), "<github.com/sumacdev/sumac/cpu/kernels."+k.sym+".abi0>:")
 		if start < 0 {

@@ -34,3 +34,7 @@ func kAMXConvU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda in
 func kAMXConvS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
 	amxRunConv(&amxProgConvS8S8, kg, a, b, c, ldc, load, tiles, lda, offs)
 }
+
+func kAMXConvBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
+	amxRunConv(&amxProgConvBF16, kg, a, b, c, ldc, load, tiles, lda, offs)
+}

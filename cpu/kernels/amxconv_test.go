@@ -1,8 +1,11 @@
 package kernels
 
 import (
+	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/sumacdev/sumac/num"
 )
 
 // amxConvWant is the direct convolution kernel's result from its definition: block t, row
@@ -80,6 +83,54 @@ func TestAMXConvTiles(t *testing.T) {
 					if got[i] != want[i] {
 						t.Fatalf("%+v load %v signed %v: C[%d] = %d, want %d", c, load, signed, i, got[i], want[i])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestAMXConvTilesBF16: AMXConvBF16 gives the same bits as AMXBF16 on the A tiles it reads in
+// place, gathered into AMXBF16's packed layout (the same tile multiplies in the same order).
+func TestAMXConvTilesBF16(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	for _, c := range []struct{ tiles, kg, lda int }{{1, 2, 32}, {2, 3, 40}, {3, 1, 100}} {
+		offs := make([]int, c.kg)
+		for i := range offs {
+			offs[i] = r.Intn(4 * c.lda)
+		}
+		ext := 0
+		for _, o := range offs {
+			ext = max(ext, o)
+		}
+		a := make([]uint16, (c.tiles*AMXBlock-1)*c.lda+ext+AMXKStep/2)
+		for i := range a {
+			a[i] = uint16(num.ToBF16(float32(r.NormFloat64())))
+		}
+		b := make([]uint16, c.kg*AMXTileBytes)
+		for i := range b {
+			b[i] = uint16(num.ToBF16(float32(r.NormFloat64())))
+		}
+		// packed A: block t, step s, tile h, row i: 32 values from a[t*32*lda + offs[s] + (16h+i)*lda]
+		packed := make([]uint16, c.tiles*c.kg*AMXTileBytes)
+		for tb := 0; tb < c.tiles; tb++ {
+			for s := 0; s < c.kg; s++ {
+				for row := 0; row < AMXBlock; row++ {
+					copy(packed[((tb*c.kg+s)*2+row/16)*512+(row%16)*32:][:32], a[tb*AMXBlock*c.lda+offs[s]+row*c.lda:][:32])
+				}
+			}
+		}
+		ldc := AMXBlock + 1
+		for _, load := range []bool{false, true} {
+			c0 := make([]float32, (c.tiles*AMXBlock-1)*ldc+AMXBlock)
+			for i := range c0 {
+				c0[i] = float32(r.NormFloat64())
+			}
+			got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+			AMXConvBF16(c.tiles, c.kg, a, c.lda, offs, b, got, ldc, load)
+			AMXBF16(c.tiles, c.kg, packed, b, want, ldc, load)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%+v load %v: C[%d] = %v, want %v", c, load, i, got[i], want[i])
 				}
 			}
 		}

@@ -93,3 +93,16 @@ func kAMXConvS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda in
 
 //go:noescape
 func asmAMXConvS8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)
+
+// kAMXConvBF16 runs asmAMXConvBF16 when the AMX kernels are in use, else the Go model of the
+// tile instructions on the same program (amxProgConvBF16).
+func kAMXConvBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int) {
+	if useAMX {
+		asmAMXConvBF16(kg, a, b, c, ldc, load, tiles, lda, offs)
+		return
+	}
+	amxRunConv(&amxProgConvBF16, kg, a, b, c, ldc, load, tiles, lda, offs)
+}
+
+//go:noescape
+func asmAMXConvBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)

@@ -1241,3 +1241,198 @@ loop:
 	// TILERELEASE
 	RET
 
+// func asmAMXConvBF16(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)
+TEXT ·asmAMXConvBF16(SB), NOSPLIT, $0-72
+	MOVQ a+8(FP), SI
+	MOVQ c+24(FP), R8
+	MOVQ ldc+32(FP), R9
+	MOVQ tiles+48(FP), DX
+	MOVQ lda+56(FP), R11
+	SHLQ $1, R11
+	MOVQ $64, R10
+	LEAQ amxcfg<>(SB), AX
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0x00
+	// LDTILECFG [AX]
+block:
+	MOVQ kg+0(FP), CX
+	MOVQ b+16(FP), DI
+	MOVQ offs+64(FP), BX
+	MOVQ R9, R12
+	SHLQ $4, R12
+	ADDQ R8, R12
+	CMPQ load+40(FP), $0
+	JEQ zero
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x04
+	BYTE $0x08
+	// TILELOADD tmm0, [R8 + 0 + R9*1]
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x4c
+	BYTE $0x08
+	BYTE $0x40
+	// TILELOADD tmm1, [R8 + 64 + R9*1]
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x14
+	BYTE $0x0c
+	// TILELOADD tmm2, [R12 + 0 + R9*1]
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x5c
+	BYTE $0x0c
+	BYTE $0x40
+	// TILELOADD tmm3, [R12 + 64 + R9*1]
+	JMP loop
+zero:
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc0
+	// TILEZERO tmm0
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xc8
+	// TILEZERO tmm1
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd0
+	// TILEZERO tmm2
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x7b
+	BYTE $0x49
+	BYTE $0xd8
+	// TILEZERO tmm3
+loop:
+	MOVQ (BX), AX
+	SHLQ $1, AX
+	ADDQ SI, AX
+	MOVQ R11, R13
+	SHLQ $4, R13
+	ADDQ AX, R13
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x24
+	BYTE $0x18
+	// TILELOADD tmm4, [AX + 0 + R11*1]
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x6c
+	BYTE $0x1d
+	BYTE $0x00
+	// TILELOADD tmm5, [R13 + 0 + R11*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0x34
+	BYTE $0x17
+	// TILELOADD tmm6, [DI + 0 + R10*1]
+	BYTE $0xc4
+	BYTE $0xa2
+	BYTE $0x7b
+	BYTE $0x4b
+	BYTE $0xbc
+	BYTE $0x17
+	BYTE $0x00
+	BYTE $0x04
+	BYTE $0x00
+	BYTE $0x00
+	// TILELOADD tmm7, [DI + 1024 + R10*1]
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4a
+	BYTE $0x5c
+	BYTE $0xc4
+	// TDPBF16PS tmm0, tmm4, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x42
+	BYTE $0x5c
+	BYTE $0xcc
+	// TDPBF16PS tmm1, tmm4, tmm7
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x4a
+	BYTE $0x5c
+	BYTE $0xd5
+	// TDPBF16PS tmm2, tmm5, tmm6
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x42
+	BYTE $0x5c
+	BYTE $0xdd
+	// TDPBF16PS tmm3, tmm5, tmm7
+	ADDQ $8, BX
+	ADDQ $2048, DI
+	DECQ CX
+	JNZ loop
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x04
+	BYTE $0x08
+	// TILESTORED [R8 + 0 + R9*1], tmm0
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x4c
+	BYTE $0x08
+	BYTE $0x40
+	// TILESTORED [R8 + 64 + R9*1], tmm1
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x14
+	BYTE $0x0c
+	// TILESTORED [R12 + 0 + R9*1], tmm2
+	BYTE $0xc4
+	BYTE $0x82
+	BYTE $0x7a
+	BYTE $0x4b
+	BYTE $0x5c
+	BYTE $0x0c
+	BYTE $0x40
+	// TILESTORED [R12 + 64 + R9*1], tmm3
+	MOVQ R11, AX
+	SHLQ $5, AX
+	ADDQ AX, SI
+	MOVQ R9, R8
+	SHLQ $4, R8
+	ADDQ R12, R8
+	DECQ DX
+	JNZ block
+	BYTE $0xc4
+	BYTE $0xe2
+	BYTE $0x78
+	BYTE $0x49
+	BYTE $0xc0
+	// TILERELEASE
+	RET
+

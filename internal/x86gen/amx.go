@@ -386,14 +386,15 @@ func generateAMX(pkg string, ks []AMXKernel) (asmSrc, amd64Go, progGo []byte) {
 	return s.buf.Bytes(), g.Bytes(), pg.Bytes()
 }
 
-// AMXConvKernel is a direct convolution tile kernel (int8 only: TDPBUSD or TDPBSSD): the
+// AMXConvKernel is a direct convolution tile kernel (TDPBUSD, TDPBSSD or TDPBF16PS): the
 // AMXKernel's 32 x 32 block of C and its 2 x 2 tiles, but A is not packed. In NHWC, the input
 // rows a stride-1 convolution multiplies are already tiles: 16 consecutive (virtual) pixels
 // x 64 bytes of channels, with a row stride of lda = C bytes, so k step i loads its two A
 // tiles straight from the (padded) input at a + offs[i] and a + offs[i] + 16*lda, one filter
 // row's 64-byte run of taps and channels at a time (offs holds each step's pointer offset).
 // B (the weights) is packed once per plan in the VNNI tiles of AMXKernel, its steps in offs'
-// order. The next block of 32 pixels starts 32*lda bytes further; B's panel is the same.
+// order. The next block of 32 pixels starts 32*lda elements further; B's panel is the same.
+// lda and offs count elements (bytes for int8, bf16 values for bf16: the kernel doubles them).
 type AMXConvKernel struct{ Elem AMXElem }
 
 // Symbol is the assembly function's name.
@@ -425,7 +426,7 @@ func (k AMXConvKernel) emitOp(a *asm, o AMXOp) {
 //
 //	func asmAMXConvU8S8(kg int, a, b *byte, c unsafe.Pointer, ldc, load, tiles, lda int, offs *int)
 //
-// (ldc and lda in bytes; kg, tiles >= 1; offs has kg entries): configure the tiles; per block
+// (ldc in bytes, lda and offs in elements; kg, tiles >= 1; offs has kg entries): configure the tiles; per block
 // of 32 rows, C's tiles from C (load != 0) or zero, kg k steps, store C; release the tiles.
 func (k AMXConvKernel) emit(a *asm) {
 	p := k.Program()
@@ -436,6 +437,9 @@ func (k AMXConvKernel) emit(a *asm) {
 	a.ins("MOVQ", "ldc+32(FP)", "R9")
 	a.ins("MOVQ", "tiles+48(FP)", "DX")
 	a.ins("MOVQ", "lda+56(FP)", "R11")
+	if k.Elem == AMXBF16 {
+		a.ins("SHLQ", imm(1), "R11") // bf16 values to bytes
+	}
 	a.ins("MOVQ", imm(amxColsB), "R10")
 	a.ins("LEAQ", "amxcfg<>(SB)", "AX")
 	a.amxIns("LDTILECFG [AX]", "LDTILECFG", 0, 0, 0, "AX", "", 0)
@@ -458,6 +462,9 @@ func (k AMXConvKernel) emit(a *asm) {
 	}
 	a.label("loop")
 	a.ins("MOVQ", "(BX)", "AX") // this step's A: a + offs[step]
+	if k.Elem == AMXBF16 {
+		a.ins("SHLQ", imm(1), "AX")
+	}
 	a.ins("ADDQ", "SI", "AX")
 	a.ins("MOVQ", "R11", "R13") // and 16 rows further
 	a.ins("SHLQ", imm(log2(amxRows)), "R13")
@@ -487,7 +494,7 @@ func (k AMXConvKernel) emit(a *asm) {
 }
 
 // AMXConvCatalog is the direct convolution tile kernel set cpu/kernels ships.
-func AMXConvCatalog() []AMXConvKernel { return []AMXConvKernel{{AMXU8S8}, {AMXS8S8}} }
+func AMXConvCatalog() []AMXConvKernel { return []AMXConvKernel{{AMXU8S8}, {AMXS8S8}, {AMXBF16}} }
 
 // writeAMXProgram writes a program as a cpu/kernels table.
 func writeAMXProgram(pg *bytes.Buffer, name, tag string, p AMXProgram) {
