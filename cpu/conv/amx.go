@@ -14,8 +14,8 @@ import (
 func amxConv(c *op.Conv2D) bool { return gemm.AMXInUse() && c.K/c.Groups >= minPanelFill }
 
 func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) convRunner[uint8, int32] {
-	if amxDirectFits(c) {
-		return newAMXDirect(c, weights, threads, kernels.AMXConvU8S8)
+	if amxDirectFits(c, 1) {
+		return newAMXDirect(c, weights, threads, 1, kernels.AMXConvU8S8)
 	}
 	opt := gemm.Options{Threads: threads, OverlapA: true}
 	g := newGemmConv[uint8, int8, int32](c, weights, 4)
@@ -40,8 +40,8 @@ type convRunner[A, O any] interface {
 }
 
 func newAMXS8S8(c *op.Conv2D, weights []int8, threads int) convRunner[int8, int32] {
-	if amxDirectFits(c) {
-		return newAMXDirect(c, weights, threads, kernels.AMXConvS8S8)
+	if amxDirectFits(c, 1) {
+		return newAMXDirect(c, weights, threads, 1, kernels.AMXConvS8S8)
 	}
 	opt := gemm.Options{Threads: threads, OverlapA: true}
 	g := newGemmConv[int8, int8, int32](c, weights, 4)

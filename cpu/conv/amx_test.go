@@ -134,10 +134,10 @@ func TestAMXDirect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, du := u.amx.(*amxDirect[uint8])
-		_, ds := sp.amx.(*amxDirect[int8])
-		if du != amxDirectFits(&c) || ds != du {
-			t.Fatalf("%+v: direct u8s8 %v s8s8 %v, want %v", c, du, ds, amxDirectFits(&c))
+		_, du := u.amx.(*amxDirect[uint8, int8, int32])
+		_, ds := sp.amx.(*amxDirect[int8, int8, int32])
+		if du != amxDirectFits(&c, 1) || ds != du {
+			t.Fatalf("%+v: direct u8s8 %v s8s8 %v, want %v", c, du, ds, amxDirectFits(&c, 1))
 		}
 		out := make([]int32, c.OutLen())
 		for j := range out {
@@ -160,5 +160,33 @@ func TestAMXDirect(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkInt(t, "amx direct s8s8 again", &c, again, intWant(t, &c, op.Int8, op.Int8, i64(in8), i64(w8)))
+	}
+}
+
+// TestAMXDirectBF16: the bf16 convolution's direct tile path (TDPBF16PS on A tiles loaded in
+// place) within ref.BF16Bound on the tile model, for stride-1 ungrouped layers of a multiple
+// of 32 channels (one or several 32-value steps per filter row, more than one k block, edges
+// of the 32 x 32 blocks, batches); a channel count that is not a multiple of 32 takes the
+// GEMM lowering.
+func TestAMXDirectBF16(t *testing.T) {
+	defer gemm.ForceAMXModel()()
+	r := rand.New(rand.NewSource(18))
+	for _, s := range []op.Conv2D{
+		{X: 8, Y: 8, K: 33, C: 32, R: 3, S: 3, N: 2, Pad: 1},
+		{X: 9, Y: 7, K: 40, C: 64, R: 1, S: 1, N: 1},
+		{X: 6, Y: 5, K: 64, C: 96, R: 3, S: 3, N: 1, Pad: 1}, // 9 steps a row, 27 in all
+		{X: 19, Y: 4, K: 16, C: 32, R: 2, S: 3, N: 1, Pad: 2},
+		{X: 8, Y: 8, K: 32, C: 48, R: 3, S: 3, N: 1, Pad: 1}, // C % 32 != 0: GEMM
+	} {
+		s.Stride, s.Dilation, s.Groups = 1, 1, 1
+		c := fillIn(&s)
+		p, err := NewBF16(&c, make([]uint16, c.WLen()), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (p.amx != nil) != (c.C%32 == 0) {
+			t.Fatalf("%+v: direct %v", c, p.amx != nil)
+		}
+		checkBF16(t, r, &c)
 	}
 }

@@ -21,19 +21,21 @@ import (
 // weights, is packed once per plan into the VNNI tiles, [column panel of 32][filter row s][step
 // j][2 tiles]. The output goes to a virtual-pixel buffer of whole 32 x 32 blocks (K rounded up
 // to 32), whose real pixels and channels are then copied out: no edge blocks.
-type amxDirect[A uint8 | int8] struct {
+type amxDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32] struct {
 	c        op.Conv2D
 	xp, yp   int   // padded input size
-	steps    int   // k steps of one filter row: ceil(R*C/64)
-	offs     []int // per step (s, j): s*xp*C + 64*j
+	eb       int   // bytes of an element: 1 (int8), 2 (bf16)
+	kps      int   // values of k per step: 64/eb
+	steps    int   // k steps of one filter row: ceil(R*C/kps)
+	offs     []int // per step (s, j): s*xp*C + kps*j, in elements
 	kp       int   // K rounded up to whole 32-column panels
 	m, mb    int   // virtual pixels and 32-pixel blocks of one image
-	padLen   int   // bytes of the padded input with the kernel's read slack
-	b        []int8
-	kern     func(tiles, kg int, a []A, lda int, offs []int, b []int8, c []int32, ldc int, load bool)
+	padLen   int   // elements of the padded input with the kernel's read slack
+	b        []W
+	kern     func(tiles, kg int, a []A, lda int, offs []int, b []W, c []O, ldc int, load bool)
 	threads  int
 	padPool  sync.Pool // *[]A
-	vOutPool sync.Pool // *[]int32
+	vOutPool sync.Pool // *[]O
 }
 
 // amxKC is the k steps of one kernel call: 16 steps, a 32 KiB B panel that stays in L1 (as
@@ -45,15 +47,19 @@ const amxKC = 16
 const amxChunk = 8
 
 // amxDirectFits reports whether a layer takes the direct tile kernels: stride 1, no
-// dilation, one group (the rest lower to the AMX GEMM, gemmConv).
-func amxDirectFits(c *op.Conv2D) bool {
-	return c.Stride == 1 && c.Dilation == 1 && c.Groups == 1
+// dilation, one group (the rest lower to the AMX GEMM, gemmConv); for bf16 (eb = 2) also C a
+// multiple of 32, so that no step reads past its filter row's R*C values: those would meet
+// zero weights, exact for integers but NaN for an Inf or NaN in the next pixel.
+func amxDirectFits(c *op.Conv2D, eb int) bool {
+	return c.Stride == 1 && c.Dilation == 1 && c.Groups == 1 && (eb == 1 || c.C%(kernels.AMXKStep/eb) == 0)
 }
 
-func newAMXDirect[A uint8 | int8](c *op.Conv2D, weights []int8, threads int,
-	kern func(tiles, kg int, a []A, lda int, offs []int, b []int8, c []int32, ldc int, load bool)) *amxDirect[A] {
-	const blk, ks = kernels.AMXBlock, kernels.AMXKStep
-	p := &amxDirect[A]{c: *c, xp: c.XIn + 2*c.Pad, yp: c.YIn + 2*c.Pad, kern: kern, threads: threads}
+func newAMXDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32](c *op.Conv2D, weights []W, threads, eb int,
+	kern func(tiles, kg int, a []A, lda int, offs []int, b []W, c []O, ldc int, load bool)) *amxDirect[A, W, O] {
+	const blk = kernels.AMXBlock
+	p := &amxDirect[A, W, O]{c: *c, xp: c.XIn + 2*c.Pad, yp: c.YIn + 2*c.Pad, kern: kern, threads: threads,
+		eb: eb, kps: kernels.AMXKStep / eb}
+	ks := p.kps
 	rc := c.R * c.C
 	p.steps = ceilDiv(rc, ks)
 	for s := 0; s < c.S; s++ {
@@ -67,18 +73,20 @@ func newAMXDirect[A uint8 | int8](c *op.Conv2D, weights []int8, threads int,
 	// the last block's last row reads up to the largest offset plus 64 bytes
 	p.padLen = max(p.yp*p.xp*c.C, (p.mb*blk-1)*c.C+p.offs[len(p.offs)-1]+ks)
 	// B: per column panel, per step (s, j), the two VNNI tiles of columns 0-15 and 16-31:
-	// tile row r holds, for each column, the 4 weights of k = 64j + 4r .. 64j + 4r + 3 of
-	// filter row s (k = filter column * C + channel; zero past R*C and past K)
+	// tile row r holds, for each column, the g = 4/eb weights (TDPBUSD's group of 4 bytes,
+	// TDPBF16PS's pair) of k = kps*j + g*r .. + g-1 of filter row s (k = filter column * C +
+	// channel; zero past R*C and past K)
 	nSteps := len(p.offs)
-	p.b = make([]int8, p.kp/blk*nSteps*2*kernels.AMXTileBytes)
+	g, tile := 4/eb, kernels.AMXTileBytes/eb
+	p.b = make([]W, p.kp/blk*nSteps*2*tile)
 	for col := 0; col < c.K; col++ {
 		panel, half, cc := col/blk, col%blk/16, col%16
 		for s := 0; s < c.S; s++ {
 			w := weights[(col*c.S+s)*rc:][:rc] // [R][C] of filter row s
 			for q, v := range w {
 				st := s*p.steps + q/ks
-				r, i := q%ks/4, q%4
-				p.b[((panel*nSteps+st)*2+half)*kernels.AMXTileBytes+r*64+cc*4+i] = v
+				r, i := q%ks/g, q%g
+				p.b[((panel*nSteps+st)*2+half)*tile+r*16*g+cc*g+i] = v
 			}
 		}
 	}
@@ -86,12 +94,12 @@ func newAMXDirect[A uint8 | int8](c *op.Conv2D, weights []int8, threads int,
 }
 
 // run computes out = conv(in), one image at a time.
-func (p *amxDirect[A]) run(in []A, out []int32) error {
+func (p *amxDirect[A, W, O]) run(in []A, out []O) error {
 	c := &p.c
 	const blk = kernels.AMXBlock
 	pad := getBuf[A](&p.padPool, p.padLen) // zero borders and slack: only the interior is written
 	defer p.padPool.Put(pad)
-	vo := getBuf[int32](&p.vOutPool, p.mb*blk*p.kp)
+	vo := getBuf[O](&p.vOutPool, p.mb*blk*p.kp)
 	defer p.vOutPool.Put(vo)
 	threads := max(1, min(p.threads, ceilDiv(p.mb, 2)))
 	for n := 0; n < c.N; n++ {
@@ -118,10 +126,11 @@ func (p *amxDirect[A]) run(in []A, out []int32) error {
 }
 
 // blocks computes the virtual-pixel blocks b0..b1-1 into vo (row stride kp).
-func (p *amxDirect[A]) blocks(pad []A, vo []int32, b0, b1 int) {
+func (p *amxDirect[A, W, O]) blocks(pad []A, vo []O, b0, b1 int) {
 	const blk = kernels.AMXBlock
 	nSteps := len(p.offs)
-	panelLen := nSteps * 2 * kernels.AMXTileBytes
+	tile := kernels.AMXTileBytes / p.eb
+	panelLen := nSteps * 2 * tile
 	for cb := b0; cb < b1; cb += amxChunk {
 		tiles := min(amxChunk, b1-cb)
 		a := pad[cb*blk*p.c.C:]
@@ -130,7 +139,7 @@ func (p *amxDirect[A]) blocks(pad []A, vo []int32, b0, b1 int) {
 			cv := vo[cb*blk*p.kp+jp*blk:]
 			for k0 := 0; k0 < nSteps; k0 += amxKC {
 				kg := min(amxKC, nSteps-k0)
-				p.kern(tiles, kg, a, p.c.C, p.offs[k0:k0+kg], bp[k0*2*kernels.AMXTileBytes:], cv, p.kp, k0 > 0)
+				p.kern(tiles, kg, a, p.c.C, p.offs[k0:k0+kg], bp[k0*2*tile:], cv, p.kp, k0 > 0)
 			}
 		}
 	}
