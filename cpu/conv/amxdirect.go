@@ -9,18 +9,19 @@ import (
 )
 
 // amxDirect is the AMX convolution without im2col or A packing (docs/cpu-amx.md): stride 1,
-// no dilation, one group. A tile row is 64 bytes of k of one GEMM row; in NHWC the R taps of
-// a filter row and all C channels of a pixel are R*C contiguous bytes, and consecutive output
-// pixels start C bytes apart. So on the input zero-padded once into (YIn+2*pad) x
-// (XIn+2*pad) pixels, with the GEMM's rows running over "virtual" pixels v = y*xp + x (xp the
-// padded width; the last R-1 of each row are computed and dropped, as on gemmConv's
-// filter-rows path), the A tile of 16 pixels from v for filter row s and k step j is the
-// input itself at byte (v + s*xp)*C + 64*j with a row stride of C: the kernel loads it in
-// place (kernels.AMXConv*), one pointer offset per k step, s*xp*C + 64*j. A step may reach
-// past a filter row's R*C bytes into the next pixels: the weights there are zero. B, the
-// weights, is packed once per plan into the VNNI tiles, [column panel of 32][filter row s][step
-// j][2 tiles]. The output goes to a virtual-pixel buffer of whole 32 x 32 blocks (K rounded up
-// to 32), whose real pixels and channels are then copied out: no edge blocks.
+// no dilation, one group; int8 (TDPBUSD, TDPBSSD) or bf16 (TDPBF16PS). A tile row is 64 bytes
+// of k of one GEMM row; in NHWC the R taps of a filter row and all C channels of a pixel are
+// R*C contiguous values, and consecutive output pixels start C values apart. So on the input
+// zero-padded once into (YIn+2*pad) x (XIn+2*pad) pixels, with the GEMM's rows running over
+// "virtual" pixels v = y*xp + x (xp the padded width; the last R-1 of each row are computed
+// and dropped, as on gemmConv's filter-rows path), the A tile of 16 pixels from v for filter
+// row s and k step j is the input itself at element (v + s*xp)*C + kps*j (kps = 64 bytes of
+// values) with a row stride of C: the kernel loads it in place (kernels.AMXConv*), one offset
+// per k step, s*xp*C + kps*j. A step may reach past a filter row's R*C values into the next
+// pixels: the weights there are zero. B, the weights, is packed once per plan into the VNNI
+// tiles, [column panel of 32][filter row s][step j][2 tiles]. The output goes to a
+// virtual-pixel buffer of whole 32 x 32 blocks (K rounded up to 32), whose real pixels and
+// channels are then copied out: no edge blocks.
 type amxDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32] struct {
 	c        op.Conv2D
 	xp, yp   int   // padded input size
