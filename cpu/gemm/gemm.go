@@ -271,8 +271,9 @@ func intKernelSet(isa kernels.ISA) intKernels {
 }
 
 // KernelISA names the instruction set of the micro-kernel the GEMM of dtype ("float32",
-// "float64", "int16", "u8s8"; "u8s8-exact" for the exact path, which widens to int16) runs
-// on this machine: "avx512", "avx512-vnni", "avx2-vnni", "avx2", or "go" for the pure-Go
+// "float64", "int16", "u8s8"; "u8s8-exact" for the exact path, which widens to int16; "s8s8",
+// which widens to int16 where AMX does not run; "bf16") runs on this machine: "amx",
+// "avx512", "avx512-vnni", "avx2-vnni", "avx2", or "go" for the pure-Go
 // fallbacks (other architectures, -tags noasm, CPUs without AVX2/FMA, SUMAC_MAX_ISA=go).
 func KernelISA(dtype string) string {
 	base := kernels.ForDType("") // the set of every form: AVX2, NEON or the Go fallbacks
