@@ -24,7 +24,8 @@ import (
 // channels are then copied out: no edge blocks.
 type amxDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32] struct {
 	c        op.Conv2D
-	xp, yp   int   // padded input size
+	xp, yp   int   // padded input size (sub: the output's)
+	sub      bool  // a strided 1x1 layer: the input pixels it reads gathered densely
 	eb       int   // bytes of an element: 1 (int8), 2 (bf16)
 	kps      int   // values of k per step: 64/eb
 	steps    int   // k steps of one filter row: ceil(R*C/kps)
@@ -47,12 +48,15 @@ const amxKC = 16
 // 256 pixels (cpu/gemm's MC), their input rows in L2.
 const amxChunk = 8
 
-// amxDirectFits reports whether a layer takes the direct tile kernels: stride 1, no
-// dilation, one group (the rest lower to the AMX GEMM, gemmConv); for bf16 (eb = 2) also C a
-// multiple of 32, so that no step reads past its filter row's R*C values: those would meet
-// zero weights, exact for integers but NaN for an Inf or NaN in the next pixel.
+// amxDirectFits reports whether a layer takes the direct tile kernels: one group, and stride
+// 1 without dilation, or a 1x1 filter (any stride: the pixels it reads are gathered into a
+// dense image first, the "sub" mode, where the GEMM lowering would gather them too); the
+// rest lower to the AMX GEMM, gemmConv. For bf16 (eb = 2) also C a multiple of 32, so that
+// no step reads past its filter row's R*C values: those would meet zero weights, exact for
+// integers but NaN for an Inf or NaN in the next pixel.
 func amxDirectFits(c *op.Conv2D, eb int) bool {
-	return c.Stride == 1 && c.Dilation == 1 && c.Groups == 1 && (eb == 1 || c.C%(kernels.AMXKStep/eb) == 0)
+	return c.Groups == 1 && (c.Stride == 1 && c.Dilation == 1 || c.R == 1 && c.S == 1) &&
+		(eb == 1 || c.C%(kernels.AMXKStep/eb) == 0)
 }
 
 func newAMXDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32](c *op.Conv2D, weights []W, threads, eb int,
@@ -60,6 +64,10 @@ func newAMXDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32](c
 	const blk = kernels.AMXBlock
 	p := &amxDirect[A, W, O]{c: *c, xp: c.XIn + 2*c.Pad, yp: c.YIn + 2*c.Pad, kern: kern, threads: threads,
 		eb: eb, kps: kernels.AMXKStep / eb}
+	if c.R == 1 && c.S == 1 && (c.Stride > 1 || c.Dilation > 1) {
+		// gathered: output pixel (y, x) reads input pixel (y*stride - pad, x*stride - pad)
+		p.sub, p.xp, p.yp = true, c.X, c.Y
+	}
 	ks := p.kps
 	rc := c.R * c.C
 	p.steps = ceilDiv(rc, ks)
@@ -106,6 +114,10 @@ func (p *amxDirect[A, W, O]) run(in []A, out []O) error {
 	for n := 0; n < c.N; n++ {
 		img := in[n*c.YIn*c.XIn*c.C:][:c.YIn*c.XIn*c.C]
 		team.Run(threads, func(t int) {
+			if p.sub {
+				p.gather(*pad, img, t*c.Y/threads, (t+1)*c.Y/threads)
+				return
+			}
 			for y := t * c.YIn / threads; y < (t+1)*c.YIn/threads; y++ {
 				copy((*pad)[((y+c.Pad)*p.xp+c.Pad)*c.C:][:c.XIn*c.C], img[y*c.XIn*c.C:][:c.XIn*c.C])
 			}
@@ -124,6 +136,23 @@ func (p *amxDirect[A, W, O]) run(in []A, out []O) error {
 		})
 	}
 	return nil
+}
+
+// gather copies, for output rows y0..y1-1 of a strided 1x1 layer, the input pixel each output
+// pixel reads into the dense image d (pixels in the padding are never written: zero).
+func (p *amxDirect[A, W, O]) gather(d, img []A, y0, y1 int) {
+	c := &p.c
+	for y := y0; y < y1; y++ {
+		iy := y*c.Stride - c.Pad
+		if iy < 0 || iy >= c.YIn {
+			continue
+		}
+		for x := 0; x < c.X; x++ {
+			if ix := x*c.Stride - c.Pad; ix >= 0 && ix < c.XIn {
+				copy(d[(y*c.X+x)*c.C:][:c.C], img[(iy*c.XIn+ix)*c.C:][:c.C])
+			}
+		}
+	}
 }
 
 // blocks computes the virtual-pixel blocks b0..b1-1 into vo (row stride kp).
