@@ -88,8 +88,8 @@ func TestBF16AMX(t *testing.T) {
 // multiple of it, more steps than one kernel call's k block (16), output channels past one
 // and between 32-column panels, pixels past one and between 32-pixel blocks and chunks,
 // padding wider than the filter needs, batches, and several threads; strided 1x1 layers
-// (gathered). Strided and dilated layers of larger filters and grouped layers must take the
-// AMX GEMM lowering instead.
+// (gathered), strided layers at least 24 pixels wide (a call per output row). Narrow strided,
+// dilated and grouped layers must take the AMX GEMM lowering instead.
 func TestAMXDirect(t *testing.T) {
 	defer gemm.ForceAMXModel()()
 	rng := rand.New(rand.NewSource(17))
@@ -106,8 +106,12 @@ func TestAMXDirect(t *testing.T) {
 		{X: 9, Y: 7, K: 40, C: 70, R: 1, S: 1, N: 2, Stride: 2},         // 1x1 strided: gathered
 		{X: 6, Y: 5, K: 32, C: 24, R: 1, S: 1, N: 1, Stride: 2, Pad: 1}, // and padded
 		{X: 4, Y: 4, K: 16, C: 8, R: 1, S: 1, N: 1, Stride: 3, Dilation: 2},
-		{X: 5, Y: 6, K: 64, C: 3, R: 7, S: 7, N: 1, Stride: 2, Pad: 3},     // strided: GEMM
-		{X: 5, Y: 5, K: 32, C: 16, R: 1, S: 1, N: 1, Stride: 2, Groups: 2}, // grouped: GEMM
+		{X: 5, Y: 6, K: 64, C: 3, R: 7, S: 7, N: 1, Stride: 2, Pad: 3},               // strided, narrow: GEMM
+		{X: 28, Y: 3, K: 40, C: 16, R: 3, S: 3, N: 2, Stride: 2, Pad: 1},             // strided: per row
+		{X: 32, Y: 2, K: 8, C: 3, R: 7, S: 7, N: 1, Stride: 2, Pad: 3},               // C1-like, per row
+		{X: 25, Y: 3, K: 33, C: 70, R: 2, S: 3, N: 1, Stride: 3, Pad: 2},             // per row, 2 blocks
+		{X: 30, Y: 2, K: 16, C: 8, R: 3, S: 3, N: 1, Stride: 2, Dilation: 2, Pad: 2}, // dilated: GEMM
+		{X: 5, Y: 5, K: 32, C: 16, R: 1, S: 1, N: 1, Stride: 2, Groups: 2},           // grouped: GEMM
 		{X: 6, Y: 5, K: 32, C: 32, R: 3, S: 3, N: 1, Pad: 2, Dilation: 2, Groups: 2},
 	}
 	for i, s := range shapes {
@@ -169,7 +173,7 @@ func TestAMXDirect(t *testing.T) {
 }
 
 // TestAMXDirectBF16: the bf16 convolution's direct tile path (TDPBF16PS on A tiles loaded in
-// place) within ref.BF16Bound on the tile model, for stride-1 (and strided 1x1) ungrouped
+// place) within ref.BF16Bound on the tile model, for stride-1 (and strided) ungrouped
 // layers of a multiple of 32 channels (one or several 32-value steps per filter row, more
 // than one k block, edges of the 32 x 32 blocks, batches); a channel count that is not a
 // multiple of 32 takes the GEMM lowering.
@@ -181,8 +185,9 @@ func TestAMXDirectBF16(t *testing.T) {
 		{X: 9, Y: 7, K: 40, C: 64, R: 1, S: 1, N: 1},
 		{X: 6, Y: 5, K: 64, C: 96, R: 3, S: 3, N: 1, Pad: 1}, // 9 steps a row, 27 in all
 		{X: 19, Y: 4, K: 16, C: 32, R: 2, S: 3, N: 1, Pad: 2},
-		{X: 8, Y: 8, K: 32, C: 48, R: 3, S: 3, N: 1, Pad: 1},    // C % 32 != 0: GEMM
-		{X: 7, Y: 6, K: 40, C: 64, R: 1, S: 1, N: 2, Stride: 2}, // 1x1 strided: gathered
+		{X: 8, Y: 8, K: 32, C: 48, R: 3, S: 3, N: 1, Pad: 1},             // C % 32 != 0: GEMM
+		{X: 7, Y: 6, K: 40, C: 64, R: 1, S: 1, N: 2, Stride: 2},          // 1x1 strided: gathered
+		{X: 28, Y: 2, K: 32, C: 32, R: 3, S: 3, N: 1, Stride: 2, Pad: 1}, // strided: per row
 	} {
 		s.Stride, s.Dilation, s.Groups = max(1, s.Stride), 1, 1
 		c := fillIn(&s)

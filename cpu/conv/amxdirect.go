@@ -21,11 +21,17 @@ import (
 // pixels: the weights there are zero. B, the weights, is packed once per plan into the VNNI
 // tiles, [column panel of 32][filter row s][step j][2 tiles]. The output goes to a
 // virtual-pixel buffer of whole 32 x 32 blocks (K rounded up to 32), whose real pixels and
-// channels are then copied out: no edge blocks.
+// channels are then copied out: no edge blocks. Strided 1x1 layers gather their pixels into
+// a dense image first (sub); other strided layers run one call per output row (perRow,
+// amxDirectRows).
 type amxDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32] struct {
 	c        op.Conv2D
 	xp, yp   int   // padded input size (sub: the output's)
 	sub      bool  // a strided 1x1 layer: the input pixels it reads gathered densely
+	perRow   bool  // a strided layer: one kernel call per output row (amxDirectRows)
+	lda      int   // A's row stride: C, or stride*C per row
+	vw       int   // pixels of a row of the virtual-pixel output: xp, X (sub), X rounded up to 32 (perRow)
+	voLen    int   // elements of the virtual-pixel output
 	eb       int   // bytes of an element: 1 (int8), 2 (bf16)
 	kps      int   // values of k per step: 64/eb
 	steps    int   // k steps of one filter row: ceil(R*C/kps)
@@ -55,8 +61,18 @@ const amxChunk = 8
 // no step reads past its filter row's R*C values: those would meet zero weights, exact for
 // integers but NaN for an Inf or NaN in the next pixel.
 func amxDirectFits(c *op.Conv2D, eb int) bool {
-	return c.Groups == 1 && (c.Stride == 1 && c.Dilation == 1 || c.R == 1 && c.S == 1) &&
+	return c.Groups == 1 && (c.Stride == 1 && c.Dilation == 1 || c.R == 1 && c.S == 1 || amxDirectRows(c)) &&
 		(eb == 1 || c.C%(kernels.AMXKStep/eb) == 0)
+}
+
+// amxDirectRows reports whether a strided, undilated layer runs the direct kernels one output
+// row at a time: output pixels (y, x), x = 0.., are input pixels y*stride*xp + x*stride, a
+// tile of them has the row stride stride*C, but the rows do not continue one another, so a
+// row is padded to whole 32-pixel blocks, which the rule bounds to a quarter of the computed
+// pixels (X rounded up to 32 at most 4/3 X: X >= 24 or X a multiple of 32; ResNet-50's
+// 112- and 28-pixel strided layers; the 14- and 7-pixel ones keep the GEMM lowering).
+func amxDirectRows(c *op.Conv2D) bool {
+	return c.Stride > 1 && c.Dilation == 1 && 3*roundUp(c.X, kernels.AMXBlock) <= 4*c.X
 }
 
 func newAMXDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32](c *op.Conv2D, weights []W, threads, eb int,
@@ -67,6 +83,11 @@ func newAMXDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32](c
 	if c.R == 1 && c.S == 1 && (c.Stride > 1 || c.Dilation > 1) {
 		// gathered: output pixel (y, x) reads input pixel (y*stride - pad, x*stride - pad)
 		p.sub, p.xp, p.yp = true, c.X, c.Y
+	}
+	p.perRow = !p.sub && c.Stride > 1
+	p.lda, p.vw = c.C, p.xp
+	if p.perRow {
+		p.lda, p.vw = c.Stride*c.C, roundUp(c.X, blk)
 	}
 	ks := p.kps
 	rc := c.R * c.C
@@ -79,8 +100,14 @@ func newAMXDirect[A uint8 | int8 | uint16, W int8 | uint16, O int32 | float32](c
 	p.kp = roundUp(c.K, blk)
 	p.m = (c.Y-1)*p.xp + c.X
 	p.mb = ceilDiv(p.m, blk)
+	p.voLen = p.mb * blk * p.kp
 	// the last block's last row reads up to the largest offset plus 64 bytes
-	p.padLen = max(p.yp*p.xp*c.C, (p.mb*blk-1)*c.C+p.offs[len(p.offs)-1]+ks)
+	last := (p.mb*blk - 1) * c.C
+	if p.perRow {
+		p.voLen = c.Y * p.vw * p.kp
+		last = (c.Y-1)*c.Stride*p.xp*c.C + (p.vw-1)*p.lda
+	}
+	p.padLen = max(p.yp*p.xp*c.C, last+p.offs[len(p.offs)-1]+ks)
 	// B: per column panel, per step (s, j), the two VNNI tiles of columns 0-15 and 16-31:
 	// tile row r holds, for each column, the g = 4/eb weights (TDPBUSD's group of 4 bytes,
 	// TDPBF16PS's pair) of k = kps*j + g*r .. + g-1 of filter row s (k = filter column * C +
@@ -108,9 +135,12 @@ func (p *amxDirect[A, W, O]) run(in []A, out []O) error {
 	const blk = kernels.AMXBlock
 	pad := getBuf[A](&p.padPool, p.padLen) // zero borders and slack: only the interior is written
 	defer p.padPool.Put(pad)
-	vo := getBuf[O](&p.vOutPool, p.mb*blk*p.kp)
+	vo := getBuf[O](&p.vOutPool, p.voLen)
 	defer p.vOutPool.Put(vo)
 	threads := max(1, min(p.threads, ceilDiv(p.mb, 2)))
+	if p.perRow {
+		threads = max(1, min(p.threads, c.Y))
+	}
 	for n := 0; n < c.N; n++ {
 		img := in[n*c.YIn*c.XIn*c.C:][:c.YIn*c.XIn*c.C]
 		team.Run(threads, func(t int) {
@@ -123,6 +153,10 @@ func (p *amxDirect[A, W, O]) run(in []A, out []O) error {
 			}
 		})
 		team.Run(threads, func(t int) {
+			if p.perRow {
+				p.rows(*pad, *vo, t*c.Y/threads, (t+1)*c.Y/threads)
+				return
+			}
 			b0, b1 := t*p.mb/threads, (t+1)*p.mb/threads
 			p.blocks(*pad, *vo, b0, b1)
 		})
@@ -130,7 +164,7 @@ func (p *amxDirect[A, W, O]) run(in []A, out []O) error {
 		team.Run(threads, func(t int) {
 			for y := t * c.Y / threads; y < (t+1)*c.Y/threads; y++ {
 				for x := 0; x < c.X; x++ {
-					copy(o[(y*c.X+x)*c.K:][:c.K], (*vo)[(y*p.xp+x)*p.kp:][:c.K])
+					copy(o[(y*c.X+x)*c.K:][:c.K], (*vo)[(y*p.vw+x)*p.kp:][:c.K])
 				}
 			}
 		})
@@ -169,7 +203,29 @@ func (p *amxDirect[A, W, O]) blocks(pad []A, vo []O, b0, b1 int) {
 			cv := vo[cb*blk*p.kp+jp*blk:]
 			for k0 := 0; k0 < nSteps; k0 += amxKC {
 				kg := min(amxKC, nSteps-k0)
-				p.kern(tiles, kg, a, p.c.C, p.offs[k0:k0+kg], bp[k0*2*tile:], cv, p.kp, k0 > 0)
+				p.kern(tiles, kg, a, p.lda, p.offs[k0:k0+kg], bp[k0*2*tile:], cv, p.kp, k0 > 0)
+			}
+		}
+	}
+}
+
+// rows computes output rows y0..y1-1 of a strided layer into vo (row y at y*vw pixels, row
+// stride kp): per row one call of vw/32 blocks, A from padded input row y*stride with the
+// row stride stride*C.
+func (p *amxDirect[A, W, O]) rows(pad []A, vo []O, y0, y1 int) {
+	const blk = kernels.AMXBlock
+	c := &p.c
+	nSteps := len(p.offs)
+	tile := kernels.AMXTileBytes / p.eb
+	panelLen := nSteps * 2 * tile
+	for y := y0; y < y1; y++ {
+		a := pad[y*c.Stride*p.xp*c.C:]
+		for jp := 0; jp < p.kp/blk; jp++ {
+			bp := p.b[jp*panelLen:][:panelLen]
+			cv := vo[y*p.vw*p.kp+jp*blk:]
+			for k0 := 0; k0 < nSteps; k0 += amxKC {
+				kg := min(amxKC, nSteps-k0)
+				p.kern(p.vw/blk, kg, a, p.lda, p.offs[k0:k0+kg], bp[k0*2*tile:], cv, p.kp, k0 > 0)
 			}
 		}
 	}
