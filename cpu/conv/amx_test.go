@@ -88,7 +88,7 @@ func TestBF16AMX(t *testing.T) {
 // multiple of it, more steps than one kernel call's k block (16), output channels past one
 // and between 32-column panels, pixels past one and between 32-pixel blocks and chunks,
 // padding wider than the filter needs, batches, and several threads; strided 1x1 layers
-// (gathered), strided layers at least 24 pixels wide (a call per output row). Narrow strided,
+// (gathered), strided layers 24-32 or 48-64 pixels wide (a call per output row). Narrow strided,
 // dilated and grouped layers must take the AMX GEMM lowering instead.
 func TestAMXDirect(t *testing.T) {
 	defer gemm.ForceAMXModel()()

@@ -69,7 +69,7 @@ func amxDirectFits(c *op.Conv2D, eb int) bool {
 // row at a time: output pixels (y, x), x = 0.., are input pixels y*stride*xp + x*stride, a
 // tile of them has the row stride stride*C, but the rows do not continue one another, so a
 // row is padded to whole 32-pixel blocks, which the rule bounds to a quarter of the computed
-// pixels (X rounded up to 32 at most 4/3 X: X >= 24 or X a multiple of 32; ResNet-50 v1.5's
+// pixels (X rounded up to 32 at most 4/3 X: 24-32, 48-64 or at least 72 pixels; ResNet-50 v1.5's
 // 112- and 28-pixel-wide strided layers; the 14- and 7-pixel ones keep the GEMM lowering).
 func amxDirectRows(c *op.Conv2D) bool {
 	return c.Stride > 1 && c.Dilation == 1 && 3*roundUp(c.X, kernels.AMXBlock) <= 4*c.X
