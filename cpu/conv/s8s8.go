@@ -20,8 +20,8 @@ import (
 //     subtracted afterwards: sum((x+128)*w) = sum(x*w) + 128*sum(w) over the taps inside the
 //     image (a tap in the zero padding reads 0 in both domains), so the plan precomputes
 //     128*sum(w) for every distinct set of in-image taps (one per border row and column
-//     class: a few per layer) and subtracts it per output pixel. This is the usual
-//     shift-and-compensate of int8 inference on VPDPBUSD, whose activations are unsigned;
+//     class: a few per layer) and subtracts it per output pixel (VPDPBUSD and VPMADDUBSW
+//     take only unsigned activations);
 //   - widened: both operands widened to int16 and the int16 kernels (VPMADDWD / VPDPWSSD),
 //     as gemm.GemmS8S8 does without AMX: for weights outside -64..64 where the byte kernels
 //     would saturate, and for narrow groups (the int16 depth-wise kernels).
