@@ -700,9 +700,9 @@ func (u *unit) selectKernel(instance string) (*File, error) {
 
 // registeredIn finds the REGISTER_FUNCTION(C::f) a registerKernelClass body reaches: its
 // if/else chain on template arguments (if (LCNT == 5) REGISTER_FUNCTION(C::filter5); ...)
-// evaluated on the instance's values; the first REGISTER_FUNCTION when the body does not parse
-// or a condition is not a constant.
-func (u *unit) registeredIn(toks []Token) string {
+// evaluated on the instance's values and the class's constant members (env); the first
+// REGISTER_FUNCTION when the body does not parse or a condition is not a constant.
+func (u *unit) registeredIn(toks []Token, env func(string) (int64, bool, bool)) string {
 	first := registered(toks)
 	i := 0
 	for i < len(toks) && toks[i].Text != "{" {
@@ -729,7 +729,7 @@ func (u *unit) registeredIn(toks []Token) string {
 				}
 			}
 		case *IfStmt:
-			c, err := constEval(s.Cond, nil)
+			c, err := constEval(s.Cond, env)
 			if err != nil {
 				return "", false
 			}
@@ -937,6 +937,7 @@ func (u *unit) parseClass(toks []Token, base, name string) *ClassDecl {
 	sub.next()
 	defaultPublic := kw.Text == "struct"
 	_ = defaultPublic
+	var regBody []Token
 	for !sub.is("}") {
 		t := sub.peek()
 		switch {
@@ -970,7 +971,7 @@ func (u *unit) parseClass(toks []Token, base, name string) *ClassDecl {
 			start := sub.i
 			u.skipMember(sub)
 			body := sub.toks[start:sub.i]
-			c.Registered = u.registeredIn(body)
+			regBody = body
 			for i := 0; i+3 < len(body); i++ {
 				if body[i].Text == "REGISTER_PARAMETER" && body[i+1].Text == "(" && body[i+2].Kind == tIdent {
 					c.Params = append(c.Params, body[i+2].Text)
@@ -980,8 +981,39 @@ func (u *unit) parseClass(toks []Token, base, name string) *ClassDecl {
 			u.member(sub, c)
 		}
 	}
+	if regBody != nil {
+		// after the whole class: its conditions may name constants declared below it
+		c.Registered = u.registeredIn(regBody, classConsts(c))
+	}
 	u.p.notes = append(u.p.notes, sub.notes...)
 	return c
+}
+
+// classConsts gives the values of a class's integer constant members (static constexpr int
+// LCNT = (INP_W - OUT_W) / FIRST_STRIDE + 1;, template arguments substituted), each
+// evaluated on the ones before it, for the conditions of its registerKernelClass.
+func classConsts(c *ClassDecl) func(string) (int64, bool, bool) {
+	vals := map[string]int64{}
+	uns := map[string]bool{}
+	env := func(n string) (int64, bool, bool) {
+		v, ok := vals[n]
+		return v, uns[n], ok
+	}
+	for _, f := range c.Fields {
+		d := f.Decl
+		if !d.Type.Const || d.Type.Ptr > 0 || len(d.Type.Dims) > 0 {
+			continue
+		}
+		for _, n := range d.Names {
+			if n.Init == nil || n.Ptr > 0 || len(n.Dims) > 0 {
+				continue
+			}
+			if v, u, err := constEvalU(n.Init, env); err == nil {
+				vals[n.Name], uns[n.Name] = v, u
+			}
+		}
+	}
+	return env
 }
 
 // skipMember skips one member declaration or definition.

@@ -46,6 +46,7 @@ var adfKernels = []struct {
 	{file: "upd_chain.cc", timing: true},
 	{file: "five_windows.cc", timing: true},
 	{file: "const_store.cc", timing: true},
+	{file: "pick_method.cc", instance: "Deal<int32, 24, 8>", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
