@@ -11,6 +11,10 @@ var (
 	xupTraining    = source{"Xilinx/xup_aie_training", "0cf36b2534aad8a98d9f21bc9b1bfeaa1a83fe9e"}
 	onnx2versalOld = source{"rehohoho/onnx2versal", "310305426fd2164dd66ef003439d1d199f1918e4"}
 	onnx2versal    = source{"rehohoho/onnx2versal", "6d8622920fb22a94c39dac4ec78eea4ea4442046"}
+	// the commits whose split.h comments give SplitScalar's and SplitInt8's figures (the
+	// kernels changed after them)
+	onnx2versalSplit     = source{"rehohoho/onnx2versal", "a6a736ea17504a4d5e3909807553e59647849a4d"}
+	onnx2versalSplitInt8 = source{"rehohoho/onnx2versal", "963c34253be55cd9b55026cdfb370a7f38711025"}
 )
 
 // entry is one kernel with a published cycle figure.
@@ -119,5 +123,29 @@ var corpus = []entry{
 		File: "design/aie_src/mac.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "MacFloat<float,28,128,1>",
 		Published: 1881, Where: "mac.h, the class comment \"MacFloat<196,128> takes 1881 cycles\": its tile.cycles() difference; 196x128 is the tensor, the graph (graph_mac.cpp, the same commit as the comment, ec9894f) runs it in calls of BCHUNK = 28 rows (MacFloat<float,BCHUNK,128,1>), and 196 rows could not take 1881 cycles (3136 vector stores); the kernel code is unchanged since ec9894f but for the profiling macros", Scope: "counter",
 		Mechanism: "the model is faster: it flattens the 16-iteration inner loop and software-pipelines it (an fpmac, an fpmax and a vector store an element group, 3.4 cycles each in the model's schedule, where three vector loads and the separate pointer additions of w_ptr and b_ptr share the two load slots); the figure's 4.2 cycles a group suggest the vendor compiler keeps the inner loop (no flatten pragma) and pays its branch and the fpmac-fpmax-store latency each 16 groups: a loop policy the model does not share",
+	},
+	{
+		Name: "SplitScalar<float,10,64,22,1>::filter3", Source: onnx2versalSplit,
+		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitScalar<float,10,64,22,1>",
+		Published: 9505, Where: "split.h, the class comment \"SplitScalar<f,3,10,64,22>::filter3 takes 9505 cycles\" (written at 6b40450 when the 3 outputs were named; the graph, graph_split.cpp, runs H=10, INP_W=64, OUT_W=22, OVERLAP=1, whose registerKernelClass picks filter3; its code for OVERLAP > 0 is unchanged at this commit): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is faster, as for ConcatScalar: it flattens and software-pipelines the per-element copy loops (a 32-bit stream read and one or two scalar window writes an element, 640 elements in 889 cycles, near the input port's word a cycle); the figure is about 15 cycles an element, which matches iterations that do not overlap (the stream read's latency, the window writes and the loop branch) in loops of 1 to 21 iterations: we believe the vendor compiler does not pipeline these scalar stream loops, which the model does not reproduce",
+	},
+	{
+		Name: "SplitScalar<float,10,64,31,-1>::filter2", Source: onnx2versalSplit,
+		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitScalar<float,10,64,31,-1>",
+		Published: 9547, Where: "split.h, the class comment \"SplitScalar<f,10,64,31,-1>::filter2 takes 9547 cycles\" (the graph's splitScalar_neg instance; registerKernelClass picks filter2): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "as SplitScalar::filter3: 640 stream words in 927 cycles in the model, about 15 cycles a word in the figure (iterations that do not overlap)",
+	},
+	{
+		Name: "SplitInt8<int8_t,10,160,64,16>::filter3", Source: onnx2versalSplitInt8,
+		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitInt8<int8_t,10,160,64,16>",
+		Published: 1649, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,16>::filter3 takes 1649 cycles\" (a = int8_t, typeid's name; the graph's splitInt8 instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model runs at the input stream's bound (1600 bytes, 400 words at one a cycle: 404 cycles, stream stalls included), its copy loops of 1 to 3 128-bit reads flattened; the figure is 1245 cycles above that bound for 50 such loops (5 a row), and filter2's 833 above it for 30 (3 a row): about 25 cycles a loop in both, which we believe is what the vendor compiler spends on each small loop it keeps (set-up, the stream read's latency before the first write, no overlap between loops); the model flattens them (LLVM's full-unroll size policy, backend/flatten.go) and does not reproduce that cost",
+	},
+	{
+		Name: "SplitInt8<int8_t,10,160,64,-32>::filter2", Source: onnx2versalSplitInt8,
+		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitInt8<int8_t,10,160,64,-32>",
+		Published: 1237, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,-32>::filter2 takes 1237 cycles\" (the graph's splitInt8_neg instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "as SplitInt8::filter3: the model at the input stream's bound (400 words, 404 cycles); the figure is about 28 cycles above it for each of the 30 small copy loops the kernel runs (3 a row), a per-loop cost the model lacks where it flattens them",
 	},
 }
