@@ -383,6 +383,12 @@ func (l *lowerer) apiAddSub(b *kernel.Builder, p Pos, sub bool, a, y kernel.Oper
 		}
 		return l.emitOp(b, p, op, a, y, kernel.Imm(0), kernel.Imm(0x76543210))
 	}
+	// acc48 and an int32 vector of its lanes: the vector joins the accumulator unshifted
+	// (API "add.hpp": add(accum, vector) adds the vector's values), by lups as
+	// accum::from_vector does; acc48 with int16 and acc80 with int32 add directly
+	if a.Type().IsAcc() && a.Type().Elem == kernel.Acc48 && y.Type().IsVector() && y.Type().Elem == kernel.Int32 && y.Type().Lanes == a.Type().Lanes {
+		y = l.emitOp(b, p, kernel.OpLUPS, y, kernel.Imm(0))
+	}
 	op := kernel.OpVAdd
 	if sub {
 		op = kernel.OpVSub

@@ -50,11 +50,13 @@ type unit struct {
 	globals []*DeclStmt
 	// bodies: methods defined inside a class (instantiated), by class instance and name
 	methods map[string]*funcDef
+	// ctors: constructors defined outside their class (C<T>::C(...) : ... { ... }), by class
+	ctors map[string][]*funcDef
 }
 
 func (p *parser) parseFile(instance string) (f *File, err error) {
 	defer p.catch(&err)
-	u := &unit{p: p, classes: map[string]*classDef{}, methods: map[string]*funcDef{}}
+	u := &unit{p: p, classes: map[string]*classDef{}, methods: map[string]*funcDef{}, ctors: map[string][]*funcDef{}}
 	u.top(false)
 	if t := p.peek(); t.Kind != tEOF {
 		p.fail(t.Pos, "unexpected %s at file scope", t)
@@ -420,7 +422,9 @@ func (u *unit) declOrFunc(tps []tparam, at Pos) {
 	u.funcs = append(u.funcs, fd)
 }
 
-// tryCtorDef skips an out-of-class constructor or destructor definition (C::C(...) ...).
+// tryCtorDef reads an out-of-class constructor definition (C::C(...) ... or, in a class
+// template, C<T>::C(...) ...) and keeps its tokens for the class's instances; a destructor
+// defined outside its class is skipped (a kernel object is never destroyed during a run).
 func (u *unit) tryCtorDef(tps []tparam) bool {
 	p := u.p
 	t := p.peek()
@@ -438,8 +442,84 @@ func (u *unit) tryCtorDef(tps []tparam) bool {
 	if !p.isAt(k, "::") || !(p.peekAt(k+1).Text == t.Text || p.isAt(k+1, "~")) {
 		return false
 	}
-	p.fail(t.Pos, "constructors and destructors defined outside their class are not supported (define %s's constructor in the class)", t.Text)
+	dtor := p.isAt(k+1, "~")
+	p.next()
+	var cargs [][]Token
+	if p.is("<") {
+		cargs = u.splitAngles()
+	}
+	p.expect("::", "")
+	p.accept("~")
+	start := p.i // the constructor's name
+	p.next()
+	if !p.is("(") {
+		p.fail(p.peek().Pos, "expected the parameters of %s's constructor, found %s", t.Text, p.peek())
+	}
+	p.skipBalanced()
+	p.accept("noexcept")
+	if p.accept(":") { // member initializers: name(args) or name{args}, separated by ','
+		for {
+			if p.peek().Kind != tIdent {
+				p.fail(p.peek().Pos, "expected a member name in the initializer list, found %s", p.peek())
+			}
+			p.next()
+			if !p.is("(") && !p.is("{") {
+				p.fail(p.peek().Pos, "expected ( or { after the member name in the initializer list, found %s", p.peek())
+			}
+			p.skipBalanced()
+			if !p.accept(",") {
+				break
+			}
+		}
+	}
+	switch {
+	case p.is("{"):
+		p.skipBalanced()
+	case p.accept("="):
+		p.next()
+		p.expect(";", "")
+		return true
+	default:
+		p.fail(p.peek().Pos, "expected the body of %s's constructor, found %s", t.Text, p.peek())
+	}
+	p.accept(";")
+	if !dtor {
+		u.ctors[t.Text] = append(u.ctors[t.Text], &funcDef{pos: t.Pos, name: t.Text, class: t.Text, cargs: cargs, tparams: tps, toks: p.toks[start:p.i], hasBody: true})
+	}
 	return true
+}
+
+// outOfClassCtors parses the constructors defined outside class cd for its instance c (the
+// definition's template parameters named by their place in C<a, b, ...>), replacing the
+// declarations in the class they define.
+func (u *unit) outOfClassCtors(cd *classDef, c *ClassDecl, full [][]Token) {
+	for _, fd := range u.ctors[cd.name] {
+		toks := fd.toks
+		if fd.tparams != nil {
+			if cd.tparams == nil {
+				u.p.fail(fd.pos, "%s's constructor is defined as a template, but %s is not a class template", cd.name, cd.name)
+			}
+			m := map[string][]Token{}
+			for j, a := range fd.cargs {
+				if len(a) == 1 && a[0].Kind == tIdent && j < len(full) {
+					m[a[0].Text] = full[j]
+				}
+			}
+			toks = substitute(toks, m)
+		}
+		sub := u.sub(toks)
+		ct := u.parseCtor(sub)
+		u.p.notes = append(u.p.notes, sub.notes...)
+		replaced := false
+		for i, x := range c.Ctors {
+			if x.Body == nil && x.Inits == nil && len(x.Params) == len(ct.Params) && !replaced {
+				c.Ctors[i], replaced = ct, true
+			}
+		}
+		if !replaced {
+			c.Ctors = append(c.Ctors, ct)
+		}
+	}
 }
 
 // splitAngles reads <a, b, ...> and returns each argument's tokens.
@@ -571,6 +651,10 @@ func (u *unit) bindTemplate(at Pos, what string, tps []tparam, args [][]Token) (
 // substitute replaces template parameters by their arguments; an argument of more than one
 // token that is not a type is parenthesized. Tokens take the position of the parameter's use.
 func substitute(toks []Token, m map[string][]Token) []Token {
+	return foldTraits(substituteArgs(toks, m))
+}
+
+func substituteArgs(toks []Token, m map[string][]Token) []Token {
 	var out []Token
 	for _, t := range toks {
 		a, ok := m[t.Text]
@@ -920,6 +1004,11 @@ func (u *unit) instantiateClass(cd *classDef, spec *instanceSpec) *ClassDecl {
 		return c
 	}
 	c := u.parseClass(toks, cd.name, name)
+	var full [][]Token
+	if cd.tparams != nil {
+		_, full = u.bindTemplate(cd.pos, cd.name, cd.tparams, spec.targs)
+	}
+	u.outOfClassCtors(cd, c, full)
 	cd.inst[name] = c
 	return c
 }

@@ -153,6 +153,17 @@ inline void set_rnd(int mode) { aie_emul::g_round = mode; }
 inline void set_sat() { aie_emul::g_sat = aie_emul::Saturate; }
 inline void clr_sat() { aie_emul::g_sat = aie_emul::NoSat; }
 
+// float2fix(x, s): the scalar float-to-fixed conversion (UG1078 "Datatype Conversions": x
+// scaled by 2^s to an int), x * 2^s rounded toward zero and saturated to int, as
+// target/aie1/cfront's constructor evaluation computes it (ctorbody.go).
+inline int float2fix(float x, int s) {
+    double v = (double)x * __builtin_ldexp(1.0, s);
+    if (v != v) return 0;
+    if (v >= 2147483647.0) return 2147483647;
+    if (v <= -2147483648.0) return (-2147483647 - 1);
+    return (int)v;
+}
+
 // Vectors: N lanes of T, lane 0 in the lowest address (UG1079 "Vector Registers").
 // Registers that are never written read as zero, like the interpreter's.
 template <typename T, int N> struct aie_vec {
@@ -1115,6 +1126,9 @@ template <typename T, int N> aie_vec<T, N> add(const aie_vec<T, N> &a, const aie
 template <typename T, int N> aie_vec<T, N> sub(const aie_vec<T, N> &a, const aie_vec<T, N> &b) { return a - b; }
 template <int B, int N> aie_acc<B, N> add(const aie_acc<B, N> &a, const aie_acc<B, N> &b) { return a + b; }
 template <int B, int N> aie_acc<B, N> sub(const aie_acc<B, N> &a, const aie_acc<B, N> &b) { return a - b; }
+// add(accum, vector), sub(accum, vector): the vector's values join the accumulator lanes
+template <int B, int N, typename T> aie_acc<B, N> add(const aie_acc<B, N> &a, const aie_vec<T, N> &b) { return a + b; }
+template <int B, int N, typename T> aie_acc<B, N> sub(const aie_acc<B, N> &a, const aie_vec<T, N> &b) { return a - b; }
 template <typename T, int N> aie_vec<T, N> max(const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
     aie_vec<T, N> r;
     for (int i = 0; i < N; i++)
