@@ -47,8 +47,8 @@ var adfKernels = []struct {
 	{file: "five_windows.cc", timing: true},
 	{file: "const_store.cc", timing: true},
 	{file: "pick_method.cc", instance: "Deal<int32, 24, 8>", timing: true},
-	{file: "ctor_body.cc", instance: "Requant<int8, 64>(0.05, 0.2, 3)"},
-	{file: "ctor_body.cc", instance: "Requant<uint8, 64>(0.05, 0.2, -3)"},
+	{file: "ctor_body.cc", instance: "Requant<int8, 64>(0.05, 0.2, 3)", timing: true},
+	{file: "ctor_body.cc", instance: "Requant<uint8, 64>(0.05, 0.2, -3)", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
