@@ -156,6 +156,21 @@ func (l *lowerer) ctorEval(e Expr) (cNum, bool) {
 			return cNum{}, false
 		}
 		return cnInt(convertConst(int64(a.v), t)), true
+	case *Cond:
+		c, ok := l.ctorEval(x.C)
+		if !ok {
+			return cNum{}, false
+		}
+		a, oka := l.ctorEval(x.X)
+		b, okb := l.ctorEval(x.Y)
+		if !oka || !okb {
+			return cNum{}, false
+		}
+		k := max(a.k, b.k) // the usual arithmetic conversions of the two branches
+		if c.v != 0 {
+			return cnOf(a.v, k), true
+		}
+		return cnOf(b.v, k), true
 	case *Call:
 		return l.ctorCall(x)
 	}
@@ -217,15 +232,33 @@ func ctorConst(n cNum, t kernel.Type) *sym {
 // ctorBody runs a constructor body's statements (the constructor's parameters and the members
 // bound): an assignment of a compile-time number to a scalar member the kernel does not
 // change makes the member that constant; set_sat, set_rnd and clr_sat go to the kernel's
-// entry code; printf is ignored (a note) and assert of a constant checked.
+// entry code; a local scalar with a compile-time initializer is a constant of the body;
+// printf is ignored (a note) and assert of a constant checked.
 func (l *lowerer) ctorBody(c *ClassDecl, body *Block, classScope map[string]*sym, memberType map[string]kernel.Type) {
+	l.push() // the body's local constants
+	defer l.pop()
 	for _, st := range body.Stmts {
+		if ds, ok := st.(*DeclStmt); ok {
+			// a local scalar with a compile-time initializer: float tmp = a > b ? a : b;
+			t := l.typeOf(ds.Type, ctxLocal).t
+			for _, d := range ds.Names {
+				n, ok := cNum{}, false
+				if d.Init != nil && t.IsScalar() && d.Ptr == 0 && !d.Ref && len(d.Dims) == 0 {
+					n, ok = l.ctorEval(d.Init)
+				}
+				if !ok {
+					l.fail(d.Pos, "%s's constructor: local %s needs a compile-time initializer (sumac evaluates a constructor body from the constructor's arguments)", c.Name, d.Name)
+				}
+				l.bind(d.Name, ctorConst(n, t))
+			}
+			continue
+		}
 		es, ok := st.(*ExprStmt)
 		if !ok {
 			if _, empty := st.(*EmptyStmt); empty {
 				continue
 			}
-			l.fail(st.stmtPos(), "%s's constructor: only assignments of constants to scalar members, set_sat, set_rnd, clr_sat, assert and printf are supported in a constructor body (it runs once, when the graph starts)", c.Name)
+			l.fail(st.stmtPos(), "%s's constructor: only assignments of constants to scalar members, local constants, set_sat, set_rnd, clr_sat, assert and printf are supported in a constructor body (it runs once, when the graph starts)", c.Name)
 		}
 		switch x := es.X.(type) {
 		case *Assign:
@@ -267,7 +300,7 @@ func (l *lowerer) ctorBody(c *ClassDecl, body *Block, classScope map[string]*sym
 				l.fail(x.Pos, "%s's constructor: assert of a value that is not a compile-time number", c.Name)
 			}
 		}
-		l.fail(st.stmtPos(), "%s's constructor: only assignments of constants to scalar members, set_sat, set_rnd, clr_sat, assert and printf are supported in a constructor body (it runs once, when the graph starts)", c.Name)
+		l.fail(st.stmtPos(), "%s's constructor: only assignments of constants to scalar members, local constants, set_sat, set_rnd, clr_sat, assert and printf are supported in a constructor body (it runs once, when the graph starts)", c.Name)
 	}
 }
 

@@ -31,8 +31,9 @@ Requant<T, N>::Requant(float scale_in, float scale_out, T zero)
     : scale_in(scale_in), scale_out(scale_out), zero(zero) {
     set_sat();
     set_rnd(rnd_sym_inf);
-    bits = 14 - log(scale_in / scale_out) / log(2);
-    mult = float2fix(scale_in / scale_out, bits);
+    float ratio = scale_in < scale_out ? scale_in / scale_out : 1.0f;
+    bits = 14 - log(ratio) / log(2);
+    mult = float2fix(ratio, bits);
     assert(bits <= 24);
 }
 
