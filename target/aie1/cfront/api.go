@@ -737,6 +737,13 @@ func (l *lowerer) apiMethod(b *kernel.Builder, c *Call, dst *kernel.Var) (kernel
 		if len(c.Args) == 2 {
 			shift = l.expr(b, c.Args[1])
 		}
+		if t.IsVector() && t.Elem == kernel.Float32 && v.Type() == t {
+			// accum<accfloat, N> is a float vector on AIE1 (API "accum_native_types.hpp"):
+			// from_vector copies the lanes
+			tv := target()
+			b.At(kpos(p)).Mov(tv, v)
+			return kernel.V(tv), true
+		}
 		op := kernel.OpUPS
 		if t.IsAcc() && t.Elem == kernel.Acc48 && v.Type().Elem == kernel.Int32 {
 			op = kernel.OpLUPS

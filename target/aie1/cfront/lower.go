@@ -683,7 +683,8 @@ func (l *lowerer) loopPragma(loop *kernel.Loop, p *Pragma) {
 // maxFlatten bounds the loops the front end unrolls.
 const maxFlatten = 64
 
-// flattenLoop unrolls a loop marked chess_flatten_loop (or chess_unroll_loop(*)) whose trip
+// flattenLoop unrolls a loop marked chess_flatten_loop (or chess_unroll_loop(*)), or one whose
+// counter a MAC's data-selection parameters use (macCounter), whose trip
 // count is a compile-time constant of at most maxFlatten, as the chess compiler does (UG1079
 // "Loop Flattening and Unrolling"): each copy of the body sees the counter as a constant, so
 // an intrinsic's data selection parameters may depend on it (`fpmac(acc, x, k, ...)` in a
@@ -695,6 +696,8 @@ func (l *lowerer) flattenLoop(b *kernel.Builder, s *ForStmt, iv *kernel.Var, ivN
 			flatten = true
 		}
 	}
+	// a counter in a MAC's data-selection parameters needs the copies too (macCounter)
+	flatten = flatten || macCounter(s.Body, ivName)
 	probe := &kernel.Loop{Start: start, Limit: limit, Step: kernel.Imm(step), Cmp: cmp}
 	n, ok := probe.TripCount()
 	if !flatten || !ok || n > maxFlatten || isModifiedIn(s.Body, ivName) {

@@ -187,6 +187,13 @@ template <typename T, int N> struct aie_vec {
             r.e[i] = (U)e[i];
         return r;
     }
+    // accum<accfloat, N>::from_vector(v): the float lanes themselves (the shift applies to
+    // integer accumulators only)
+    aie_vec &from_vector(const aie_vec<T, N> &v, int shift = 0) {
+        (void)shift;
+        *this = v;
+        return *this;
+    }
 };
 
 // Accumulators: N lanes of BITS-bit two's-complement integers (UG1079 "Accumulator
@@ -860,6 +867,11 @@ template <typename... A> int get_ss(A...);
 template <typename... A> float getf_ss(A...);
 template <typename... A> void put_ms(A...);
 template <typename... A> void putf_ms(A...);
+// The 128-bit moves by port number likewise: defined (a file's non-template function may use
+// them), failing if one runs.
+template <typename... A> void put_wms(A...) { aie_emul::fail("put_wms: stream moves by port number are not supported"); }
+template <typename... A> aie_vec<float, 4> getf_wss(A...) { aie_emul::fail("getf_wss: stream moves by port number are not supported"); }
+template <typename... A> aie_vec<int32_t, 4> get_wss(A...) { aie_emul::fail("get_wss: stream moves by port number are not supported"); }
 template <typename... A> int getPacketid(A...);
 template <typename... A> void writeHeader(A...);
 template <typename... A> int readincr(input_pktstream *, A...);
