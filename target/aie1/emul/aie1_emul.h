@@ -1153,6 +1153,20 @@ template <typename T, int N> aie_vec<T, N> min(const aie_vec<T, N> &a, const aie
         r.e[i] = b.e[i] < a.e[i] ? b.e[i] : a.e[i];
     return r;
 }
+// max / min of a vector and a scalar: the scalar in every lane (API "max_min.hpp"), as the
+// front end lowers it (a broadcast, then the element-wise op)
+template <typename T, int N> aie_vec<T, N> max(const aie_vec<T, N> &a, typename std::common_type<T>::type s) {
+    aie_vec<T, N> b;
+    for (int i = 0; i < N; i++)
+        b.e[i] = s;
+    return max(a, b);
+}
+template <typename T, int N> aie_vec<T, N> min(const aie_vec<T, N> &a, typename std::common_type<T>::type s) {
+    aie_vec<T, N> b;
+    for (int i = 0; i < N; i++)
+        b.e[i] = s;
+    return min(a, b);
+}
 
 // mul / mac / msc: element-wise products, vector x vector or vector x scalar
 namespace detail {
