@@ -1,6 +1,7 @@
 // A 3-tap float row filter whose tap loop passes its counter to fpmac's data selection
 // (xstart and zstart), so it compiles only unrolled, with its accumulator started from a
-// vector by accum<accfloat, 8>::from_vector; the file's other kernel moves stream data by
+// vector by accum<accfloat, 8>::from_vector and its result kept at or above zero by aie::max
+// with a scalar; the file's other kernel moves stream data by
 // port number (put_wms / getf_wss), which sumac does not run but g++ must still compile.
 // Written for sumac's tests.
 #include <adf.h>
@@ -20,7 +21,7 @@ void row3(input_window<float> *__restrict in, output_window<float> *__restrict o
         acc.from_vector(aie::broadcast<float, 8>(0.75f), 0);
         for (int i = 0; i < 3; i++)
             acc = fpmac(acc, data, i, 0x76543210, taps, i, 0);
-        window_writeincr(out, acc.to_vector());
+        window_writeincr(out, aie::max(acc.to_vector(), 0.0f));
     }
 }
 
