@@ -831,8 +831,9 @@ func (l *lowerer) classMembers(f *File) {
 // constSym evaluates a constant for a scalar of type t (nil: not a constant).
 func (l *lowerer) constSym(e Expr, t kernel.Type) *sym {
 	if t.Elem == kernel.Float32 {
-		if f, ok := l.constFloat(e); ok {
-			return &sym{kind: symFConst, fval: f}
+		// a float constant, or an integer one converted (float x = 0;)
+		if v, _, ok := l.constNum(e); ok {
+			return &sym{kind: symFConst, fval: float32(v)}
 		}
 		return nil
 	}

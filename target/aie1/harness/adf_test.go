@@ -49,6 +49,7 @@ var adfKernels = []struct {
 	{file: "pick_method.cc", instance: "Deal<int32, 24, 8>", timing: true},
 	{file: "ctor_body.cc", instance: "Requant<int8, 64>(0.05, 0.2, 3)", timing: true},
 	{file: "ctor_body.cc", instance: "Requant<uint8, 64>(0.05, 0.2, -3)", timing: true},
+	{file: "ctor_body.cc", instance: "Requant<int8, 64>(0.05, 1, 3)", timing: true}, // an int for a float parameter
 	{file: "row3.cc", instance: "row3<32>", timing: true},
 }
 
