@@ -291,6 +291,21 @@ template <int B, int N, typename T> aie_acc<B, N> operator-(const aie_acc<B, N> 
     return r;
 }
 
+// unpack: 8-bit lanes widened to 16 bits, int8 sign-extended and uint8 zero-extended
+// (intrinsics reference, group intr_gpvectorconv_pack; target/aie1/kernel Unpack).
+template <int N> aie_vec<int16_t, N> unpack(const aie_vec<int8_t, N> &v) {
+    aie_vec<int16_t, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = v.e[i];
+    return r;
+}
+template <int N> aie_vec<int16_t, N> unpack(const aie_vec<uint8_t, N> &v) {
+    aie_vec<int16_t, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = v.e[i];
+    return r;
+}
+
 // ---- Update, extract, concat (UG1079 "Update, Extract, and Shift") -----------------------
 // upd_v/w/x replace the 128/256/512-bit part idx of a wider vector; ext_v/w/x return it.
 #define AIE_UPD_EXT(suffix, BITS)                                                                                      \

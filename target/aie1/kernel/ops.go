@@ -138,6 +138,10 @@ const (
 	// vectors"): args (xbuf v8/v16/v32float, xstart, xoffs); fpshuffle(xbuf) is xstart 0,
 	// xoffs 0x76543210.
 	OpFPShuffle
+	// Dst = unpack(v): 8-bit lanes widened to 16 bits, signed lanes sign-extended and unsigned
+	// ones zero-extended (AI Engine intrinsics, group intr_gpvectorconv_pack, "Pack":
+	// v16int16 unpack(v16int8), v32int16 unpack(v32int8) and the uint8 forms).
+	OpUnpack
 
 	numOps
 )
@@ -245,6 +249,7 @@ var opInfo = [numOps]OpInfo{
 	OpVMin:      {Name: "aie::min", MinArgs: 2, MaxArgs: 2, HasDst: true},
 	OpBroadcast: {Name: "aie::broadcast", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
 	OpFPShuffle: {Name: "fpshuffle", MinArgs: 3, MaxArgs: 3, HasDst: true},
+	OpUnpack:    {Name: "unpack", MinArgs: 1, MaxArgs: 1, HasDst: true},
 }
 
 // Info returns the description of op.

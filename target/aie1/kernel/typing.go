@@ -393,6 +393,11 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 			return Type{}, argErr(op, 1, "cannot write %v to %v", v, s)
 		}
 		return Type{}, nil
+	case op == OpUnpack:
+		if x := t(0); !(x.Is(Vector, Int8) || x.Is(Vector, UInt8)) || !(x.Lanes == 16 || x.Lanes == 32) {
+			return Type{}, argErr(op, 0, "want v16int8, v32int8, v16uint8 or v32uint8, have %v", x)
+		}
+		return VecOf(Int16, t(0).Lanes), nil
 	case op == OpFPShuffle:
 		if x := t(0); !x.Is(Vector, Float32) || !(x.Lanes == 8 || x.Lanes == 16 || x.Lanes == 32) {
 			return Type{}, argErr(op, 0, "want v8float, v16float or v32float, have %v", x)
