@@ -208,6 +208,18 @@ func TestADFErrors(t *testing.T) {
 			t.Errorf("%q: %v, want %q", c.src, err, c.want)
 		}
 	}
+	// stream moves by port number: the port must exist, a float stream's raw word only moves
+	for _, c := range []struct{ body, want string }{
+		{"void k(input_stream<float> *a, output_stream<float> *b) { put_ms(1, 0); }\n", "put_ms(1, ...): the kernel has 1 output stream parameters"},
+		{"void k(input_stream<float> *a, output_stream<float> *b) { float x = get_ss(0) + 1; putf_ms(0, x); }\n", "get_ss on a float stream returns the raw word as an int"},
+		{"void k(input_stream<float> *a, output_stream<float> *b) { float x = readincr(a); put_ms(0, x); }\n", "put_ms on a float stream writes an int's bits"},
+		{"void k(input_stream<int16> *a, output_stream<int16> *b) { put_ms(0, get_ss(0)); }\n", "put_ms writes a 32-bit word: port 0 carries int16"},
+	} {
+		_, err := parseWith(t, map[string]string{"k.cc": "#include <adf.h>\n" + c.body}, "")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.body, err, c.want)
+		}
+	}
 	// a constructor defined outside its class, its body evaluated for the instance C(1)
 	class := "class C { public: C(int a); int x; void f(input_window<int16> * w);\n static void registerKernelClass() { REGISTER_FUNCTION(C::f); } };\nvoid C::f(input_window<int16> * w) { window_writeincr(w, x); }\n"
 	for _, c := range []struct{ ctor, want string }{

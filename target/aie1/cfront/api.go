@@ -29,6 +29,9 @@ type apiObj struct {
 // apiCall lowers a call of an API function, an ADF builtin with a value, or an intrinsic
 // form the intrinsic table does not hold (the short fp forms, the simple mul/mac/msc).
 func (l *lowerer) apiCall(b *kernel.Builder, c *Call, dst *kernel.Var) (kernel.Operand, bool) {
+	if o, ok := l.portRead(b, c, dst); ok {
+		return o, true
+	}
 	if o, ok := l.builtinValue(b, c, dst); ok {
 		return o, true
 	}

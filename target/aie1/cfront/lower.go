@@ -170,6 +170,9 @@ type lowerer struct {
 	notes       []string
 	noted       map[string]bool
 	ctor        []kernel.CtorArg
+	// rawWord: a get_ss of a float stream is being lowered where its raw word is moved or
+	// dropped (ports.go)
+	rawWord bool
 	inlineDepth int // depth of helper inlining
 	ret         *returnSlot
 }

@@ -875,18 +875,53 @@ template <typename T> using output_stream = aie_stream<T, true>;
 template <typename T> using input_cascade = aie_stream<T, false>;
 template <typename T> using output_cascade = aie_stream<T, true>;
 // Declared so that a file whose other kernels use them still compiles; a kernel sumac runs
-// cannot use them (the front end rejects packet streams and the port-number stream moves).
+// cannot use them (the front end rejects packet streams).
 struct input_pktstream;
 struct output_pktstream;
-template <typename... A> int get_ss(A...);
-template <typename... A> float getf_ss(A...);
-template <typename... A> void put_ms(A...);
-template <typename... A> void putf_ms(A...);
-// The 128-bit moves by port number likewise: defined (a file's non-template function may use
-// them), failing if one runs.
-template <typename... A> void put_wms(A...) { aie_emul::fail("put_wms: stream moves by port number are not supported"); }
-template <typename... A> aie_vec<float, 4> getf_wss(A...) { aie_emul::fail("getf_wss: stream moves by port number are not supported"); }
-template <typename... A> aie_vec<int32_t, 4> get_wss(A...) { aie_emul::fail("get_wss: stream moves by port number are not supported"); }
+// Stream moves by port number (intrinsics reference, group intr_streams): port idx is the
+// kernel's idx-th input (output) stream parameter, numbered from the left (UG1076
+// "Stream-based Access"); the harness binds the ports before the call (bind_port), as
+// target/aie1/cfront ports.go lowers them to the parameters' readincr / writeincr.
+namespace aie_emul {
+struct stream_port {
+    std::vector<unsigned char> *data;
+    size_t *pos;
+    const char *name;
+};
+inline stream_port g_ports[2][2];
+inline int g_nports[2];
+template <typename T, bool OUT> void bind_port(aie_stream<T, OUT> &s) {
+    if (g_nports[OUT] < 2)
+        g_ports[OUT][g_nports[OUT]++] = stream_port{&s.data, &s.pos, s.name};
+}
+inline stream_port &port(bool out, int idx) {
+    if (idx < 0 || idx >= g_nports[out])
+        fail("%s stream port %d: the kernel has %d %s stream parameters", out ? "output" : "input", idx, g_nports[out],
+             out ? "output" : "input");
+    return g_ports[out][idx];
+}
+template <typename T> T port_read(int idx) {
+    stream_port &p = port(false, idx);
+    T v;
+    std::memcpy((void *)&v, stream_take(*p.data, *p.pos, sizeof(T), p.name), sizeof(T));
+    return v;
+}
+inline void port_write(int idx, const void *v, size_t n) {
+    stream_port &p = port(true, idx);
+    const unsigned char *b = (const unsigned char *)v;
+    p.data->insert(p.data->end(), b, b + n);
+}
+} // namespace aie_emul
+inline int get_ss(int idx) { return aie_emul::port_read<int>(idx); }
+inline float getf_ss(int idx) { return aie_emul::port_read<float>(idx); }
+inline aie_vec<int32_t, 4> get_wss(int idx) { return aie_emul::port_read<aie_vec<int32_t, 4>>(idx); }
+inline aie_vec<float, 4> getf_wss(int idx) { return aie_emul::port_read<aie_vec<float, 4>>(idx); }
+inline void put_ms(int idx, int v) { aie_emul::port_write(idx, &v, 4); }
+inline void putf_ms(int idx, float v) { aie_emul::port_write(idx, &v, 4); }
+template <typename T, int N> void put_wms(int idx, const aie_vec<T, N> &v) {
+    static_assert(sizeof v.e == 16, "put_wms writes 128 bits");
+    aie_emul::port_write(idx, v.e, sizeof v.e);
+}
 template <typename... A> int getPacketid(A...);
 template <typename... A> void writeHeader(A...);
 template <typename... A> int readincr(input_pktstream *, A...);

@@ -52,6 +52,7 @@ var adfKernels = []struct {
 	{file: "ctor_body.cc", instance: "Requant<int8, 64>(0.05, 1, 3)", timing: true}, // an int for a float parameter
 	{file: "row3.cc", instance: "row3<32>", timing: true},
 	{file: "widen.cc", timing: true},
+	{file: "ports.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
