@@ -156,23 +156,23 @@ type sym struct {
 
 type lowerer struct {
 	// deferIncr collects the pointer post-increments of the access being lowered (*p++)
-	deferIncr   *[]*Postfix
-	k           *kernel.Kernel
-	b           *kernel.Builder
-	entry       *kernel.Builder // code at kernel entry (file-scope and member initialization)
-	entryBody   []kernel.Stmt
-	scopes      []map[string]*sym
-	modified    map[string]bool // names assigned after their declaration, incremented or address-taken
-	effects     int             // side effects in the current statement below its top level
-	effectOn    map[string]bool // the objects they act on
-	file        *File
-	fn          *FuncDecl
-	notes       []string
-	noted       map[string]bool
-	ctor        []kernel.CtorArg
+	deferIncr *[]*Postfix
+	k         *kernel.Kernel
+	b         *kernel.Builder
+	entry     *kernel.Builder // code at kernel entry (file-scope and member initialization)
+	entryBody []kernel.Stmt
+	scopes    []map[string]*sym
+	modified  map[string]bool // names assigned after their declaration, incremented or address-taken
+	effects   int             // side effects in the current statement below its top level
+	effectOn  map[string]bool // the objects they act on
+	file      *File
+	fn        *FuncDecl
+	notes     []string
+	noted     map[string]bool
+	ctor      []kernel.CtorArg
 	// rawWord: a get_ss of a float stream is being lowered where its raw word is moved or
 	// dropped (ports.go)
-	rawWord bool
+	rawWord     bool
 	inlineDepth int // depth of helper inlining
 	ret         *returnSlot
 }
