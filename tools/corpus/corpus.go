@@ -21,6 +21,8 @@ var (
 	onnx2versalConv3x3Rows = source{"rehohoho/onnx2versal", "0edd3cb6b6846f153446b7a0266824d5fee0ddd5"}
 	// the commit whose conv.h gives Conv5x5on8ReluBCHW<28, 24, 1, 1, 6> 16521 cycles
 	onnx2versalConvM6 = source{"rehohoho/onnx2versal", "2aa162e9408d71b774d8a95c9c8a97b58c50bcfd"}
+	// the commit whose pad.h gives Pad2DStreamScalar's and Pad2DStreamFloat's figures
+	onnx2versalPad = source{"rehohoho/onnx2versal", "9480742f0b31add0d4ccdd89785bded3abc5b21d"}
 )
 
 // entry is one kernel with a published cycle figure.
@@ -240,5 +242,17 @@ var corpus = []entry{
 		Name: "GemmReluMKKN<7,36,12,1>", Source: onnx2versal,
 		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKN<7,36,12,1>",
 		Published: 1470, Where: "gemm.h, the class comment \"GemmReluMKKN<7,36,10> total = 1470\" (the graph instantiates it with N padded to 4, N_PAD4 = 12): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "Pad2DStreamFloat<float,2,32,32,1,1,1,1>", Source: onnx2versalPad,
+		File: "design/aie_src/pad.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Pad2DStreamFloat<float,2,32,32,1,1,1,1>",
+		Published: 2867, Where: "pad.h, the class comment \"Pad2DStreamFloat<f,2,32,32,1,1,1,1> takes 2867 cycles\" (the graph's pad2DFloat instance, graph_pad.cpp): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model runs at the output port's bound (2 x 34 x 34 = 2312 words at one a cycle: 2378 cycles, stream stalls included), the 128-bit moves (getf_wss / put_wms) and the pad words' put_ms flattened; the figure is 489 cycles above it, about 7 a row for the 68 rows' small pad and copy loops: as for SplitInt8, a per-loop cost of the vendor's code that the model, which flattens them, lacks",
+	},
+	{
+		Name: "Pad2DStreamScalar<float,2,32,32,1,1,1,1>", Source: onnx2versalPad,
+		File: "design/aie_src/pad.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Pad2DStreamScalar<float,2,32,32,1,1,1,1>",
+		Published: 2964, Where: "pad.h, the class comment \"Pad2DStreamScalar<f,2,32,32,1,1,1,1> takes 2964 cycles\" (the graph's pad2DScalar instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is slower: it issues every 32-bit stream move on the MV1 slot (backend/adf.go: mov.ss, II_SS2SCL; mov.ms, II_SCL2MS), so an element's read and write take two cycles (4362 cycles for 2048 reads and 2312 writes); the figure, 1.28 cycles an output word, needs a read and a write in one cycle; llvm-aie's AIE1 instructions name stream reads on two moves (mov0 SS / mov1 SS, MV_SSA2SCL and MV_SSB2SCL) and writes as movs or mov1 (MV_SCL2MSA, MV_SCL2MSB), so we believe a read and a write can share a cycle on different move slots, which the model's slot assignment does not allow",
 	},
 }
