@@ -255,4 +255,10 @@ var corpus = []entry{
 		Published: 2964, Where: "pad.h, the class comment \"Pad2DStreamScalar<f,2,32,32,1,1,1,1> takes 2964 cycles\" (the graph's pad2DScalar instance): its tile.cycles() difference", Scope: "counter",
 		Mechanism: "the model is slower: it issues every 32-bit stream move on the MV1 slot (backend/adf.go: mov.ss, II_SS2SCL; mov.ms, II_SCL2MS), so an element's read and write take two cycles (4362 cycles for 2048 reads and 2312 writes); the figure, 1.28 cycles an output word, needs a read and a write in one cycle; llvm-aie's AIE1 instructions name stream reads on two moves (mov0 SS / mov1 SS, MV_SSA2SCL and MV_SSB2SCL) and writes as movs or mov1 (MV_SCL2MSA, MV_SCL2MSB), so we believe a read and a write can share a cycle on different move slots, which the model's slot assignment does not allow",
 	},
+	{
+		Name: "Qgemm<int8_t,int8_t,1,80,32>", Source: onnx2versal,
+		File: "design/aie_src/qgemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Qgemm<int8_t,int8_t,1,80,32>(0.004,0.003,0.002,25,0,19)",
+		Published: 227, Where: "qgemm.h, the class comment \"Qgemm<a,a,1,80,32> takes 227 cycles\" (a = int8_t, typeid's name; the graph's qgemmVector instance with its scales and zero points, graph_qgemm.cpp): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is slower: each of the 16 weight loads of a K step (*(v16int8 *) w_ptr; w_ptr += N) issues as a load and a separate pointer addition, which share the two load slots and wait out the addition's 2-cycle latency, so the K loop runs at 32 cycles an iteration (354 load-slot operations in all) for 2 mac16; post-modified loads (vld ..., [p], #32) would halve the load-slot operations and remove the chain, which we believe the vendor code does and sumac's backend does not for this access pattern",
+	},
 }

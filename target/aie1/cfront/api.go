@@ -285,6 +285,9 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 	if x.Type().IsScalar() && y.Type().IsVector() {
 		x, y = y, x
 	}
+	if x.Type() == kernel.VecOf(kernel.Int16, 16) && y.Type() == kernel.VecOf(kernel.Int32, 16) {
+		x, y = y, x // int16 x int32: the int32 lanes are the X operand (Form32x16)
+	}
 	xt := x.Type()
 	if !xt.IsVector() {
 		l.fail(p, "a vector product needs a vector operand, have %v and %v", x.Type(), y.Type())
@@ -320,6 +323,17 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 		X := l.grow(b, p, x, 32)
 		op := map[kernel.MACKind]kernel.Op{kernel.Mul: kernel.OpMul8, kernel.Mac: kernel.OpMac8, kernel.Msc: kernel.OpMsc8}[kind]
 		args := []kernel.Operand{X, kernel.Imm(0), kernel.Imm(0x03122130), kernel.Imm(8), kernel.Imm(0x3120), z, kernel.Imm(0), kernel.Imm(zo), kernel.Imm(1)}
+		return l.macOp(b, p, op, acc, args)
+	case xt == kernel.VecOf(kernel.Int32, 16) && (scalar || y.Type() == kernel.VecOf(kernel.Int16, 16)):
+		// int32 x int16, 16 lanes into acc48: mul16/mac16/msc16 with an int32 X buffer (API
+		// "mul.hpp": a 32b x 16b product accumulates in acc48 on AIE1; llvm-aie
+		// AIE1InstrInfo.td VMAC48_S32_S16_BM)
+		z, zo, zoh := y, int64(0x76543210), int64(0xFEDCBA98)
+		if scalar {
+			z, zo, zoh = l.scalarVec(b, p, y, kernel.VecOf(kernel.Int16, 16)), 0, 0
+		}
+		op := ops[kernel.Int16][kind]
+		args := []kernel.Operand{x, kernel.Imm(0), kernel.Imm(0x76543210), kernel.Imm(0xFEDCBA98), z, kernel.Imm(0), kernel.Imm(zo), kernel.Imm(zoh)}
 		return l.macOp(b, p, op, acc, args)
 	case xt == kernel.VecOf(kernel.Int32, 8):
 		z := y
@@ -360,7 +374,7 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 		}
 		return l.emitOp(b, p, kernel.OpConcat, parts...)
 	}
-	l.fail(p, "element-wise products of %v are not supported (int16 x 8 or 16, int32 x 8, float x 8, 16 or 32 lanes)", xt)
+	l.fail(p, "element-wise products of %v and %v are not supported (int16 x 8 or 16, int32 x 8, int32 x int16 x 16, float x 8, 16 or 32 lanes)", xt, y.Type())
 	return kernel.Operand{}
 }
 

@@ -10,6 +10,7 @@
 #ifndef SUMAC_AIE1_EMUL_H
 #define SUMAC_AIE1_EMUL_H
 
+#include <cmath> // the kernels' log, round, ceil ... (<math.h>'s double functions)
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -187,6 +188,9 @@ template <typename T, int N> struct aie_vec {
             r.e[i] = (U)e[i];
         return r;
     }
+    // vector::pack<T>(): declared so that a file whose other kernels use it compiles; the
+    // front end does not lower it, so no kernel sumac runs calls it
+    template <typename U> aie_vec<U, N> pack() const;
     // accum<accfloat, N>::from_vector(v): the float lanes themselves (the shift applies to
     // integer accumulators only)
     aie_vec &from_vector(const aie_vec<T, N> &v, int shift = 0) {
@@ -536,6 +540,37 @@ v8acc80 aie_lmac8(v8acc80 acc, const aie_vec<int32, XN> &x, int xstart, unsigned
 AIE_LMAC8(16)
 AIE_LMAC8(32)
 #undef AIE_LMAC8
+
+// int32 x int16, 16 lanes x 1 column: mul16/mac16/msc16 with an int32 X buffer into 48-bit
+// lanes (target/aie1/kernel Form32x16): lane i multiplies x[xstart + xoff(i)] by
+// z[zstart + zoff(i)], lanes 8-15 taking their offsets from the _hi words.
+template <int XN>
+v16acc48 aie_mac16_32x16(v16acc48 acc, const aie_vec<int32, XN> &x, int xstart, unsigned xoffs, unsigned xoffs_hi,
+                         const v16int16 &z, int zstart, unsigned zoffs, unsigned zoffs_hi, int sign) {
+    for (int i = 0; i < 16; i++) {
+        int xi = ((xstart + aie_emul::lane_nib(xoffs, xoffs_hi, i)) % XN + XN) % XN;
+        int zi = (((zstart & 15) + aie_emul::lane_nib(zoffs, zoffs_hi, i)) % 16 + 16) % 16;
+        acc.e[i] = aie_emul::wrap(acc.e[i] + sign * (aie_emul::i128)x.e[xi] * z.e[zi], 48);
+    }
+    aie_emul::g_macs += 16;
+    return acc;
+}
+#define AIE_MAC16_32X16(XN)                                                                                            \
+    inline v16acc48 mac16(v16acc48 a, const v##XN##int32 &x, int xs, unsigned xo, unsigned xoh, const v16int16 &z,    \
+                          int zs, unsigned zo, unsigned zoh) {                                                         \
+        return aie_mac16_32x16(a, x, xs, xo, xoh, z, zs, zo, zoh, 1);                                                  \
+    }                                                                                                                  \
+    inline v16acc48 msc16(v16acc48 a, const v##XN##int32 &x, int xs, unsigned xo, unsigned xoh, const v16int16 &z,    \
+                          int zs, unsigned zo, unsigned zoh) {                                                         \
+        return aie_mac16_32x16(a, x, xs, xo, xoh, z, zs, zo, zoh, -1);                                                 \
+    }                                                                                                                  \
+    inline v16acc48 mul16(const v##XN##int32 &x, int xs, unsigned xo, unsigned xoh, const v16int16 &z, int zs,        \
+                          unsigned zo, unsigned zoh) {                                                                 \
+        return aie_mac16_32x16(v16acc48(), x, xs, xo, xoh, z, zs, zo, zoh, 1);                                         \
+    }
+AIE_MAC16_32X16(16)
+AIE_MAC16_32X16(32)
+#undef AIE_MAC16_32X16
 
 // fp32, 8 lanes x 1 column: fpmul/fpmac/fpmsc. The product and the sum are each rounded to
 // float (two roundings; the build disables FMA contraction).
@@ -1067,7 +1102,8 @@ inline unsigned long long get_cycles() { return aie_emul::next_cycles(); }
 // to intrinsics (target/aie1/cfront api.go), which the interpreter runs: the two agree bit for
 // bit or `sumac sim` reports the difference. MAC counts are those of the intrinsics the API
 // issues on AIE1 (its "detail/aie1" headers): an element-wise int16 multiply of 16 lanes is one
-// mul16 with half its products by zero (32), of 8 lanes one mul8 (32), an int32 one lmul8 (8),
+// mul16 with half its products by zero (32), of 8 lanes one mul8 (32), an int32 one lmul8 (8)
+// or, of 16 lanes times an int16, one int32 x int16 mul16 (16),
 // a float one fpmul per 8 lanes; mmul as listed at aie::mmul.
 template <typename T, int N> T aie_vec<T, N>::get(int i) const {
     if (i < 0 || i >= N)
@@ -1223,7 +1259,8 @@ namespace detail {
 template <typename T> struct acc_of;
 template <> struct acc_of<int16> { static constexpr int bits = 48; };
 template <> struct acc_of<int32> { static constexpr int bits = 80; };
-template <int N, typename T> struct lane_macs { static constexpr long long v = sizeof(T) == 4 ? 8 : 32; };
+// an int32 product issues per lane: lmul8 of 8 lanes (8), the int32 x int16 mul16 of 16 (16)
+template <int N, typename T> struct lane_macs { static constexpr long long v = sizeof(T) == 4 ? N : 32; };
 template <int N> struct lane_macs<N, float> { static constexpr long long v = N; };
 template <typename T, int N> aie_vec<T, N> splat(T s) {
     aie_vec<T, N> r;

@@ -207,9 +207,9 @@ var opInfo = [numOps]OpInfo{
 	OpLUPS:  {Name: "lups", MinArgs: 2, MaxArgs: 2, HasDst: true},
 
 	// MinArgs/MaxArgs differ for the int16 and int8 forms of mul16/mac16 (same count: 10/11).
-	OpMul16: {Name: "mul16", MinArgs: 10, MaxArgs: 10, HasDst: true, Lanes: 16},
-	OpMac16: {Name: "mac16", MinArgs: 11, MaxArgs: 11, HasDst: true, Lanes: 16, Acc: true},
-	OpMsc16: {Name: "msc16", MinArgs: 11, MaxArgs: 11, HasDst: true, Lanes: 16, Acc: true},
+	OpMul16: {Name: "mul16", MinArgs: 8, MaxArgs: 10, HasDst: true, Lanes: 16},
+	OpMac16: {Name: "mac16", MinArgs: 9, MaxArgs: 11, HasDst: true, Lanes: 16, Acc: true},
+	OpMsc16: {Name: "msc16", MinArgs: 9, MaxArgs: 11, HasDst: true, Lanes: 16, Acc: true},
 	OpMul8:  {Name: "mul8", MinArgs: 9, MaxArgs: 9, HasDst: true, Lanes: 8, Cols: 4},
 	OpMac8:  {Name: "mac8", MinArgs: 10, MaxArgs: 10, HasDst: true, Lanes: 8, Cols: 4, Acc: true},
 	OpMsc8:  {Name: "msc8", MinArgs: 10, MaxArgs: 10, HasDst: true, Lanes: 8, Cols: 4, Acc: true},
