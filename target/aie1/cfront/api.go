@@ -293,7 +293,7 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 		l.fail(p, "a vector product needs a vector operand, have %v and %v", x.Type(), y.Type())
 	}
 	scalar := !y.Type().IsVector()
-	if !scalar && y.Type() != xt {
+	if !scalar && y.Type() != xt && !(xt == kernel.VecOf(kernel.Int32, 16) && y.Type() == kernel.VecOf(kernel.Int16, 16)) {
 		l.fail(p, "vector product of %v and %v: the types must match", xt, y.Type())
 	}
 	ops := map[kernel.Elem][3]kernel.Op{
@@ -328,6 +328,10 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 		// int32 x int16, 16 lanes into acc48: mul16/mac16/msc16 with an int32 X buffer (API
 		// "mul.hpp": a 32b x 16b product accumulates in acc48 on AIE1; llvm-aie
 		// AIE1InstrInfo.td VMAC48_S32_S16_BM)
+		if kind == kernel.Mul {
+			// the API's accumulator for mul without one is not acc48 for every type pair
+			l.fail(p, "aie::mul of int32 and int16 lanes: start from an accumulator (aie::mac of aie::accum<acc48, 16>), which sumac lowers to the int32 x int16 mac16")
+		}
 		z, zo, zoh := y, int64(0x76543210), int64(0xFEDCBA98)
 		if scalar {
 			z, zo, zoh = l.scalarVec(b, p, y, kernel.VecOf(kernel.Int16, 16)), 0, 0
@@ -374,7 +378,7 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 		}
 		return l.emitOp(b, p, kernel.OpConcat, parts...)
 	}
-	l.fail(p, "element-wise products of %v and %v are not supported (int16 x 8 or 16, int32 x 8, int32 x int16 x 16, float x 8, 16 or 32 lanes)", xt, y.Type())
+	l.fail(p, "element-wise products of %v are not supported (int16 x 8 or 16, int32 x 8, int32 x 16 by int16, float x 8, 16 or 32 lanes)", xt)
 	return kernel.Operand{}
 }
 

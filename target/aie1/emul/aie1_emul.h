@@ -1310,6 +1310,17 @@ template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, co
 template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, typename aie_id<T>::type s, const aie_vec<T, N> &a) {
     return mac(c, detail::splat<T, N>(s), a);
 }
+// an int16 and an int32 vector (either order): the int32 x int16 mac16 of 16 lanes
+template <int B, typename T, typename U, int N>
+typename std::enable_if<!std::is_same<T, U>::value && sizeof(T) + sizeof(U) == 6, aie_acc<B, N>>::type
+mac(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<U, N> &b) {
+    return aie_emul::lanewise(c, a, b, 1, N);
+}
+template <int B, typename T, typename U, int N>
+typename std::enable_if<!std::is_same<T, U>::value && sizeof(T) + sizeof(U) == 6, aie_acc<B, N>>::type
+msc(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<U, N> &b) {
+    return aie_emul::lanewise(c, a, b, -1, N);
+}
 template <int B, typename T, int N> aie_acc<B, N> msc(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
     return aie_emul::lanewise(c, a, b, -1, detail::lane_macs<N, T>::v);
 }

@@ -53,6 +53,7 @@ var adfKernels = []struct {
 	{file: "row3.cc", instance: "row3<32>", timing: true},
 	{file: "widen.cc", timing: true},
 	{file: "ports.cc", timing: true},
+	{file: "scale32.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
