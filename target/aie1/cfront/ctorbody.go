@@ -180,8 +180,9 @@ func (l *lowerer) ctorEval(e Expr) (cNum, bool) {
 // ctorCall evaluates the functions ctorEval knows. log, ceil and floor are <math.h>'s
 // double functions (a float argument is promoted); abs, max and min keep their arguments'
 // type (std::max needs one type). float2fix(x, s) is the AIE1 scalar conversion (UG1078
-// "Datatype Conversions": x scaled by 2^s to an int), here x * 2^s rounded toward zero and
-// saturated to int, as C++'s conversion of the scaled value when it fits.
+// "Datatype Conversions": x scaled by 2^s to an int), x * 2^s rounded to the nearest integer,
+// ties to even, and saturated to int: llvm-aie's AIE1InstrInfo.td selects the same FLT2FX
+// instruction for lrint (pat_lrint), which rounds so in the default mode.
 func (l *lowerer) ctorCall(c *Call) (cNum, bool) {
 	if c.Recv != nil {
 		return cNum{}, false
@@ -207,7 +208,7 @@ func (l *lowerer) ctorCall(c *Call) (cNum, bool) {
 		}
 		return args[0], true
 	case len(args) == 2 && fun == "float2fix" && args[1].k == cInt:
-		v := math.Trunc(float64(float32(args[0].v)) * math.Exp2(args[1].v))
+		v := math.RoundToEven(float64(float32(args[0].v)) * math.Exp2(args[1].v))
 		if math.IsNaN(v) {
 			v = 0
 		}

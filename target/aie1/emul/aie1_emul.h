@@ -155,10 +155,11 @@ inline void set_sat() { aie_emul::g_sat = aie_emul::Saturate; }
 inline void clr_sat() { aie_emul::g_sat = aie_emul::NoSat; }
 
 // float2fix(x, s): the scalar float-to-fixed conversion (UG1078 "Datatype Conversions": x
-// scaled by 2^s to an int), x * 2^s rounded toward zero and saturated to int, as
-// target/aie1/cfront's constructor evaluation computes it (ctorbody.go).
+// scaled by 2^s to an int), x * 2^s rounded to nearest, ties to even (llvm-aie selects the same
+// FLT2FX for lrint), saturated to int, as target/aie1/cfront's constructor evaluation
+// computes it (ctorbody.go).
 inline int float2fix(float x, int s) {
-    double v = (double)x * __builtin_ldexp(1.0, s);
+    double v = std::nearbyint((double)x * __builtin_ldexp(1.0, s));
     if (v != v) return 0;
     if (v >= 2147483647.0) return 2147483647;
     if (v <= -2147483648.0) return (-2147483647 - 1);
