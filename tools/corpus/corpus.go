@@ -11,6 +11,18 @@ var (
 	xupTraining    = source{"Xilinx/xup_aie_training", "0cf36b2534aad8a98d9f21bc9b1bfeaa1a83fe9e"}
 	onnx2versalOld = source{"rehohoho/onnx2versal", "310305426fd2164dd66ef003439d1d199f1918e4"}
 	onnx2versal    = source{"rehohoho/onnx2versal", "6d8622920fb22a94c39dac4ec78eea4ea4442046"}
+	// the commits whose split.h comments give SplitScalar's and SplitInt8's figures (the
+	// kernels changed after them)
+	onnx2versalSplit     = source{"rehohoho/onnx2versal", "a6a736ea17504a4d5e3909807553e59647849a4d"}
+	onnx2versalSplitInt8 = source{"rehohoho/onnx2versal", "963c34253be55cd9b55026cdfb370a7f38711025"}
+	// the commit that adds Conv3x3ReluStreamCacheCKK with its conv.h figures
+	onnx2versalConv3x3 = source{"rehohoho/onnx2versal", "e021a373dd3e8625b2dab2847bf3d541507a10da"}
+	// the commit that adds Conv3x3ReluStreamCacheCKK2Row (later renamed ...MultiRow, same figure)
+	onnx2versalConv3x3Rows = source{"rehohoho/onnx2versal", "0edd3cb6b6846f153446b7a0266824d5fee0ddd5"}
+	// the commit whose conv.h gives Conv5x5on8ReluBCHW<28, 24, 1, 1, 6> 16521 cycles
+	onnx2versalConvM6 = source{"rehohoho/onnx2versal", "2aa162e9408d71b774d8a95c9c8a97b58c50bcfd"}
+	// the commit whose pad.h gives Pad2DStreamScalar's and Pad2DStreamFloat's figures
+	onnx2versalPad = source{"rehohoho/onnx2versal", "9480742f0b31add0d4ccdd89785bded3abc5b21d"}
 )
 
 // entry is one kernel with a published cycle figure.
@@ -113,5 +125,140 @@ var corpus = []entry{
 		File: "design/aie_src/concat.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConcatInt8<int8_t,5,4,32,144>",
 		Published: 283, Where: "concat.h, the class comment: its tile.cycles() difference", Scope: "counter",
 		Mechanism: "as ConcatFloat: the flattened copy loops run at the port's bound (144 words, 158 cycles); the figure is the same 139 cycles above the bound as ConcatFloat's, a fixed cost the model lacks",
+	},
+	{
+		Name: "MacFloat<float,28,128,1>", Source: onnx2versal,
+		File: "design/aie_src/mac.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "MacFloat<float,28,128,1>",
+		Published: 1881, Where: "mac.h, the class comment \"MacFloat<196,128> takes 1881 cycles\": its tile.cycles() difference; 196x128 is the tensor, the graph (graph_mac.cpp, the same commit as the comment, ec9894f) runs it in calls of BCHUNK = 28 rows (MacFloat<float,BCHUNK,128,1>), and 196 rows could not take 1881 cycles (3136 vector stores); the kernel code is unchanged since ec9894f but for the profiling macros", Scope: "counter",
+		Mechanism: "the model is faster: it flattens the 16-iteration inner loop and software-pipelines it (an fpmac, an fpmax and a vector store an element group, 3.4 cycles each in the model's schedule, where three vector loads and the separate pointer additions of w_ptr and b_ptr share the two load slots); the figure's 4.2 cycles a group suggest the vendor compiler keeps the inner loop (no flatten pragma) and pays its branch and the fpmac-fpmax-store latency each 16 groups: a loop policy the model does not share",
+	},
+	{
+		Name: "SplitScalar<float,10,64,22,1>::filter3", Source: onnx2versalSplit,
+		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitScalar<float,10,64,22,1>",
+		Published: 9505, Where: "split.h, the class comment \"SplitScalar<f,3,10,64,22>::filter3 takes 9505 cycles\" (written at 6b40450 when the 3 outputs were named; the graph, graph_split.cpp, runs H=10, INP_W=64, OUT_W=22, OVERLAP=1, whose registerKernelClass picks filter3; its code for OVERLAP > 0 is unchanged at this commit): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is faster, as for ConcatScalar: it flattens and software-pipelines the per-element copy loops (a 32-bit stream read and one or two scalar window writes an element, 640 elements in 889 cycles, near the input port's word a cycle); the figure is about 15 cycles an element, which matches iterations that do not overlap (the stream read's latency, the window writes and the loop branch) in loops of 1 to 21 iterations: we believe the vendor compiler does not pipeline these scalar stream loops, which the model does not reproduce",
+	},
+	{
+		Name: "SplitScalar<float,10,64,31,-1>::filter2", Source: onnx2versalSplit,
+		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitScalar<float,10,64,31,-1>",
+		Published: 9547, Where: "split.h, the class comment \"SplitScalar<f,10,64,31,-1>::filter2 takes 9547 cycles\" (the graph's splitScalar_neg instance; registerKernelClass picks filter2): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "as SplitScalar::filter3: 640 stream words in 927 cycles in the model, about 15 cycles a word in the figure (iterations that do not overlap)",
+	},
+	{
+		Name: "SplitInt8<int8_t,10,160,64,16>::filter3", Source: onnx2versalSplitInt8,
+		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitInt8<int8_t,10,160,64,16>",
+		Published: 1649, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,16>::filter3 takes 1649 cycles\" (a = int8_t, typeid's name; the graph's splitInt8 instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model runs at the input stream's bound (1600 bytes, 400 words at one a cycle: 404 cycles, stream stalls included), its copy loops of 1 to 3 128-bit reads flattened; the figure is 1245 cycles above that bound for 50 such loops (5 a row), and filter2's 833 above it for 30 (3 a row): about 25 cycles a loop in both, which we believe is what the vendor compiler spends on each small loop it keeps (set-up, the stream read's latency before the first write, no overlap between loops); the model flattens them (LLVM's full-unroll size policy, backend/flatten.go) and does not reproduce that cost",
+	},
+	{
+		Name: "SplitInt8<int8_t,10,160,64,-32>::filter2", Source: onnx2versalSplitInt8,
+		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitInt8<int8_t,10,160,64,-32>",
+		Published: 1237, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,-32>::filter2 takes 1237 cycles\" (the graph's splitInt8_neg instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "as SplitInt8::filter3: the model at the input stream's bound (400 words, 404 cycles); the figure is about 28 cycles above it for each of the 30 small copy loops the kernel runs (3 a row), a per-loop cost the model lacks where it flattens them",
+	},
+	{
+		Name: "Conv3x3ReluStreamCacheCKK<26,28,24,1,1,1,1,4,3,1>", Source: onnx2versalConv3x3,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv3x3ReluStreamCacheCKK<26,28,24,1,1,1,1,4,3,1>",
+		Published: 10086, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK<26,28,24,1,1,1,1,4,3,1> total = 10086 cycles\" (the graph's conv3x3ReluCacheCKK instance, graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is faster: each output row's 3 column blocks (OUT_W/8) are flattened and software-pipelined, so one block's 9 chained fpmacs (FPAccChainCycles apart) overlap the next block's loads, about 24 cycles a block; the figure's 35 cycles a block (288 blocks) suggest the vendor compiler keeps the column loop (no flatten pragma) and runs each block's loads, 9-fpmac chain, fpmax and two 128-bit stream writes without overlap: a loop policy the model does not share",
+	},
+	{
+		Name: "Conv3x3ReluStreamCacheCKK<24,24,12,2,2,1,1,4,3,1>", Source: onnx2versalConv3x3,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv3x3ReluStreamCacheCKK<24,24,12,2,2,1,1,4,3,1>",
+		Published: 3649, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK<24,24,12,2,2,1,1,4,3,1> total = 3649 cycles\" (the graph's conv3x3ReluCacheCKK_s2 instance, stride 2): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "as the stride-1 instance: the model overlaps the flattened column blocks' fpmac chains, which we believe the vendor compiler does not",
+	},
+	{
+		Name: "Conv3x3ReluStreamCacheCKK2Row<26,28,24,1,1,1,1,4,3,1>", Source: onnx2versalConv3x3Rows,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv3x3ReluStreamCacheCKK2Row<26,28,24,1,1,1,1,4,3,1>",
+		Published: 9815, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK2Row<26,28,24,1,1,1,1,4,3,1> total = 9815 cycles\" (the graph's conv3x3ReluStreamCacheCKK2Row instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "as Conv3x3ReluStreamCacheCKK (two output rows a pass): the model overlaps the flattened column blocks' chains of 9 fpmacs, 7224 cycles for 288 blocks (25 a block); the figure's 34 a block suggests blocks that do not overlap in the vendor's schedule",
+	},
+	{
+		Name: "Conv5x5on8ReluBCHW<28,24,1,1,6>", Source: onnx2versalConvM6,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv5x5on8ReluBCHW<28,24,1,1,6,5,1>",
+		Published: 16521, Where: "conv.h, the class comment \"Conv5x5on8ReluBCHW<28, 24, 1, 1, 6> total = 16521 cycles\" (INP_W, OUT_W, B, C, M; the graph, graph_conv.cpp, adds K = 5 and IS_RELU = 1): its tile.cycles() difference; the same kernel with M = 2 is the row Conv5x5on8ReluBCHW<28,24,1,2,2>, and 3bd7178's 16737 cycles for this instance, with the code before later clean-ups, is left out (the model gives 16454 for both)", Scope: "counter",
+	},
+	{
+		Name: "Conv5x5on8Relu<28,28,24,24,1,1,1,2,4,5,5,1,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv5x5on8Relu<28,28,24,24,1,1,1,2,4,5,5,1,1>",
+		Published: 21401, Where: "conv.h, the class comment \"Conv5x5on8Relu<28,28,24,24,1,1,1,2,4,5,5,1,1> total = 21401\" (the graph's conv5x5on8ReluBCHW instance, graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvHx8ReluStream<28,28,24,24,1,1,1,2,4,5,5,1,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx8ReluStream<28,28,24,24,1,1,1,2,4,5,5,1,1>",
+		Published: 24133, Where: "conv.h, the class comment \"ConvHx8ReluStream<28,28,24,24,1,1,1,2,4,5,5,1,1> total = 24133\" (the graph's convHx6ReluStream instance): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "Conv1x1Relu<24,24,24,24,1,1,1,2,4,1,1,1,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv1x1Relu<24,24,24,24,1,1,1,2,4,1,1,1,1>",
+		Published: 3617, Where: "conv.h, the class comment \"Conv1x1Relu<24,24,24,24,1,1,1,2,4,1,1,1,1> total = 3617\" (the graph's conv1x1Relu instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is slower: the 2-iteration channel loop (chess_prepare_for_pipelining, weights[weightIdx] with weightIdx a run-time index) stays a loop inside the 3-iteration column loop, which sumac's backend then does not software-pipeline, so each output vector waits out in turn the address computation and scalar load of its weights, the broadcast, two fpmacs, the fpmax and the store: 35 cycles a vector (288 vectors) in the model's schedule; the figure's 12.6 cycles a vector need the vectors to overlap, which the vendor compiler's pipelining of the column loop gives and the model's does not",
+	},
+	{
+		Name: "Conv1x1ReluStream<24,24,24,24,1,1,1,2,4,1,1,1,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv1x1ReluStream<24,24,24,24,1,1,1,2,4,1,1,1,1>",
+		Published: 4217, Where: "conv.h, the class comment \"Conv1x1ReluStream<24,24,24,24,1,1,1,2,4,1,1,1,1> total = 4217\" (the graph's conv1x1ReluStream instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "as Conv1x1Relu (weights from ckk_row[c], results on a stream): the channel loop inside the column loop keeps the column loop from being software-pipelined in the model, so each output vector's scalar load, broadcast, fpmacs, fpmax and stream writes run in sequence, where the vendor's 14.6 cycles a vector overlap them",
+	},
+	{
+		Name: "GemmReluMKKNStream<7,36,16,1>", Source: onnx2versal,
+		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKNStream<7,36,16,1>",
+		Published: 3100, Where: "gemm.h, the class comment \"GemmReluMKKNStream<7,36,10> total = 3100\": M, K and the 10 outputs of the graph (graph_gemm.cpp), which instantiates it with N padded to 8, N_PAD8 = 16: its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is slower: each aie::mac(acc, matW, in_row[...]) has a scalar operand, which sumac's lowering puts into lane 0 of a zeroed vector register (a vzero and a lane update on the move slot for each of the 4 scalars of a MAC_ROW), and the two 128-bit weight reads are moved into matW's halves on the same slot: 1541 move-slot operations against 532 vector ones, plus 1260 cycles of weight-stream stalls; we believe the vendor compiler selects each scalar's lane from in_row loaded as a vector (the MAC's zstart), which the model's lowering does not do",
+	},
+	{
+		Name: "GemmReluMKKNTwoAccsStream<7,36,16,1>", Source: onnx2versal,
+		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKNTwoAccsStream<7,36,16,1>",
+		Published: 2774, Where: "gemm.h, the comment of class GemmReluMKKNTwoAccsStream, \"GemmReluMKKNStream<7,36,10> total = 2774 (slower than GemmReluMKKNStream for larger N)\": the name is the other class's, the comparison says the figure is this one's; the graph's gemmReluMKKNTwoAccsStream instance (N_PAD8 = 16): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "as GemmReluMKKNStream: the scalar operands of aie::mac become lane updates of zeroed vector registers on the move slot, which bounds the model's schedule",
+	},
+	{
+		Name: "ConvHx4Relu<26,28,24,24,1,1,1,2,4,3,3,1,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4Relu<26,28,24,24,1,1,1,2,4,3,3,1,1>",
+		Published: 10603, Where: "conv.h, the class comment \"ConvHx4Relu<26,28,24,24,1,1,1,2,4,3,3,1,1> total = 10603\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,1,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,1,1>",
+		Published: 13734, Where: "conv.h, the class comment \"ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,1,1> total = 13734\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,2,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,2,1>",
+		Published: 8904, Where: "conv.h, the class comment \"ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,2,1> total = 8904\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvHx4ReluStream<24,24,11,12,2,2,1,2,4,3,3,1,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4ReluStream<24,24,11,12,2,2,1,2,4,3,3,1,1>",
+		Published: 6678, Where: "conv.h, the class comment \"ConvHx4ReluStream<24,24,11,12,2,2,1,2,4,3,3,1,1> total = 6678\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvHx4ReluStreamMultiRow<26,28,24,24,1,1,1,2,4,3,3,1,1>", Source: onnx2versal,
+		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4ReluStreamMultiRow<26,28,24,24,1,1,1,2,4,3,3,1,1>",
+		Published: 14801, Where: "conv.h, the class comment \"ConvHx4ReluStreamMultiRow<26,28,24,24,1,1,1,2,4,3,3,1,1> total = 14801\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "GemmReluMKKN<7,36,12,1>", Source: onnx2versal,
+		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKN<7,36,12,1>",
+		Published: 1470, Where: "gemm.h, the class comment \"GemmReluMKKN<7,36,10> total = 1470\" (the graph instantiates it with N padded to 4, N_PAD4 = 12): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "Pad2DStreamFloat<float,2,32,32,1,1,1,1>", Source: onnx2versalPad,
+		File: "design/aie_src/pad.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Pad2DStreamFloat<float,2,32,32,1,1,1,1>",
+		Published: 2867, Where: "pad.h, the class comment \"Pad2DStreamFloat<f,2,32,32,1,1,1,1> takes 2867 cycles\" (the graph's pad2DFloat instance, graph_pad.cpp): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model runs at the output port's bound (2 x 34 x 34 = 2312 words at one a cycle: 2378 cycles, stream stalls included), the 128-bit moves (getf_wss / put_wms) and the pad words' put_ms flattened; the figure is 489 cycles above it, about 7 a row for the 68 rows' small pad and copy loops: as for SplitInt8, a per-loop cost of the vendor's code that the model, which flattens them, lacks",
+	},
+	{
+		Name: "Pad2DStreamScalar<float,2,32,32,1,1,1,1>", Source: onnx2versalPad,
+		File: "design/aie_src/pad.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Pad2DStreamScalar<float,2,32,32,1,1,1,1>",
+		Published: 2964, Where: "pad.h, the class comment \"Pad2DStreamScalar<f,2,32,32,1,1,1,1> takes 2964 cycles\" (the graph's pad2DScalar instance): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is slower: it issues every 32-bit stream move on the MV1 slot (backend/adf.go: mov.ss, II_SS2SCL; mov.ms, II_SCL2MS), so an element's read and write take two cycles (4362 cycles for 2048 reads and 2312 writes); the figure, 1.28 cycles an output word, needs a read and a write in one cycle; llvm-aie's AIE1 instructions name stream reads on two moves (mov0 SS / mov1 SS, MV_SSA2SCL and MV_SSB2SCL) and writes as movs or mov1 (MV_SCL2MSA, MV_SCL2MSB), so we believe a read and a write can share a cycle on different move slots, which the model's slot assignment does not allow",
+	},
+	{
+		Name: "Qgemm<int8_t,int8_t,1,80,32>", Source: onnx2versal,
+		File: "design/aie_src/qgemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Qgemm<int8_t,int8_t,1,80,32>(0.004,0.003,0.002,25,0,19)",
+		Published: 227, Where: "qgemm.h, the class comment \"Qgemm<a,a,1,80,32> takes 227 cycles\" (a = int8_t, typeid's name; the graph's qgemmVector instance with its scales and zero points, graph_qgemm.cpp): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is slower: each of the 16 weight loads of a K step (*(v16int8 *) w_ptr; w_ptr += N) issues as a load and a separate pointer addition, which share the two load slots and wait out the addition's 2-cycle latency, so the K loop runs at 32 cycles an iteration (354 load-slot operations in all) for 2 mac16; post-modified loads (vld ..., [p], #32) would halve the load-slot operations and remove the chain, which we believe the vendor code does and sumac's backend does not for this access pattern",
 	},
 }

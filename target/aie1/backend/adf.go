@@ -213,6 +213,15 @@ func (l *lowerer) lowerADF(cur *region, in *kernel.Instr, dst *vreg, add func(*v
 			return true, err
 		}
 		add(&vop{name: op.String(), alts: vecAlts, itin: &aie1.ItinVFMAC, defs: []vopnd{l.def(dst)}, uses: append(acc, x...)})
+	case op == kernel.OpUnpack:
+		// 8-bit lanes widened to 16 bits: [Sched] has no itinerary of its own for it; sumac
+		// issues it as a lane permutation through the permute network on the vector slot,
+		// as broadcast (II_VSEL)
+		x, err := uses(aie1.OpndVecX, 0)
+		if err != nil {
+			return true, err
+		}
+		add(&vop{name: "vunpack", alts: vecAlts, itin: &aie1.ItinVSEL, defs: []vopnd{l.def(dst)}, uses: x})
 	case op == kernel.OpFPShuffle:
 		// a lane selection on the floating-point vector unit (intrinsics reference, "Simple
 		// Float Vector Lane Selection", with fpsel, the fpmac_conf wrappers): the VFPMAC

@@ -147,6 +147,26 @@ type lowerer struct {
 	// outerCounters: the enclosing loops' counters, marked when a nested loop reads them
 	outerCounters []*counterUse
 	// params: per window and pointer parameter, its register.
+	// modes: the kernel sets the rounding or saturation mode (its srs-family ops then keep
+	// their order with the mode writes, modeChain)
+	modes bool
+}
+
+// modeChain orders the writes of the mode control register and the srs-family ops that
+// read it, as the ops of one stream are ordered (streamEdges): the rounding and saturation
+// modes are core state that every later shift-round-saturate uses (UG1079 "Rounding and
+// Saturation Modes").
+const modeChain = "<srs mode>"
+
+// setsModes reports whether kernel k calls set_rnd, set_sat or clr_sat.
+func setsModes(k *kernel.Kernel) bool {
+	found := false
+	kernel.Walk(k.Body, func(s kernel.Stmt, _ int) {
+		if in, ok := s.(*kernel.Instr); ok && (in.Op == kernel.OpSetRnd || in.Op == kernel.OpSetSat) {
+			found = true
+		}
+	})
+	return found
 }
 
 func (l *lowerer) newReg(name string, f File, bits int) *vreg {
@@ -1014,7 +1034,24 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		if _, ok := l.immOf(in.Args[1]); !ok {
 			return posErr(in, fmt.Errorf("%v: the shift must be a compile-time constant for the AIE1 backend", op))
 		}
-		add(&vop{name: op.String(), alts: stAlts, itin: &aie1.ItinSRS, defs: []vopnd{l.def(dst)}, uses: []vopnd{l.use(acc, aie1.OpndAcc)}})
+		o := &vop{name: op.String(), alts: stAlts, itin: &aie1.ItinSRS, defs: []vopnd{l.def(dst)}, uses: []vopnd{l.use(acc, aie1.OpndAcc)}}
+		if l.modes {
+			o.stream = modeChain
+		}
+		add(o)
+	case kernel.OpSetRnd, kernel.OpSetSat:
+		// a write of the mode control register (set_rnd / set_sat / clr_sat): sumac issues it
+		// as a scalar move of the mode into the control register, on the move slot
+		// (ItinMOV), ordered with the srs-family ops (modeChain)
+		mode, ok := l.immOf(in.Args[0])
+		if !ok {
+			return posErr(in, fmt.Errorf("%v: the mode must be a compile-time constant", op))
+		}
+		name := "mov crRnd"
+		if op == kernel.OpSetSat {
+			name = "mov crSat"
+		}
+		add(&vop{name: name, alts: mvAlts, itin: &aie1.ItinMOV, imm: mode, stream: modeChain})
 	case kernel.OpUPS, kernel.OpLUPS:
 		v, err := argReg(0)
 		if err != nil {

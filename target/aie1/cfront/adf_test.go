@@ -201,11 +201,36 @@ func TestADFErrors(t *testing.T) {
 		{"void k(adf::input_circular_buffer<int16> & b) {}\n", "adf::input_circular_buffer ports are not supported yet"},
 		{"void a() {}\nvoid b() {}\n", "2 kernels defined (a, b): pass --instance NAME"},
 		{"#include \"missing.h\"\nvoid a() {}\n", "#include \"missing.h\": no such file"},
-		{"class C { public: C() { x = 1; } int x; void f(input_window<int16> * w);\n static void registerKernelClass() { REGISTER_FUNCTION(C::f); } };\nvoid C::f(input_window<int16> * w) {}\n", "constructor bodies are not supported"},
+		{"class C { public: C() { for (int i = 0; i < 2; i++) x = i; } int x; void f(input_window<int16> * w);\n static void registerKernelClass() { REGISTER_FUNCTION(C::f); } };\nvoid C::f(input_window<int16> * w) {}\n", "C's constructor: only assignments of constants to scalar members"},
 	} {
 		_, err := parseWith(t, map[string]string{"k.cc": c.src}, "")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.src, err, c.want)
+		}
+	}
+	// stream moves by port number: the port must exist, a float stream's raw word only moves
+	for _, c := range []struct{ body, want string }{
+		{"void k(input_stream<float> *a, output_stream<float> *b) { put_ms(1, 0); }\n", "put_ms(1, ...): the kernel has 1 output stream parameters"},
+		{"void k(input_stream<float> *a, output_stream<float> *b) { float x = get_ss(0) + 1; putf_ms(0, x); }\n", "get_ss on a float stream returns the raw word as an int"},
+		{"void k(input_stream<float> *a, output_stream<float> *b) { float x = readincr(a); put_ms(0, x); }\n", "put_ms on a float stream writes an int's bits"},
+		{"void k(input_stream<int16> *a, output_stream<int16> *b) { put_ms(0, get_ss(0)); }\n", "put_ms writes a 32-bit word: port 0 carries int16"},
+	} {
+		_, err := parseWith(t, map[string]string{"k.cc": "#include <adf.h>\n" + c.body}, "")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.body, err, c.want)
+		}
+	}
+	// a constructor defined outside its class, its body evaluated for the instance C(1)
+	class := "class C { public: C(int a); int x; void f(input_window<int16> * w);\n static void registerKernelClass() { REGISTER_FUNCTION(C::f); } };\nvoid C::f(input_window<int16> * w) { window_writeincr(w, x); }\n"
+	for _, c := range []struct{ ctor, want string }{
+		{"C::C(int a) { x = a * w; }\n", "the value assigned to x is not a compile-time number"},
+		{"C::C(int a) { x = a; assert(x > 2); }\n", "assert(x > 2) fails for this instance"},
+		{"C::C(int a) { x = a; x++; }\n", "only assignments of constants to scalar members"},
+		{"C::C(int a) { y = a; }\n", "only assignments (=) to scalar members"},
+	} {
+		_, err := parseWith(t, map[string]string{"k.cc": class + c.ctor}, "C(1)")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.ctor, err, c.want)
 		}
 	}
 }

@@ -29,6 +29,9 @@ type apiObj struct {
 // apiCall lowers a call of an API function, an ADF builtin with a value, or an intrinsic
 // form the intrinsic table does not hold (the short fp forms, the simple mul/mac/msc).
 func (l *lowerer) apiCall(b *kernel.Builder, c *Call, dst *kernel.Var) (kernel.Operand, bool) {
+	if o, ok := l.portRead(b, c, dst); ok {
+		return o, true
+	}
 	if o, ok := l.builtinValue(b, c, dst); ok {
 		return o, true
 	}
@@ -282,12 +285,15 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 	if x.Type().IsScalar() && y.Type().IsVector() {
 		x, y = y, x
 	}
+	if x.Type() == kernel.VecOf(kernel.Int16, 16) && y.Type() == kernel.VecOf(kernel.Int32, 16) {
+		x, y = y, x // int16 x int32: the int32 lanes are the X operand (Form32x16)
+	}
 	xt := x.Type()
 	if !xt.IsVector() {
 		l.fail(p, "a vector product needs a vector operand, have %v and %v", x.Type(), y.Type())
 	}
 	scalar := !y.Type().IsVector()
-	if !scalar && y.Type() != xt {
+	if !scalar && y.Type() != xt && !(xt == kernel.VecOf(kernel.Int32, 16) && y.Type() == kernel.VecOf(kernel.Int16, 16)) {
 		l.fail(p, "vector product of %v and %v: the types must match", xt, y.Type())
 	}
 	ops := map[kernel.Elem][3]kernel.Op{
@@ -317,6 +323,21 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 		X := l.grow(b, p, x, 32)
 		op := map[kernel.MACKind]kernel.Op{kernel.Mul: kernel.OpMul8, kernel.Mac: kernel.OpMac8, kernel.Msc: kernel.OpMsc8}[kind]
 		args := []kernel.Operand{X, kernel.Imm(0), kernel.Imm(0x03122130), kernel.Imm(8), kernel.Imm(0x3120), z, kernel.Imm(0), kernel.Imm(zo), kernel.Imm(1)}
+		return l.macOp(b, p, op, acc, args)
+	case xt == kernel.VecOf(kernel.Int32, 16) && (scalar || y.Type() == kernel.VecOf(kernel.Int16, 16)):
+		// int32 x int16, 16 lanes into acc48: mul16/mac16/msc16 with an int32 X buffer (API
+		// "mul.hpp": a 32b x 16b product accumulates in acc48 on AIE1; llvm-aie
+		// AIE1InstrInfo.td VMAC48_S32_S16_BM)
+		if kind == kernel.Mul {
+			// the API's accumulator for mul without one is not acc48 for every type pair
+			l.fail(p, "aie::mul of int32 and int16 lanes: start from an accumulator (aie::mac of aie::accum<acc48, 16>), which sumac lowers to the int32 x int16 mac16")
+		}
+		z, zo, zoh := y, int64(0x76543210), int64(0xFEDCBA98)
+		if scalar {
+			z, zo, zoh = l.scalarVec(b, p, y, kernel.VecOf(kernel.Int16, 16)), 0, 0
+		}
+		op := ops[kernel.Int16][kind]
+		args := []kernel.Operand{x, kernel.Imm(0), kernel.Imm(0x76543210), kernel.Imm(0xFEDCBA98), z, kernel.Imm(0), kernel.Imm(zo), kernel.Imm(zoh)}
 		return l.macOp(b, p, op, acc, args)
 	case xt == kernel.VecOf(kernel.Int32, 8):
 		z := y
@@ -357,7 +378,7 @@ func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x
 		}
 		return l.emitOp(b, p, kernel.OpConcat, parts...)
 	}
-	l.fail(p, "element-wise products of %v are not supported (int16 x 8 or 16, int32 x 8, float x 8, 16 or 32 lanes)", xt)
+	l.fail(p, "element-wise products of %v are not supported (int16 x 8 or 16, int32 x 8, int32 x 16 by int16, float x 8, 16 or 32 lanes)", xt)
 	return kernel.Operand{}
 }
 
@@ -382,6 +403,12 @@ func (l *lowerer) apiAddSub(b *kernel.Builder, p Pos, sub bool, a, y kernel.Oper
 			op = kernel.OpFPSub
 		}
 		return l.emitOp(b, p, op, a, y, kernel.Imm(0), kernel.Imm(0x76543210))
+	}
+	// acc48 and an int32 vector of its lanes: the vector joins the accumulator unshifted
+	// (API "add.hpp": add(accum, vector) adds the vector's values), by lups as
+	// accum::from_vector does; acc48 with int16 and acc80 with int32 add directly
+	if a.Type().IsAcc() && a.Type().Elem == kernel.Acc48 && y.Type().IsVector() && y.Type().Elem == kernel.Int32 && y.Type().Lanes == a.Type().Lanes {
+		y = l.emitOp(b, p, kernel.OpLUPS, y, kernel.Imm(0))
 	}
 	op := kernel.OpVAdd
 	if sub {
@@ -730,6 +757,13 @@ func (l *lowerer) apiMethod(b *kernel.Builder, c *Call, dst *kernel.Var) (kernel
 		shift := kernel.Imm(0)
 		if len(c.Args) == 2 {
 			shift = l.expr(b, c.Args[1])
+		}
+		if t.IsVector() && t.Elem == kernel.Float32 && v.Type() == t {
+			// accum<accfloat, N> is a float vector on AIE1 (API "accum_native_types.hpp"):
+			// from_vector copies the lanes
+			tv := target()
+			b.At(kpos(p)).Mov(tv, v)
+			return kernel.V(tv), true
 		}
 		op := kernel.OpUPS
 		if t.IsAcc() && t.Elem == kernel.Acc48 && v.Type().Elem == kernel.Int32 {

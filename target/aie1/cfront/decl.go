@@ -50,11 +50,13 @@ type unit struct {
 	globals []*DeclStmt
 	// bodies: methods defined inside a class (instantiated), by class instance and name
 	methods map[string]*funcDef
+	// ctors: constructors defined outside their class (C<T>::C(...) : ... { ... }), by class
+	ctors map[string][]*funcDef
 }
 
 func (p *parser) parseFile(instance string) (f *File, err error) {
 	defer p.catch(&err)
-	u := &unit{p: p, classes: map[string]*classDef{}, methods: map[string]*funcDef{}}
+	u := &unit{p: p, classes: map[string]*classDef{}, methods: map[string]*funcDef{}, ctors: map[string][]*funcDef{}}
 	u.top(false)
 	if t := p.peek(); t.Kind != tEOF {
 		p.fail(t.Pos, "unexpected %s at file scope", t)
@@ -420,7 +422,9 @@ func (u *unit) declOrFunc(tps []tparam, at Pos) {
 	u.funcs = append(u.funcs, fd)
 }
 
-// tryCtorDef skips an out-of-class constructor or destructor definition (C::C(...) ...).
+// tryCtorDef reads an out-of-class constructor definition (C::C(...) ... or, in a class
+// template, C<T>::C(...) ...) and keeps its tokens for the class's instances; a destructor
+// defined outside its class is skipped (a kernel object is never destroyed during a run).
 func (u *unit) tryCtorDef(tps []tparam) bool {
 	p := u.p
 	t := p.peek()
@@ -438,8 +442,84 @@ func (u *unit) tryCtorDef(tps []tparam) bool {
 	if !p.isAt(k, "::") || !(p.peekAt(k+1).Text == t.Text || p.isAt(k+1, "~")) {
 		return false
 	}
-	p.fail(t.Pos, "constructors and destructors defined outside their class are not supported (define %s's constructor in the class)", t.Text)
+	dtor := p.isAt(k+1, "~")
+	p.next()
+	var cargs [][]Token
+	if p.is("<") {
+		cargs = u.splitAngles()
+	}
+	p.expect("::", "")
+	p.accept("~")
+	start := p.i // the constructor's name
+	p.next()
+	if !p.is("(") {
+		p.fail(p.peek().Pos, "expected the parameters of %s's constructor, found %s", t.Text, p.peek())
+	}
+	p.skipBalanced()
+	p.accept("noexcept")
+	if p.accept(":") { // member initializers: name(args) or name{args}, separated by ','
+		for {
+			if p.peek().Kind != tIdent {
+				p.fail(p.peek().Pos, "expected a member name in the initializer list, found %s", p.peek())
+			}
+			p.next()
+			if !p.is("(") && !p.is("{") {
+				p.fail(p.peek().Pos, "expected ( or { after the member name in the initializer list, found %s", p.peek())
+			}
+			p.skipBalanced()
+			if !p.accept(",") {
+				break
+			}
+		}
+	}
+	switch {
+	case p.is("{"):
+		p.skipBalanced()
+	case p.accept("="):
+		p.next()
+		p.expect(";", "")
+		return true
+	default:
+		p.fail(p.peek().Pos, "expected the body of %s's constructor, found %s", t.Text, p.peek())
+	}
+	p.accept(";")
+	if !dtor {
+		u.ctors[t.Text] = append(u.ctors[t.Text], &funcDef{pos: t.Pos, name: t.Text, class: t.Text, cargs: cargs, tparams: tps, toks: p.toks[start:p.i], hasBody: true})
+	}
 	return true
+}
+
+// outOfClassCtors parses the constructors defined outside class cd for its instance c (the
+// definition's template parameters named by their place in C<a, b, ...>), replacing the
+// declarations in the class they define.
+func (u *unit) outOfClassCtors(cd *classDef, c *ClassDecl, full [][]Token) {
+	for _, fd := range u.ctors[cd.name] {
+		toks := fd.toks
+		if fd.tparams != nil {
+			if cd.tparams == nil {
+				u.p.fail(fd.pos, "%s's constructor is defined as a template, but %s is not a class template", cd.name, cd.name)
+			}
+			m := map[string][]Token{}
+			for j, a := range fd.cargs {
+				if len(a) == 1 && a[0].Kind == tIdent && j < len(full) {
+					m[a[0].Text] = full[j]
+				}
+			}
+			toks = substitute(toks, m)
+		}
+		sub := u.sub(toks)
+		ct := u.parseCtor(sub)
+		u.p.notes = append(u.p.notes, sub.notes...)
+		replaced := false
+		for i, x := range c.Ctors {
+			if x.Body == nil && x.Inits == nil && len(x.Params) == len(ct.Params) && !replaced {
+				c.Ctors[i], replaced = ct, true
+			}
+		}
+		if !replaced {
+			c.Ctors = append(c.Ctors, ct)
+		}
+	}
 }
 
 // splitAngles reads <a, b, ...> and returns each argument's tokens.
@@ -571,6 +651,10 @@ func (u *unit) bindTemplate(at Pos, what string, tps []tparam, args [][]Token) (
 // substitute replaces template parameters by their arguments; an argument of more than one
 // token that is not a type is parenthesized. Tokens take the position of the parameter's use.
 func substitute(toks []Token, m map[string][]Token) []Token {
+	return foldTraits(substituteArgs(toks, m))
+}
+
+func substituteArgs(toks []Token, m map[string][]Token) []Token {
 	var out []Token
 	for _, t := range toks {
 		a, ok := m[t.Text]
@@ -700,9 +784,9 @@ func (u *unit) selectKernel(instance string) (*File, error) {
 
 // registeredIn finds the REGISTER_FUNCTION(C::f) a registerKernelClass body reaches: its
 // if/else chain on template arguments (if (LCNT == 5) REGISTER_FUNCTION(C::filter5); ...)
-// evaluated on the instance's values; the first REGISTER_FUNCTION when the body does not parse
-// or a condition is not a constant.
-func (u *unit) registeredIn(toks []Token) string {
+// evaluated on the instance's values and the class's constant members (env); the first
+// REGISTER_FUNCTION when the body does not parse or a condition is not a constant.
+func (u *unit) registeredIn(toks []Token, env func(string) (int64, bool, bool)) string {
 	first := registered(toks)
 	i := 0
 	for i < len(toks) && toks[i].Text != "{" {
@@ -729,7 +813,7 @@ func (u *unit) registeredIn(toks []Token) string {
 				}
 			}
 		case *IfStmt:
-			c, err := constEval(s.Cond, nil)
+			c, err := constEval(s.Cond, env)
 			if err != nil {
 				return "", false
 			}
@@ -920,6 +1004,11 @@ func (u *unit) instantiateClass(cd *classDef, spec *instanceSpec) *ClassDecl {
 		return c
 	}
 	c := u.parseClass(toks, cd.name, name)
+	var full [][]Token
+	if cd.tparams != nil {
+		_, full = u.bindTemplate(cd.pos, cd.name, cd.tparams, spec.targs)
+	}
+	u.outOfClassCtors(cd, c, full)
 	cd.inst[name] = c
 	return c
 }
@@ -937,6 +1026,7 @@ func (u *unit) parseClass(toks []Token, base, name string) *ClassDecl {
 	sub.next()
 	defaultPublic := kw.Text == "struct"
 	_ = defaultPublic
+	var regBody []Token
 	for !sub.is("}") {
 		t := sub.peek()
 		switch {
@@ -970,7 +1060,7 @@ func (u *unit) parseClass(toks []Token, base, name string) *ClassDecl {
 			start := sub.i
 			u.skipMember(sub)
 			body := sub.toks[start:sub.i]
-			c.Registered = u.registeredIn(body)
+			regBody = body
 			for i := 0; i+3 < len(body); i++ {
 				if body[i].Text == "REGISTER_PARAMETER" && body[i+1].Text == "(" && body[i+2].Kind == tIdent {
 					c.Params = append(c.Params, body[i+2].Text)
@@ -980,8 +1070,39 @@ func (u *unit) parseClass(toks []Token, base, name string) *ClassDecl {
 			u.member(sub, c)
 		}
 	}
+	if regBody != nil {
+		// after the whole class: its conditions may name constants declared below it
+		c.Registered = u.registeredIn(regBody, classConsts(c))
+	}
 	u.p.notes = append(u.p.notes, sub.notes...)
 	return c
+}
+
+// classConsts gives the values of a class's integer constant members (static constexpr int
+// LCNT = (INP_W - OUT_W) / FIRST_STRIDE + 1;, template arguments substituted), each
+// evaluated on the ones before it, for the conditions of its registerKernelClass.
+func classConsts(c *ClassDecl) func(string) (int64, bool, bool) {
+	vals := map[string]int64{}
+	uns := map[string]bool{}
+	env := func(n string) (int64, bool, bool) {
+		v, ok := vals[n]
+		return v, uns[n], ok
+	}
+	for _, f := range c.Fields {
+		d := f.Decl
+		if !d.Type.Const || d.Type.Ptr > 0 || len(d.Type.Dims) > 0 {
+			continue
+		}
+		for _, n := range d.Names {
+			if n.Init == nil || n.Ptr > 0 || len(n.Dims) > 0 {
+				continue
+			}
+			if v, u, err := constEvalU(n.Init, env); err == nil {
+				vals[n.Name], uns[n.Name] = v, u
+			}
+		}
+	}
+	return env
 }
 
 // skipMember skips one member declaration or definition.

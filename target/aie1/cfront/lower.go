@@ -156,20 +156,23 @@ type sym struct {
 
 type lowerer struct {
 	// deferIncr collects the pointer post-increments of the access being lowered (*p++)
-	deferIncr   *[]*Postfix
-	k           *kernel.Kernel
-	b           *kernel.Builder
-	entry       *kernel.Builder // code at kernel entry (file-scope and member initialization)
-	entryBody   []kernel.Stmt
-	scopes      []map[string]*sym
-	modified    map[string]bool // names assigned after their declaration, incremented or address-taken
-	effects     int             // side effects in the current statement below its top level
-	effectOn    map[string]bool // the objects they act on
-	file        *File
-	fn          *FuncDecl
-	notes       []string
-	noted       map[string]bool
-	ctor        []kernel.CtorArg
+	deferIncr *[]*Postfix
+	k         *kernel.Kernel
+	b         *kernel.Builder
+	entry     *kernel.Builder // code at kernel entry (file-scope and member initialization)
+	entryBody []kernel.Stmt
+	scopes    []map[string]*sym
+	modified  map[string]bool // names assigned after their declaration, incremented or address-taken
+	effects   int             // side effects in the current statement below its top level
+	effectOn  map[string]bool // the objects they act on
+	file      *File
+	fn        *FuncDecl
+	notes     []string
+	noted     map[string]bool
+	ctor      []kernel.CtorArg
+	// rawWord: a get_ss of a float stream is being lowered where its raw word is moved or
+	// dropped (ports.go)
+	rawWord     bool
 	inlineDepth int // depth of helper inlining
 	ret         *returnSlot
 }
@@ -683,7 +686,8 @@ func (l *lowerer) loopPragma(loop *kernel.Loop, p *Pragma) {
 // maxFlatten bounds the loops the front end unrolls.
 const maxFlatten = 64
 
-// flattenLoop unrolls a loop marked chess_flatten_loop (or chess_unroll_loop(*)) whose trip
+// flattenLoop unrolls a loop marked chess_flatten_loop (or chess_unroll_loop(*)), or one whose
+// counter a MAC's data-selection parameters use (macCounter), whose trip
 // count is a compile-time constant of at most maxFlatten, as the chess compiler does (UG1079
 // "Loop Flattening and Unrolling"): each copy of the body sees the counter as a constant, so
 // an intrinsic's data selection parameters may depend on it (`fpmac(acc, x, k, ...)` in a
@@ -695,6 +699,8 @@ func (l *lowerer) flattenLoop(b *kernel.Builder, s *ForStmt, iv *kernel.Var, ivN
 			flatten = true
 		}
 	}
+	// a counter in a MAC's data-selection parameters needs the copies too (macCounter)
+	flatten = flatten || macCounter(s.Body, ivName)
 	probe := &kernel.Loop{Start: start, Limit: limit, Step: kernel.Imm(step), Cmp: cmp}
 	n, ok := probe.TripCount()
 	if !flatten || !ok || n > maxFlatten || isModifiedIn(s.Body, ivName) {

@@ -36,7 +36,7 @@ func (l *lowerer) exprStmt(b *kernel.Builder, e Expr) {
 			l.methodCall(b, e, nil)
 			return
 		}
-		if l.modeCall(b, e) || l.builtinStmt(b, e) {
+		if l.modeCall(b, e) || l.builtinStmt(b, e) || l.portWrite(b, e) {
 			return
 		}
 		op, _, _, ok := kernel.LookupCall(e.Fun)

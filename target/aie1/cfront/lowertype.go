@@ -683,9 +683,6 @@ func (l *lowerer) classMembers(f *File) {
 	var cps []*cparam
 	ctorEnv := map[string]*cparam{}
 	if ct != nil {
-		if ct.Body != nil && len(ct.Body.Stmts) > 0 {
-			l.fail(ct.Body.Pos, "constructor bodies are not supported (%s's constructor runs when the graph starts; initialize members in its initializer list)", c.Name)
-		}
 		i := 0
 		for _, p := range ct.Params {
 			cp := &cparam{p: p}
@@ -729,6 +726,7 @@ func (l *lowerer) classMembers(f *File) {
 		}
 	}
 	memberParam := map[string]int{}
+	memberType := map[string]kernel.Type{} // the scalar members
 	for _, fld := range c.Fields {
 		s := fld.Decl
 		for _, d := range s.Names {
@@ -775,6 +773,9 @@ func (l *lowerer) classMembers(f *File) {
 				if ti.tile || ti.api != nil {
 					l.fail(d.Pos, "member %s of type %s is not supported", d.Name, ty.Base)
 				}
+				if ti.t.IsScalar() {
+					memberType[d.Name] = ti.t
+				}
 				var init Expr
 				switch {
 				case mi != nil:
@@ -799,6 +800,9 @@ func (l *lowerer) classMembers(f *File) {
 				}
 			}
 		}
+	}
+	if ct != nil && ct.Body != nil {
+		l.ctorBody(c, ct.Body, classScope, memberType)
 	}
 	l.pop()
 	// the constructor arguments as the harness passes them
@@ -827,8 +831,9 @@ func (l *lowerer) classMembers(f *File) {
 // constSym evaluates a constant for a scalar of type t (nil: not a constant).
 func (l *lowerer) constSym(e Expr, t kernel.Type) *sym {
 	if t.Elem == kernel.Float32 {
-		if f, ok := l.constFloat(e); ok {
-			return &sym{kind: symFConst, fval: f}
+		// a float constant, or an integer one converted (float x = 0;)
+		if v, _, ok := l.constNum(e); ok {
+			return &sym{kind: symFConst, fval: float32(v)}
 		}
 		return nil
 	}

@@ -273,6 +273,14 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 		}
 		v.SetLane(ty.Elem, int(idx), kernel.Convert(x, at, ty.Elem))
 		s.writeVec(in, in.Defs[0], seq, t, &v)
+	case op == kernel.OpUnpack:
+		var x, out kernel.Vec
+		if err := s.readVec(in, in.Uses[0], seq, t, &x); err != nil {
+			return true, err
+		}
+		ty := src.Args[0].Type()
+		kernel.Unpack(&x, ty.Elem, ty.Lanes, &out)
+		s.writeVec(in, in.Defs[0], seq, t, &out)
 	case op == kernel.OpFPShuffle:
 		// the buffer and xstart read at issue, the selection written at the def cycle
 		var x, out kernel.Vec
@@ -479,7 +487,7 @@ func adfTimingOps(p *backend.Program, in *backend.Instr, ti *tInstr, units func(
 	}
 	switch op := src.Op; {
 	case (op == kernel.OpWinIncr || op == kernel.OpPtrAdd || op == kernel.OpLoad || op == kernel.OpStore) && (in.Name == "mul" || in.Name == "lsl"), op == kernel.OpSelect, op == kernel.OpBroadcast,
-		op == kernel.OpExtElem, op == kernel.OpUpdElem, op == kernel.OpCycles, op == kernel.OpFPShuffle,
+		op == kernel.OpExtElem, op == kernel.OpUpdElem, op == kernel.OpCycles, op == kernel.OpFPShuffle, op == kernel.OpUnpack,
 		op == kernel.OpStreamRead, op == kernel.OpStreamWrite:
 		readAll(0)
 		writes()

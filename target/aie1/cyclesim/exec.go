@@ -178,6 +178,10 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 	}
 	op := src.Op
 	switch {
+	case op == kernel.OpSetRnd:
+		s.cfg.Round = num.Round(in.Imm) // every later srs rounds so (the run's own copy of Config)
+	case op == kernel.OpSetSat:
+		s.cfg.Sat = num.Sat(in.Imm)
 	case op.IsMAC():
 		return s.issueMAC(in, seq, t)
 	case op == kernel.OpSRS || op == kernel.OpLSRS || op == kernel.OpBSRS || op == kernel.OpUBSRS:
@@ -204,6 +208,27 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 		var out kernel.AccVal
 		kernel.UPS(v, ty.Elem, ty.Lanes, int(shift), src.Dst.Type.Elem.Bits(), &out)
 		s.writeAcc(in, in.Defs[0], seq, t, &out, src.Dst.Type.Lanes/len(in.Defs[0].Reg.Units))
+	case (op == kernel.OpVAdd || op == kernel.OpVSub) && src.Args[0].Var.Type.IsAcc():
+		// accumulator plus accumulator, or plus a vector's lanes (kernel.AccAdd, AccAddVec)
+		ty, bt := src.Args[0].Var.Type, src.Args[1].Var.Type
+		var a, out kernel.AccVal
+		if err := s.readAcc(in, in.Uses[0], seq, t, ty.Lanes/len(in.Uses[0].Reg.Units), &a); err != nil {
+			return err
+		}
+		if bt.IsAcc() {
+			var b kernel.AccVal
+			if err := s.readAcc(in, in.Uses[1], seq, t, bt.Lanes/len(in.Uses[1].Reg.Units), &b); err != nil {
+				return err
+			}
+			kernel.AccAdd(op == kernel.OpVSub, ty.Lanes, ty.Elem.Bits(), &a, &b, &out)
+		} else {
+			var v kernel.Vec
+			if err := s.readVec(in, in.Uses[1], seq, t, &v); err != nil {
+				return err
+			}
+			kernel.AccAddVec(op == kernel.OpVSub, ty.Lanes, ty.Elem.Bits(), &a, &v, bt.Elem, &out)
+		}
+		s.writeAcc(in, in.Defs[0], seq, t, &out, ty.Lanes/len(in.Defs[0].Reg.Units))
 	case op == kernel.OpVAdd || op == kernel.OpVSub:
 		var aVal kernel.Vec
 		if err := s.readVec(in, in.Uses[0], seq, t, &aVal); err != nil {

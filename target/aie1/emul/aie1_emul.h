@@ -10,6 +10,7 @@
 #ifndef SUMAC_AIE1_EMUL_H
 #define SUMAC_AIE1_EMUL_H
 
+#include <cmath> // the kernels' log, round, ceil ... (<math.h>'s double functions)
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -153,6 +154,18 @@ inline void set_rnd(int mode) { aie_emul::g_round = mode; }
 inline void set_sat() { aie_emul::g_sat = aie_emul::Saturate; }
 inline void clr_sat() { aie_emul::g_sat = aie_emul::NoSat; }
 
+// float2fix(x, s): the scalar float-to-fixed conversion (UG1078 "Datatype Conversions": x
+// scaled by 2^s to an int), x * 2^s rounded to nearest, ties to even (llvm-aie selects the same
+// FLT2FX for lrint), saturated to int, as target/aie1/cfront's constructor evaluation
+// computes it (ctorbody.go).
+inline int float2fix(float x, int s) {
+    double v = std::nearbyint((double)x * __builtin_ldexp(1.0, s));
+    if (v != v) return 0;
+    if (v >= 2147483647.0) return 2147483647;
+    if (v <= -2147483648.0) return (-2147483647 - 1);
+    return (int)v;
+}
+
 // Vectors: N lanes of T, lane 0 in the lowest address (UG1079 "Vector Registers").
 // Registers that are never written read as zero, like the interpreter's.
 template <typename T, int N> struct aie_vec {
@@ -175,6 +188,16 @@ template <typename T, int N> struct aie_vec {
         for (int i = 0; i < N; i++)
             r.e[i] = (U)e[i];
         return r;
+    }
+    // vector::pack<T>(): declared so that a file whose other kernels use it compiles; the
+    // front end does not lower it, so no kernel sumac runs calls it
+    template <typename U> aie_vec<U, N> pack() const;
+    // accum<accfloat, N>::from_vector(v): the float lanes themselves (the shift applies to
+    // integer accumulators only)
+    aie_vec &from_vector(const aie_vec<T, N> &v, int shift = 0) {
+        (void)shift;
+        *this = v;
+        return *this;
     }
 };
 
@@ -270,6 +293,21 @@ template <int B, int N, typename T> aie_acc<B, N> operator-(const aie_acc<B, N> 
     aie_acc<B, N> r;
     for (int i = 0; i < N; i++)
         r.e[i] = aie_emul::wrap(a.e[i] - (aie_emul::i128)b.e[i], B);
+    return r;
+}
+
+// unpack: 8-bit lanes widened to 16 bits, int8 sign-extended and uint8 zero-extended
+// (intrinsics reference, group intr_gpvectorconv_pack; target/aie1/kernel Unpack).
+template <int N> aie_vec<int16_t, N> unpack(const aie_vec<int8_t, N> &v) {
+    aie_vec<int16_t, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = v.e[i];
+    return r;
+}
+template <int N> aie_vec<int16_t, N> unpack(const aie_vec<uint8_t, N> &v) {
+    aie_vec<int16_t, N> r;
+    for (int i = 0; i < N; i++)
+        r.e[i] = v.e[i];
     return r;
 }
 
@@ -503,6 +541,37 @@ v8acc80 aie_lmac8(v8acc80 acc, const aie_vec<int32, XN> &x, int xstart, unsigned
 AIE_LMAC8(16)
 AIE_LMAC8(32)
 #undef AIE_LMAC8
+
+// int32 x int16, 16 lanes x 1 column: mul16/mac16/msc16 with an int32 X buffer into 48-bit
+// lanes (target/aie1/kernel Form32x16): lane i multiplies x[xstart + xoff(i)] by
+// z[zstart + zoff(i)], lanes 8-15 taking their offsets from the _hi words.
+template <int XN>
+v16acc48 aie_mac16_32x16(v16acc48 acc, const aie_vec<int32, XN> &x, int xstart, unsigned xoffs, unsigned xoffs_hi,
+                         const v16int16 &z, int zstart, unsigned zoffs, unsigned zoffs_hi, int sign) {
+    for (int i = 0; i < 16; i++) {
+        int xi = ((xstart + aie_emul::lane_nib(xoffs, xoffs_hi, i)) % XN + XN) % XN;
+        int zi = (((zstart & 15) + aie_emul::lane_nib(zoffs, zoffs_hi, i)) % 16 + 16) % 16;
+        acc.e[i] = aie_emul::wrap(acc.e[i] + sign * (aie_emul::i128)x.e[xi] * z.e[zi], 48);
+    }
+    aie_emul::g_macs += 16;
+    return acc;
+}
+#define AIE_MAC16_32X16(XN)                                                                                            \
+    inline v16acc48 mac16(v16acc48 a, const v##XN##int32 &x, int xs, unsigned xo, unsigned xoh, const v16int16 &z,    \
+                          int zs, unsigned zo, unsigned zoh) {                                                         \
+        return aie_mac16_32x16(a, x, xs, xo, xoh, z, zs, zo, zoh, 1);                                                  \
+    }                                                                                                                  \
+    inline v16acc48 msc16(v16acc48 a, const v##XN##int32 &x, int xs, unsigned xo, unsigned xoh, const v16int16 &z,    \
+                          int zs, unsigned zo, unsigned zoh) {                                                         \
+        return aie_mac16_32x16(a, x, xs, xo, xoh, z, zs, zo, zoh, -1);                                                 \
+    }                                                                                                                  \
+    inline v16acc48 mul16(const v##XN##int32 &x, int xs, unsigned xo, unsigned xoh, const v16int16 &z, int zs,        \
+                          unsigned zo, unsigned zoh) {                                                                 \
+        return aie_mac16_32x16(v16acc48(), x, xs, xo, xoh, z, zs, zo, zoh, 1);                                         \
+    }
+AIE_MAC16_32X16(16)
+AIE_MAC16_32X16(32)
+#undef AIE_MAC16_32X16
 
 // fp32, 8 lanes x 1 column: fpmul/fpmac/fpmsc. The product and the sum are each rounded to
 // float (two roundings; the build disables FMA contraction).
@@ -842,13 +911,53 @@ template <typename T> using output_stream = aie_stream<T, true>;
 template <typename T> using input_cascade = aie_stream<T, false>;
 template <typename T> using output_cascade = aie_stream<T, true>;
 // Declared so that a file whose other kernels use them still compiles; a kernel sumac runs
-// cannot use them (the front end rejects packet streams and the port-number stream moves).
+// cannot use them (the front end rejects packet streams).
 struct input_pktstream;
 struct output_pktstream;
-template <typename... A> int get_ss(A...);
-template <typename... A> float getf_ss(A...);
-template <typename... A> void put_ms(A...);
-template <typename... A> void putf_ms(A...);
+// Stream moves by port number (intrinsics reference, group intr_streams): port idx is the
+// kernel's idx-th input (output) stream parameter, numbered from the left (UG1076
+// "Stream-based Access"); the harness binds the ports before the call (bind_port), as
+// target/aie1/cfront ports.go lowers them to the parameters' readincr / writeincr.
+namespace aie_emul {
+struct stream_port {
+    std::vector<unsigned char> *data;
+    size_t *pos;
+    const char *name;
+};
+inline stream_port g_ports[2][2];
+inline int g_nports[2];
+template <typename T, bool OUT> void bind_port(aie_stream<T, OUT> &s) {
+    if (g_nports[OUT] < 2)
+        g_ports[OUT][g_nports[OUT]++] = stream_port{&s.data, &s.pos, s.name};
+}
+inline stream_port &port(bool out, int idx) {
+    if (idx < 0 || idx >= g_nports[out])
+        fail("%s stream port %d: the kernel has %d %s stream parameters", out ? "output" : "input", idx, g_nports[out],
+             out ? "output" : "input");
+    return g_ports[out][idx];
+}
+template <typename T> T port_read(int idx) {
+    stream_port &p = port(false, idx);
+    T v;
+    std::memcpy((void *)&v, stream_take(*p.data, *p.pos, sizeof(T), p.name), sizeof(T));
+    return v;
+}
+inline void port_write(int idx, const void *v, size_t n) {
+    stream_port &p = port(true, idx);
+    const unsigned char *b = (const unsigned char *)v;
+    p.data->insert(p.data->end(), b, b + n);
+}
+} // namespace aie_emul
+inline int get_ss(int idx) { return aie_emul::port_read<int>(idx); }
+inline float getf_ss(int idx) { return aie_emul::port_read<float>(idx); }
+inline aie_vec<int32_t, 4> get_wss(int idx) { return aie_emul::port_read<aie_vec<int32_t, 4>>(idx); }
+inline aie_vec<float, 4> getf_wss(int idx) { return aie_emul::port_read<aie_vec<float, 4>>(idx); }
+inline void put_ms(int idx, int v) { aie_emul::port_write(idx, &v, 4); }
+inline void putf_ms(int idx, float v) { aie_emul::port_write(idx, &v, 4); }
+template <typename T, int N> void put_wms(int idx, const aie_vec<T, N> &v) {
+    static_assert(sizeof v.e == 16, "put_wms writes 128 bits");
+    aie_emul::port_write(idx, v.e, sizeof v.e);
+}
 template <typename... A> int getPacketid(A...);
 template <typename... A> void writeHeader(A...);
 template <typename... A> int readincr(input_pktstream *, A...);
@@ -994,7 +1103,8 @@ inline unsigned long long get_cycles() { return aie_emul::next_cycles(); }
 // to intrinsics (target/aie1/cfront api.go), which the interpreter runs: the two agree bit for
 // bit or `sumac sim` reports the difference. MAC counts are those of the intrinsics the API
 // issues on AIE1 (its "detail/aie1" headers): an element-wise int16 multiply of 16 lanes is one
-// mul16 with half its products by zero (32), of 8 lanes one mul8 (32), an int32 one lmul8 (8),
+// mul16 with half its products by zero (32), of 8 lanes one mul8 (32), an int32 one lmul8 (8)
+// or, of 16 lanes times an int16, one int32 x int16 mul16 (16),
 // a float one fpmul per 8 lanes; mmul as listed at aie::mmul.
 template <typename T, int N> T aie_vec<T, N>::get(int i) const {
     if (i < 0 || i >= N)
@@ -1115,6 +1225,9 @@ template <typename T, int N> aie_vec<T, N> add(const aie_vec<T, N> &a, const aie
 template <typename T, int N> aie_vec<T, N> sub(const aie_vec<T, N> &a, const aie_vec<T, N> &b) { return a - b; }
 template <int B, int N> aie_acc<B, N> add(const aie_acc<B, N> &a, const aie_acc<B, N> &b) { return a + b; }
 template <int B, int N> aie_acc<B, N> sub(const aie_acc<B, N> &a, const aie_acc<B, N> &b) { return a - b; }
+// add(accum, vector), sub(accum, vector): the vector's values join the accumulator lanes
+template <int B, int N, typename T> aie_acc<B, N> add(const aie_acc<B, N> &a, const aie_vec<T, N> &b) { return a + b; }
+template <int B, int N, typename T> aie_acc<B, N> sub(const aie_acc<B, N> &a, const aie_vec<T, N> &b) { return a - b; }
 template <typename T, int N> aie_vec<T, N> max(const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
     aie_vec<T, N> r;
     for (int i = 0; i < N; i++)
@@ -1127,13 +1240,28 @@ template <typename T, int N> aie_vec<T, N> min(const aie_vec<T, N> &a, const aie
         r.e[i] = b.e[i] < a.e[i] ? b.e[i] : a.e[i];
     return r;
 }
+// max / min of a vector and a scalar: the scalar in every lane (API "max_min.hpp"), as the
+// front end lowers it (a broadcast, then the element-wise op)
+template <typename T, int N> aie_vec<T, N> max(const aie_vec<T, N> &a, typename std::common_type<T>::type s) {
+    aie_vec<T, N> b;
+    for (int i = 0; i < N; i++)
+        b.e[i] = s;
+    return max(a, b);
+}
+template <typename T, int N> aie_vec<T, N> min(const aie_vec<T, N> &a, typename std::common_type<T>::type s) {
+    aie_vec<T, N> b;
+    for (int i = 0; i < N; i++)
+        b.e[i] = s;
+    return min(a, b);
+}
 
 // mul / mac / msc: element-wise products, vector x vector or vector x scalar
 namespace detail {
 template <typename T> struct acc_of;
 template <> struct acc_of<int16> { static constexpr int bits = 48; };
 template <> struct acc_of<int32> { static constexpr int bits = 80; };
-template <int N, typename T> struct lane_macs { static constexpr long long v = sizeof(T) == 4 ? 8 : 32; };
+// an int32 product issues per lane: lmul8 of 8 lanes (8), the int32 x int16 mul16 of 16 (16)
+template <int N, typename T> struct lane_macs { static constexpr long long v = sizeof(T) == 4 ? N : 32; };
 template <int N> struct lane_macs<N, float> { static constexpr long long v = N; };
 template <typename T, int N> aie_vec<T, N> splat(T s) {
     aie_vec<T, N> r;
@@ -1182,6 +1310,17 @@ template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, co
 }
 template <int B, typename T, int N> aie_acc<B, N> mac(const aie_acc<B, N> &c, typename aie_id<T>::type s, const aie_vec<T, N> &a) {
     return mac(c, detail::splat<T, N>(s), a);
+}
+// an int16 and an int32 vector (either order): the int32 x int16 mac16 of 16 lanes
+template <int B, typename T, typename U, int N>
+typename std::enable_if<!std::is_same<T, U>::value && sizeof(T) + sizeof(U) == 6, aie_acc<B, N>>::type
+mac(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<U, N> &b) {
+    return aie_emul::lanewise(c, a, b, 1, N);
+}
+template <int B, typename T, typename U, int N>
+typename std::enable_if<!std::is_same<T, U>::value && sizeof(T) + sizeof(U) == 6, aie_acc<B, N>>::type
+msc(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<U, N> &b) {
+    return aie_emul::lanewise(c, a, b, -1, N);
 }
 template <int B, typename T, int N> aie_acc<B, N> msc(const aie_acc<B, N> &c, const aie_vec<T, N> &a, const aie_vec<T, N> &b) {
     return aie_emul::lanewise(c, a, b, -1, detail::lane_macs<N, T>::v);

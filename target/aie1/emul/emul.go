@@ -234,6 +234,10 @@ func harnessMain(k *kernel.Kernel) (string, error) {
 				after = append(after, fmt.Sprintf("    h.stream_out<%s>(%d, %s);\n", elemC(t.Elem), i, name))
 			}
 			fmt.Fprintf(&b, "    aie_stream<%s, %s> %s = h.stream<%s, %s>(%d, %q);\n", elemC(t.Elem), dir, name, elemC(t.Elem), dir, i, p.Name)
+			if !t.IsCascade() {
+				// the ports get_ss / put_ms ... name, from the left (UG1076 "Stream-based Access")
+				fmt.Fprintf(&b, "    aie_emul::bind_port(%s);\n", name)
+			}
 			arg = "&" + name
 		case kernel.Pointer:
 			pt := t.Pointee().String()

@@ -46,6 +46,14 @@ var adfKernels = []struct {
 	{file: "upd_chain.cc", timing: true},
 	{file: "five_windows.cc", timing: true},
 	{file: "const_store.cc", timing: true},
+	{file: "pick_method.cc", instance: "Deal<int32, 24, 8>", timing: true},
+	{file: "ctor_body.cc", instance: "Requant<int8, 64>(0.05, 0.2, 3)", timing: true},
+	{file: "ctor_body.cc", instance: "Requant<uint8, 64>(0.05, 0.2, -3)", timing: true},
+	{file: "ctor_body.cc", instance: "Requant<int8, 64>(0.05, 1, 3)", timing: true}, // an int for a float parameter
+	{file: "row3.cc", instance: "row3<32>", timing: true},
+	{file: "widen.cc", timing: true},
+	{file: "ports.cc", timing: true},
+	{file: "scale32.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation

@@ -363,6 +363,8 @@ func (m *machine) op(ci *cinstr) error {
 		m.accessed(w)
 		m.ints[ci.dst.slot] = int64(m.regs[m.ptrReg[w.slot]].Addr) + m.ints[w.slot]
 		m.ptrReg[ci.dst.slot] = m.ptrReg[w.slot]
+	case op == kernel.OpUnpack:
+		kernel.Unpack(m.vec(&a[0], ci), a[0].typ.Elem, a[0].typ.Lanes, &m.vecs[ci.dst.slot])
 	case op == kernel.OpFPShuffle:
 		xs := m.numAs(&a[1], kernel.Int32, ci)
 		xo := m.numAs(&a[2], kernel.UInt32, ci)

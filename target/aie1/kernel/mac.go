@@ -143,6 +143,18 @@ func DecodeMAC(f MACForm, xLen, zLen int, p MACParams, sel *MACSel) error {
 			sel.X[l][0] = uint8(mod(int(p.XStart)+nib(p.XOffs, l), xLen))
 			sel.Z[l][0] = uint8(mod(int(p.ZStart&0xF)+nib(p.ZOffs, l), zLen))
 		}
+	case Form32x16:
+		// lmac8's rule over 16 lanes: lane l reads x[xstart + xoffs(l)] (32-bit granularity)
+		// and z[zstart + zoffs(l)] (16-bit), lanes 8-15 taking their nibbles from the _hi
+		// words (our reading: UG1079 works no example of this form)
+		for l := 0; l < lanes; l++ {
+			xo, zo := p.XOffs, p.ZOffs
+			if l >= 8 {
+				xo, zo = p.XOffsHi, p.ZOffsHi
+			}
+			sel.X[l][0] = uint8(mod(int(p.XStart)+nib(xo, l%8), xLen))
+			sel.Z[l][0] = uint8(mod(int(p.ZStart&0xF)+nib(zo, l%8), zLen))
+		}
 	default:
 		return fmt.Errorf("no MAC form")
 	}

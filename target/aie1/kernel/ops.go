@@ -138,6 +138,10 @@ const (
 	// vectors"): args (xbuf v8/v16/v32float, xstart, xoffs); fpshuffle(xbuf) is xstart 0,
 	// xoffs 0x76543210.
 	OpFPShuffle
+	// Dst = unpack(v): 8-bit lanes widened to 16 bits, signed lanes sign-extended and unsigned
+	// ones zero-extended (AI Engine intrinsics, group intr_gpvectorconv_pack, "Pack":
+	// v16int16 unpack(v16int8), v32int16 unpack(v32int8) and the uint8 forms).
+	OpUnpack
 
 	numOps
 )
@@ -203,9 +207,9 @@ var opInfo = [numOps]OpInfo{
 	OpLUPS:  {Name: "lups", MinArgs: 2, MaxArgs: 2, HasDst: true},
 
 	// MinArgs/MaxArgs differ for the int16 and int8 forms of mul16/mac16 (same count: 10/11).
-	OpMul16: {Name: "mul16", MinArgs: 10, MaxArgs: 10, HasDst: true, Lanes: 16},
-	OpMac16: {Name: "mac16", MinArgs: 11, MaxArgs: 11, HasDst: true, Lanes: 16, Acc: true},
-	OpMsc16: {Name: "msc16", MinArgs: 11, MaxArgs: 11, HasDst: true, Lanes: 16, Acc: true},
+	OpMul16: {Name: "mul16", MinArgs: 8, MaxArgs: 10, HasDst: true, Lanes: 16},
+	OpMac16: {Name: "mac16", MinArgs: 9, MaxArgs: 11, HasDst: true, Lanes: 16, Acc: true},
+	OpMsc16: {Name: "msc16", MinArgs: 9, MaxArgs: 11, HasDst: true, Lanes: 16, Acc: true},
 	OpMul8:  {Name: "mul8", MinArgs: 9, MaxArgs: 9, HasDst: true, Lanes: 8, Cols: 4},
 	OpMac8:  {Name: "mac8", MinArgs: 10, MaxArgs: 10, HasDst: true, Lanes: 8, Cols: 4, Acc: true},
 	OpMsc8:  {Name: "msc8", MinArgs: 10, MaxArgs: 10, HasDst: true, Lanes: 8, Cols: 4, Acc: true},
@@ -245,6 +249,7 @@ var opInfo = [numOps]OpInfo{
 	OpVMin:      {Name: "aie::min", MinArgs: 2, MaxArgs: 2, HasDst: true},
 	OpBroadcast: {Name: "aie::broadcast", MinArgs: 1, MaxArgs: 1, HasDst: true, DstTyped: true},
 	OpFPShuffle: {Name: "fpshuffle", MinArgs: 3, MaxArgs: 3, HasDst: true},
+	OpUnpack:    {Name: "unpack", MinArgs: 1, MaxArgs: 1, HasDst: true},
 }
 
 // Info returns the description of op.

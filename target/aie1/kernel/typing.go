@@ -21,9 +21,14 @@ const (
 	Form32x32
 	// FormFloat: fp32, 8 lanes x 1 column (fpmul/fpmac/fpmsc).
 	FormFloat
+	// Form32x16: int32 x int16, 16 lanes x 1 column into 48-bit lanes (mul16/mac16/msc16 with
+	// v16int32 or v32int32 X, v16int16 Z); llvm-aie AIE1InstrInfo.td: int_aie_mac16_v32int32 /
+	// int_aie_mul16_v32int32 select VMAC48_S32_S16_BM / VMUL48_S32_S16_BM ("vmac.48 ... s32 ...
+	// s16", II_VMAC / II_VMUL, an ACC768 accumulator: 16 lanes of 48 bits).
+	Form32x16
 )
 
-var formNames = [...]string{"none", "int16x16 16x2", "int8x8 16x8", "int16x16 8x4", "int32x32 8x1", "fp32 8x1"}
+var formNames = [...]string{"none", "int16x16 16x2", "int8x8 16x8", "int16x16 8x4", "int32x32 8x1", "fp32 8x1", "int32x16 16x1"}
 
 func (f MACForm) String() string {
 	if int(f) < len(formNames) {
@@ -43,6 +48,8 @@ func (f MACForm) Shape() (lanes, cols int) {
 		return 8, 4
 	case Form32x32, FormFloat:
 		return 8, 1
+	case Form32x16:
+		return 16, 1
 	}
 	return 0, 0
 }
@@ -70,6 +77,8 @@ func Layout(f MACForm, withAcc bool) MACLayout {
 		order = []*int{&l.X, &l.XStart, &l.XOffs, &l.XStep, &l.XSquare, &l.Z, &l.ZStart, &l.ZOffs, &l.ZStep}
 	case Form32x32, FormFloat:
 		order = []*int{&l.X, &l.XStart, &l.XOffs, &l.Z, &l.ZStart, &l.ZOffs}
+	case Form32x16:
+		order = []*int{&l.X, &l.XStart, &l.XOffs, &l.XOffsHi, &l.Z, &l.ZStart, &l.ZOffs, &l.ZOffsHi}
 	}
 	n := 0
 	if withAcc {
@@ -104,8 +113,10 @@ func FormOf(op Op, args []Operand) (MACForm, error) {
 			return Form16x16, nil
 		case x.Class == Vector && (x.Elem == Int8 || x.Elem == UInt8) && (x.Lanes == 64 || x.Lanes == 128):
 			return Form8x8, nil
+		case x.Is(Vector, Int32) && (x.Lanes == 16 || x.Lanes == 32):
+			return Form32x16, nil
 		}
-		return NoForm, argErr(op, xi, "X buffer %v: want v32int16/v64int16 (int16 16x2) or v64int8/v128int8/v64uint8/v128uint8 (8-bit 16x8)", x)
+		return NoForm, argErr(op, xi, "X buffer %v: want v32int16/v64int16 (int16 16x2), v64int8/v128int8/v64uint8/v128uint8 (8-bit 16x8) or v16int32/v32int32 (int32 x int16 16x1)", x)
 	case OpMul8, OpMac8, OpMsc8:
 		if x.Is(Vector, Int16) && (x.Lanes == 32 || x.Lanes == 64) {
 			return Form16x16x4, nil
@@ -128,7 +139,7 @@ func FormOf(op Op, args []Operand) (MACForm, error) {
 // macTypes gives the accumulator (= result) type and the Z buffer type check of each form.
 func macAccType(f MACForm) Type {
 	switch f {
-	case Form16x16, Form8x8:
+	case Form16x16, Form8x8, Form32x16:
 		return AccOf(Acc48, 16)
 	case Form16x16x4:
 		return AccOf(Acc48, 8)
@@ -142,7 +153,7 @@ func macAccType(f MACForm) Type {
 
 func macZOK(f MACForm, z Type) bool {
 	switch f {
-	case Form16x16, Form16x16x4:
+	case Form16x16, Form16x16x4, Form32x16:
 		return z == VecOf(Int16, 16)
 	case Form8x8:
 		return z.Class == Vector && (z.Elem == Int8 || z.Elem == UInt8) && z.Lanes == 32
@@ -154,7 +165,7 @@ func macZOK(f MACForm, z Type) bool {
 	return false
 }
 
-var macZNames = [...]string{"", "v16int16", "v32int8 or v32uint8", "v16int16", "v8int32", "v8float"}
+var macZNames = [...]string{"", "v16int16", "v32int8 or v32uint8", "v16int16", "v8int32", "v8float", "v16int16"}
 
 // ResultType returns the type of op applied to args, checking the operand types. For ops
 // whose result type is not determined by the operands (OpInfo.DstTyped: undef_*, null_*,
@@ -393,6 +404,11 @@ func ResultType(op Op, args []Operand, want Type) (Type, error) {
 			return Type{}, argErr(op, 1, "cannot write %v to %v", v, s)
 		}
 		return Type{}, nil
+	case op == OpUnpack:
+		if x := t(0); !(x.Is(Vector, Int8) || x.Is(Vector, UInt8)) || !(x.Lanes == 16 || x.Lanes == 32) {
+			return Type{}, argErr(op, 0, "want v16int8, v32int8, v16uint8 or v32uint8, have %v", x)
+		}
+		return VecOf(Int16, t(0).Lanes), nil
 	case op == OpFPShuffle:
 		if x := t(0); !x.Is(Vector, Float32) || !(x.Lanes == 8 || x.Lanes == 16 || x.Lanes == 32) {
 			return Type{}, argErr(op, 0, "want v8float, v16float or v32float, have %v", x)
