@@ -56,8 +56,19 @@ func (cp *constProp) block(body []kernel.Stmt, env map[*kernel.Var]int64) []kern
 				delete(env, v)
 			}
 			inner := copyEnv(env)
+			if n, ok := s.TripCount(); ok && n == 1 && isIntScalar(s.Var) && !modifiedIn(s.Body)[s.Var] {
+				inner[s.Var] = s.Start.Imm // one iteration: the counter is its start throughout
+			}
 			s.Body = cp.block(s.Body, inner)
 			out = append(out, s)
+			// a counter declared outside the loop is known after it when the trip count is:
+			// the first value that fails the test (`int k; for (k = 0; k < K-7; k += 8) ...;
+			// if (k+4 <= K)`); the body does not assign the counter (the subset's rule)
+			if n, ok := s.TripCount(); ok && isIntScalar(s.Var) && !modifiedIn(s.Body)[s.Var] {
+				if f := s.Start.Imm + n*s.Step.Imm; s.Var.Type.Elem.Wrap(f) == f {
+					env[s.Var] = f
+				}
+			}
 		case *kernel.If:
 			if c, _, ok := cp.value(s.Cond, env); ok {
 				cp.folded = true

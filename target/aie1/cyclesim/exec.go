@@ -52,7 +52,13 @@ func (s *sim) addr(in *backend.Instr, seq, t int64) (int, error) {
 			}
 			if ri := s.region[in.ID]; s.outsideRegion(ri, a, in.Mem.Bytes) {
 				r := s.regions[ri]
-				return 0, s.fail(in, "access of %d bytes at element offset %d is outside window/buffer %s (%d bytes)", in.Mem.Bytes, a-r[0], in.Mem.Space, r[1])
+				why := "a store"
+				if !in.Mem.Store {
+					if why = s.readOutside(ri, a, in.Mem.Bytes); why == "" {
+						return a, nil // the memory image's bytes, as the interpreter reads them
+					}
+				}
+				return 0, s.fail(in, "access of %d bytes at element offset %d is outside window/buffer %s (%d bytes): %s", in.Mem.Bytes, a-r[0], in.Mem.Space, r[1], why)
 			}
 			return a, nil
 		}

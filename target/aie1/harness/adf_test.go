@@ -46,6 +46,7 @@ var adfKernels = []struct {
 	{file: "upd_chain.cc", timing: true},
 	{file: "five_windows.cc", timing: true},
 	{file: "const_store.cc", timing: true},
+	{file: "overread.cc", instance: "BiasRelu<10>", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
@@ -99,6 +100,13 @@ func TestADFKernels(t *testing.T) {
 			}
 			opt2 := opt
 			opt2.Inputs = rep.Initial // the same inputs (the emitted kernel's buffers are plain pointers)
+			if len(rep.OutsideReads) > 0 {
+				// the same sizes: a plain pointer would be measured, past what the source declared
+				opt2.Sizes = map[string]int{}
+				for _, w := range rep.Windows {
+					opt2.Sizes[w.Name] = w.Bytes
+				}
+			}
 			rep2, err := Run(k2, Source{File: epath, Text: []byte(text)}, opt2)
 			if err != nil {
 				t.Fatal(err)
