@@ -25,6 +25,12 @@ type vreg struct {
 	// avoidZ: a floating-point accumulator, which takes wc0/wc1 (the only Z buffers) only
 	// when no other register is free (backend/adf.go)
 	avoidZ bool
+	// undefRest: the variable's contents outside the parts its updates write are undefined
+	// and never read (undef.go), so a part update starts its value.
+	undefRest bool
+	// undefOnly: set only by undef_* and read only where that does not matter (undef.go
+	// undefSources): its reads do not make it live around a loop.
+	undefOnly bool
 	// fixed: a register the convention fixes (argument registers).
 	fixed *Reg
 	phys  Reg
@@ -126,6 +132,11 @@ type lowerer struct {
 	vregs  map[*kernel.Var]*vreg
 	all    []*vreg
 	consts map[*kernel.Var]int64 // scalar variables holding one compile-time constant
+	undef  map[*kernel.Var]bool  // vectors whose undefined parts nothing reads (undef.go)
+	// undefSrc: undef_* values read only where their contents do not matter (undef.go)
+	undefSrc map[*kernel.Var]bool
+	// zeroUndef: undef_* is a vzero (Options.zeroUndef)
+	zeroUndef bool
 	// window position pointers and buffer pointers
 	winPtr  map[*kernel.Var]*vreg
 	cfg     map[[6]int64]*vreg
@@ -179,6 +190,9 @@ func (l *lowerer) reg(v *kernel.Var) (*vreg, error) {
 	}
 	r := l.newReg(v.Name, f, bits)
 	r.v = v
+	r.undefRest = l.undef[v]
+	r.undefOnly = l.undefSrc[v]
+	r.avoidZ = r.undefOnly // its contents do not matter: leave the two Z buffers to MAC operands
 	l.vregs[v] = r
 	return r, nil
 }
@@ -1078,7 +1092,10 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		}
 		add(&vop{name: map[bool]string{true: "mov", false: "vmov"}[dst.file == FileScalar || dst.file == FilePtr], alts: alts, itin: itin, defs: []vopnd{l.def(dst)}, uses: us})
 	case kernel.OpUndef:
-		// No code: the register's contents are whatever it holds.
+		// No code: the register's contents are whatever it holds (Options.zeroUndef: zeros).
+		if l.zeroUndef {
+			add(&vop{name: "vzero", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}})
+		}
 	case kernel.OpNull:
 		add(&vop{name: "vzero", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}})
 	case kernel.OpPtrAdd:
