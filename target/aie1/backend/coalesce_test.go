@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/aie1/cfront"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
 )
@@ -143,5 +144,38 @@ func TestGrowUndefined(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStoreSRS: an int8 mmul's to_vector<int8>() stored at once becomes one store-unit
+// instruction (vst.srs: the accumulator narrowed on the way to memory, llvm-aie's
+// VST_SRSS_idx) instead of a bsrs and a vst; a narrowing read by anything else stays a bsrs.
+// Exactness: TestADFKernels runs the instance through the cycle simulator against the
+// interpreter and g++.
+func TestStoreSRS(t *testing.T) {
+	path := filepath.Join("..", "testdata", "adf", "mmul.cc")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	k, err := cfront.ParseKernelConfig(path, src, &cfront.Config{Instance: "matmul<4, 8, 4, int8, int8, 32>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile(k, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, b := range p.Bundles {
+		for _, in := range b.Instrs {
+			count[in.Name]++
+			if in.Name == "vst.srs" && in.Slot != aie1.SlotST {
+				t.Errorf("vst.srs in slot %v", in.Slot)
+			}
+		}
+	}
+	if count["vst.srs"] != 1 || count["bsrs"] != 0 || count["vst"] != 0 {
+		t.Errorf("vst.srs %d, bsrs %d, vst %d; want 1, 0, 0", count["vst.srs"], count["bsrs"], count["vst"])
 	}
 }

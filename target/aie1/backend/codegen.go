@@ -358,6 +358,10 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	c := &compiler{splitGap: opt.splitGap, k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
 	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), undef: undefParts(k), undefSrc: undefSources(k), zeroUndef: opt.zeroUndef, winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits}
+	c.l.stsrs, c.l.stsrsOf = storeSRS(k, c.l.consts), map[*kernel.Instr]bool{}
+	for _, srs := range c.l.stsrs {
+		c.l.stsrsOf[srs] = true
+	}
 	c.stackPtr = c.l.newReg("sp", FileSpecial, 20)
 	c.stackPtr.fixed = &Reg{File: FileSpecial, Units: []int{4}}
 	c.stackPtr.phys = *c.stackPtr.fixed

@@ -135,6 +135,9 @@ type lowerer struct {
 	undef  map[*kernel.Var]bool  // vectors whose undefined parts nothing reads (undef.go)
 	// undefSrc: undef_* values read only where their contents do not matter (undef.go)
 	undefSrc map[*kernel.Var]bool
+	// stsrs maps a store to the narrowing it stores (stsrs.go): one vst.srs for both
+	stsrs   map[*kernel.Instr]*kernel.Instr
+	stsrsOf map[*kernel.Instr]bool // the narrowings fused into their store
 	// zeroUndef: undef_* is a vzero (Options.zeroUndef)
 	zeroUndef bool
 	// window position pointers and buffer pointers
@@ -934,6 +937,22 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			}
 		}
 		o := &vop{name: "vld", alts: ldAlts, itin: &aie1.ItinLoad, part: part}
+		if srs := l.stsrs[in]; srs != nil {
+			// the narrowing and the store in one store-unit instruction (stsrs.go)
+			acc, err := l.reg(srs.Args[0].Var)
+			if err != nil {
+				return posErr(in, err)
+			}
+			o.name, o.itin, o.alts = "vst.srs", &aie1.ItinSTSRS, stAlts
+			o.uses = append(o.uses, l.use(acc, aie1.OpndAcc), l.use(ptr, aie1.OpndPtr))
+			o.mem = &vmem{store: true, ptr: ptr, offset: off, postInc: inc, bytes: bytes, space: in.Args[0].Var.Name}
+			if inc != 0 {
+				o.defs = append(o.defs, vopnd{r: ptr, ptrUpdate: true})
+			}
+			add(o)
+			o.src = srs // the simulator executes the narrowing's semantics into memory
+			return nil
+		}
 		if op == kernel.OpStore {
 			var v *vreg
 			var err error
@@ -1021,6 +1040,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 	}
 	switch op {
 	case kernel.OpSRS, kernel.OpLSRS, kernel.OpBSRS, kernel.OpUBSRS:
+		if l.stsrsOf[in] {
+			return nil // done by its store (stsrs.go)
+		}
 		acc, err := argReg(0)
 		if err != nil {
 			return err
