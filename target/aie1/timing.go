@@ -127,6 +127,14 @@ var (
 	// II_SRS: [3, 3, 1, 1, 2] over MV_W_SRS0_80_srsl (dst, modc, src, shift, mod): the vector
 	// result in cycle 3, the accumulator read in cycle 1. ([LLVM-AIE] AIE1Schedule.td: SRS 3.)
 	ItinSRS = Itin{Name: "srs", Def: 3, Use: uses(1)}
+	// II_STSRS: [3, 1, 1, 1, 2] over VST_SRSS_idx / VST_SRSU_idx ("vst.48.srsb/srsbu": sd,
+	// shft, ptr, cs, md0) [Instr]: a 16-lane accumulator stored to memory as 16 bytes through
+	// the shift-round-saturate path in one store-unit instruction, the accumulator read in
+	// cycle 3, the pointer in cycle 1; post-modify as a store. Simplification: the cycle
+	// simulator reads a store's operands when it issues (only MACs have late reads), so the
+	// accumulator is taken as read in cycle 1, which schedules the store at most two cycles
+	// later after the MAC that produces it than the itinerary allows.
+	ItinSTSRS = Itin{Name: "stsrs", Def: 1, Use: uses(1), PtrDef: 2}
 	// II_VCMP: [2, 2, 1, 0, ...]: "Vector compare through pre-adder"; vector add and subtract
 	// are VCMP with add_conf/sub_conf ([Instr] pat_vec_add_v16i32).
 	ItinVCMP = Itin{Name: "vcmp", Def: 2, Use: uses(1)}

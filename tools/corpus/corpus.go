@@ -68,13 +68,13 @@ var corpus = []entry{
 		Name: "matmult_int16 (aie::mmul 4x4x8, 16x8 x 8x8)", Source: xupTraining,
 		File: "sources/matmult_lab/aie/src/aie_kernels/matmult_int16.cpp", Includes: []string{"sources/matmult_lab/aie/src"},
 		Published: 60, Where: "docs/matmult_lab.md appendix Q7 (the lab's text says 72): Total Function Time", Scope: "function",
-		Mechanism: "the nest (4 x 1 x 2) runs as one software-pipelined loop, block addresses forwarded into post-incremented pointers and B's halves loaded straight into the Z registers (backend/flatten.go), copies coalesced (each block's two srs write the halves of the stored register in place, backend/coalesce.go) and zero halves that stay zero set once before the loop (backend/hoistzero.go); what remains: sumac's lowering widens each A block with a zero half (still a vzero per block where the allocator gives that half's register to an srs result in between), a copy into part of an X register, and the Z operand of every MAC must sit in wc0/wc1, the only two Z registers, so the next block's B halves load only after the current block's MACs have read them (12 of the loop's 28 cycles carry no MAC for its 16 mac16) where the vendor's 60 cycles for 32 mac16 overlap them",
+		Mechanism: "the nest (4 x 1 x 2) runs as one software-pipelined loop, block addresses forwarded into post-incremented pointers and B's halves loaded straight into the Z registers (backend/flatten.go), copies coalesced (backend/coalesce.go); each A block grown to the X buffer's 32 lanes keeps its upper half undefined as the AI Engine API's grow() does (no vzero; backend/undef.go: 78 -> 66 cycles); what remains: the Z operand of every MAC must sit in wc0 or wc1 (VECFWC in llvm-aie's AIE1InstrInfo.td), so a block's second B half pair loads only after the first pair's MACs have read them, and the next block's A operand is loaded into another register and moved into the X buffer (a vmov) as the pipelined iterations overlap",
 	},
 	{
 		Name: "matmult_int8 (aie::mmul 4x8x4)", Source: xupTraining,
 		File: "sources/matmult_lab/aie/src/aie_kernels/matmult_int8.cpp", Includes: []string{"sources/matmult_lab/aie/src"},
 		Published: 34, Where: "docs/matmult_lab.md appendix Q7: Total Function Time", Scope: "function",
-		Mechanism: "as matmult_int16 (the 4 x 2 nest is flattened and pipelined, 4 blocks in a 13-cycle loop): each int8 mmul's B operand is widened with a zero half (a vzero per block, the load writing the other half in place; not hoisted, as the pipelined loop's zero halves share registers with other values) before its single-cycle MAC, each block's Z operand waits for wc0/wc1, and each block's 16-byte result costs a bsrs and a 128-bit vst, both on the one store slot (16 store-slot operations for 8 MACs)",
+		Mechanism: "as matmult_int16 (the 4 x 2 nest is flattened and pipelined): each block's 16-byte result is narrowed and stored by one vst.srs (llvm-aie's VST_SRSS_idx, backend/stsrs.go: 8 store-slot operations for 8 MACs where bsrs + vst took 16; 46 -> 41 cycles), B's upper half left undefined (no vzero); what remains: each B block is copied into an X register by a vmov (the concatenation with its undefined half: the allocator does not load it into the X buffer's low half), each block's A operand must sit in wc0/wc1 (VECFWC), and the store-srs is scheduled as if it read its accumulator in cycle 1 where II_STSRS reads it in cycle 3 (the cycle simulator reads a store's operands at issue)",
 	},
 	{
 		Name: "matmult_float (aie::mmul 4x2x4)", Source: xupTraining,
@@ -97,6 +97,7 @@ var corpus = []entry{
 		Name: "GemmReluMKKN<1,86,10>", Source: onnx2versalOld,
 		File: "design/aie_src/gemm.cc", Defines: []string{"LOG_PROFILE"}, Instance: "GemmReluMKKN<1,86,10>",
 		Published: 366, Where: "PROFILE.md \"Gemm\": its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is faster: it issues the 172 fpmacs about one a cycle (the two accumulator chains acc1/acc2 interleaved, each FPAccChainCycles apart: 16 fpmacs in a 17-cycle loop), each row's two matB halves loaded by 256-bit vlds into the one X register pair while the previous row's fpmacs still read it; the figure is 2.1 cycles an fpmac, and the kernel's own notes (gemm.cc, 1x84x10: 393 cycles with one accumulator, 365 with the two interleaved) show the vendor schedule gaining little from the second chain: we believe it does not overlap the in-place upd_w of matB (a v16float) with the fpmacs that read it, which the model's schedule does; the kernel reads bias[8..15] of a 10-float bias and weights 16 bytes past its end (sumac sim warns: loads past a buffer read the memory image, docs/aie-sim.md)",
 	},
 	{
 		Name: "Conv5x5ReluBCHW<28,24,1,2,2>", Source: onnx2versalOld,

@@ -96,6 +96,10 @@ type Options struct {
 	// set, counts the zeros it moved.
 	noHoist bool
 	hoisted *int
+	// zeroUndef lowers undef_* to a vzero, as null_* (a legal value for an undefined one,
+	// and what the interpreter gives it): Compile tries it when the kernel has undef_* and
+	// keeps the faster (undef.go).
+	zeroUndef bool
 }
 
 type compiler struct {
@@ -174,6 +178,14 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 		o := opt
 		o.noCoalesce, o.noHoist = true, true
 		try(o, "compiled without register coalescing (faster)")
+	}
+	if hasUndef(k) && !opt.zeroUndef {
+		// undef_* costs nothing but leaves its register's other contents to the allocator's
+		// choices; zeros (a vzero that hoistzero.go may move out of the loop) tie the register
+		// to one value, which schedules better in some kernels: keep the faster
+		o := opt
+		o.zeroUndef = true
+		try(o, "compiled with undefined vector parts zeroed (faster)")
 	}
 	return p, err
 }
@@ -345,7 +357,11 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	}
 	c := &compiler{splitGap: opt.splitGap, k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
-	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits, modes: setsModes(k)}
+	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), undef: undefParts(k), undefSrc: undefSources(k), zeroUndef: opt.zeroUndef, winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits, modes: setsModes(k)}
+	c.l.stsrs, c.l.stsrsOf = storeSRS(k, c.l.consts), map[*kernel.Instr]bool{}
+	for _, srs := range c.l.stsrs {
+		c.l.stsrsOf[srs] = true
+	}
 	c.stackPtr = c.l.newReg("sp", FileSpecial, 20)
 	c.stackPtr.fixed = &Reg{File: FileSpecial, Units: []int{4}}
 	c.stackPtr.phys = *c.stackPtr.fixed
@@ -529,7 +545,7 @@ func (c *compiler) findReadFirst() {
 	var walk func(rs []*region)
 	visit := func(o *vop) {
 		for _, u := range o.uses {
-			if !seen[u.r] && u.r.v != nil && !u.r.v.Param {
+			if !seen[u.r] && u.r.v != nil && !u.r.v.Param && !u.r.undefOnly { // undefOnly: any contents do
 				c.readFirst[u.r] = true
 			}
 			seen[u.r] = true

@@ -753,18 +753,23 @@ func (f *flattener) narrowHalves(body []kernel.Stmt, defs, reads map[*kernel.Var
 	return body, false
 }
 
-// narrowConcat makes one concat-with-zeros narrowing in body.
+// narrowConcat makes one concat-with-zeros narrowing in body: t = concat(a, null_*()) becomes
+// t = null_*(); t = upd_w(t, 0, a). With undef_*() for the upper half (a MAC operand grown to
+// the X buffer's width, whose upper lanes the MAC does not read) the first is undef_*(), no
+// instruction: a is loaded or moved into the low half of t's register and the high half keeps
+// whatever it holds, as llvm-aie's AIE1 patterns build a narrower X operand
+// (AIE1InstrInfo.td: INSERT_SUBREG of the value into an IMPLICIT_DEF register).
 func (f *flattener) narrowConcat(body []kernel.Stmt, defs, reads map[*kernel.Var]int) ([]kernel.Stmt, bool) {
-	nulls := map[*kernel.Var]bool{}
+	nulls := map[*kernel.Var]kernel.Op{}
 	for _, st := range body {
-		if in, ok := st.(*kernel.Instr); ok && in.Op == kernel.OpNull && in.Dst != nil && defs[in.Dst] == 1 {
-			nulls[in.Dst] = true
+		if in, ok := st.(*kernel.Instr); ok && (in.Op == kernel.OpNull || in.Op == kernel.OpUndef) && in.Dst != nil && defs[in.Dst] == 1 {
+			nulls[in.Dst] = in.Op
 		}
 	}
 	for i, st := range body {
 		c, ok := st.(*kernel.Instr)
 		if !ok || c.Op != kernel.OpConcat || len(c.Args) != 2 || c.Dst == nil || !renamable(c.Dst) || defs[c.Dst] != 1 ||
-			c.Dst.Type.Class != kernel.Vector || c.Args[0].Var == nil || !nulls[c.Args[1].Var] || c.Args[0].Var.Type.Bytes() != 32 {
+			c.Dst.Type.Class != kernel.Vector || c.Args[0].Var == nil || nulls[c.Args[1].Var] == 0 || c.Args[0].Var.Type.Bytes() != 32 {
 			continue
 		}
 		a, t := c.Args[0].Var, c.Dst
@@ -783,7 +788,7 @@ func (f *flattener) narrowConcat(body []kernel.Stmt, defs, reads map[*kernel.Var
 				}
 			}
 		}
-		null := &kernel.Instr{Op: kernel.OpNull, Dst: t, Pos: c.Pos}
+		null := &kernel.Instr{Op: nulls[c.Args[1].Var], Dst: t, Pos: c.Pos}
 		upd := &kernel.Instr{Op: kernel.OpUpdW, Dst: t, Args: []kernel.Operand{kernel.V(t), kernel.Imm(0), kernel.V(a)}, Pos: c.Pos}
 		var out []kernel.Stmt
 		for j, st := range body {

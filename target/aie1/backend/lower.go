@@ -25,6 +25,12 @@ type vreg struct {
 	// avoidZ: a floating-point accumulator, which takes wc0/wc1 (the only Z buffers) only
 	// when no other register is free (backend/adf.go)
 	avoidZ bool
+	// undefRest: the variable's contents outside the parts its updates write are undefined
+	// and never read (undef.go), so a part update starts its value.
+	undefRest bool
+	// undefOnly: set only by undef_* and read only where that does not matter (undef.go
+	// undefSources): its reads do not make it live around a loop.
+	undefOnly bool
 	// fixed: a register the convention fixes (argument registers).
 	fixed *Reg
 	phys  Reg
@@ -126,6 +132,14 @@ type lowerer struct {
 	vregs  map[*kernel.Var]*vreg
 	all    []*vreg
 	consts map[*kernel.Var]int64 // scalar variables holding one compile-time constant
+	undef  map[*kernel.Var]bool  // vectors whose undefined parts nothing reads (undef.go)
+	// undefSrc: undef_* values read only where their contents do not matter (undef.go)
+	undefSrc map[*kernel.Var]bool
+	// stsrs maps a store to the narrowing it stores (stsrs.go): one vst.srs for both
+	stsrs   map[*kernel.Instr]*kernel.Instr
+	stsrsOf map[*kernel.Instr]bool // the narrowings fused into their store
+	// zeroUndef: undef_* is a vzero (Options.zeroUndef)
+	zeroUndef bool
 	// window position pointers and buffer pointers
 	winPtr  map[*kernel.Var]*vreg
 	cfg     map[[6]int64]*vreg
@@ -199,6 +213,9 @@ func (l *lowerer) reg(v *kernel.Var) (*vreg, error) {
 	}
 	r := l.newReg(v.Name, f, bits)
 	r.v = v
+	r.undefRest = l.undef[v]
+	r.undefOnly = l.undefSrc[v]
+	r.avoidZ = r.undefOnly // its contents do not matter: leave the two Z buffers to MAC operands
 	l.vregs[v] = r
 	return r, nil
 }
@@ -940,6 +957,22 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			}
 		}
 		o := &vop{name: "vld", alts: ldAlts, itin: &aie1.ItinLoad, part: part}
+		if srs := l.stsrs[in]; srs != nil {
+			// the narrowing and the store in one store-unit instruction (stsrs.go)
+			acc, err := l.reg(srs.Args[0].Var)
+			if err != nil {
+				return posErr(in, err)
+			}
+			o.name, o.itin, o.alts = "vst.srs", &aie1.ItinSTSRS, stAlts
+			o.uses = append(o.uses, l.use(acc, aie1.OpndAcc), l.use(ptr, aie1.OpndPtr))
+			o.mem = &vmem{store: true, ptr: ptr, offset: off, postInc: inc, bytes: bytes, space: in.Args[0].Var.Name}
+			if inc != 0 {
+				o.defs = append(o.defs, vopnd{r: ptr, ptrUpdate: true})
+			}
+			add(o)
+			o.src = srs // the simulator executes the narrowing's semantics into memory
+			return nil
+		}
 		if op == kernel.OpStore {
 			var v *vreg
 			var err error
@@ -1027,6 +1060,9 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 	}
 	switch op {
 	case kernel.OpSRS, kernel.OpLSRS, kernel.OpBSRS, kernel.OpUBSRS:
+		if l.stsrsOf[in] {
+			return nil // done by its store (stsrs.go)
+		}
 		acc, err := argReg(0)
 		if err != nil {
 			return err
@@ -1115,7 +1151,10 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		}
 		add(&vop{name: map[bool]string{true: "mov", false: "vmov"}[dst.file == FileScalar || dst.file == FilePtr], alts: alts, itin: itin, defs: []vopnd{l.def(dst)}, uses: us})
 	case kernel.OpUndef:
-		// No code: the register's contents are whatever it holds.
+		// No code: the register's contents are whatever it holds (Options.zeroUndef: zeros).
+		if l.zeroUndef {
+			add(&vop{name: "vzero", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}})
+		}
 	case kernel.OpNull:
 		add(&vop{name: "vzero", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}})
 	case kernel.OpPtrAdd:

@@ -182,12 +182,12 @@ func visitOp(o *vop, pos, depth int, get func(*vreg) *interval) {
 // loop body.
 func scanOp(o *vop, full map[*vreg]bool, parts map[*vreg]int, mark func(*vreg)) {
 	for _, u := range o.uses {
-		if !full[u.r] {
+		if !full[u.r] && !u.r.undefOnly {
 			mark(u.r)
 		}
 	}
 	for _, d := range o.defs {
-		if d.partBytes > 0 && d.partBytes*8 < d.r.bits {
+		if d.partBytes > 0 && d.partBytes*8 < d.r.bits && !d.r.undefRest {
 			parts[d.r] += d.partBytes
 			if parts[d.r]*8 >= d.r.bits {
 				full[d.r] = true

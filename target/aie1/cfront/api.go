@@ -243,13 +243,46 @@ func (l *lowerer) null(b *kernel.Builder, p Pos, t kernel.Type) kernel.Operand {
 
 // grow widens a vector to lanes lanes with zero lanes above (concat with null_*).
 func (l *lowerer) grow(b *kernel.Builder, p Pos, v kernel.Operand, lanes int) kernel.Operand {
+	x, _ := l.growWith(b, p, v, lanes, kernel.OpNull)
+	return x
+}
+
+// growUnread widens a MAC's X operand to the X buffer's lanes with the lanes above left
+// undefined (undef_*: no instruction on the hardware, where null_* is a vzero), as the AI
+// Engine API's grow() does ("the contents of the new elements are undefined", UG1079 on
+// aie::vector) and as llvm-aie's AIE1 patterns widen a narrower X operand (AIE1InstrInfo.td:
+// INSERT_SUBREG into an IMPLICIT_DEF register). Once the MACs that read it are emitted,
+// keep(macs) checks that none reads those lanes (kernel.XElemsRead) and otherwise makes them
+// zeros after all: the interpreter and the g++ emulation give undef_* zeros, the hardware
+// whatever the register holds, so only unread lanes may stay undefined.
+func (l *lowerer) growUnread(b *kernel.Builder, p Pos, v kernel.Operand, lanes int) (kernel.Operand, func(macs []*kernel.Instr)) {
+	n := v.Type().Lanes
+	x, fill := l.growWith(b, p, v, lanes, kernel.OpUndef)
+	return x, func(macs []*kernel.Instr) {
+		for _, m := range macs {
+			if r, ok := kernel.XElemsRead(m.Op, m.Args); !ok || r > n {
+				for _, f := range fill {
+					f.Op = kernel.OpNull
+				}
+				return
+			}
+		}
+	}
+}
+
+// growWith widens a vector to lanes lanes, the lanes above made by op (null_* or undef_*), and
+// returns the instructions that make them.
+func (l *lowerer) growWith(b *kernel.Builder, p Pos, v kernel.Operand, lanes int, op kernel.Op) (kernel.Operand, []*kernel.Instr) {
 	t := v.Type()
+	var fill []*kernel.Instr
 	for t.Lanes < lanes {
 		k := 2
 		if t.Lanes*4 <= lanes {
 			k = 4
 		}
-		z := l.null(b, p, t)
+		zv := b.Kernel().NewTemp(t)
+		fill = append(fill, b.At(kpos(p)).Emit(op, zv))
+		z := kernel.V(zv)
 		parts := []kernel.Operand{v}
 		for i := 1; i < k; i++ {
 			parts = append(parts, z)
@@ -257,7 +290,7 @@ func (l *lowerer) grow(b *kernel.Builder, p Pos, v kernel.Operand, lanes int) ke
 		v = l.emitOp(b, p, kernel.OpConcat, parts...)
 		t = v.Type()
 	}
-	return v
+	return v, fill
 }
 
 // scalarVec puts a scalar in lane 0 of a zero vector of type t (a MAC's Z operand whose
@@ -645,18 +678,21 @@ func (l *lowerer) mmul(b *kernel.Builder, p Pos, o *apiObj, a, bm kernel.Operand
 		}
 		return w
 	}
+	var macs []*kernel.Instr
 	emit := func(acc *kernel.Var, first bool, mulOp, macOp kernel.Op, args []kernel.Operand) {
 		if first && !accumulate {
-			b.At(kpos(p)).Set(acc, mulOp, args...)
+			macs = append(macs, b.At(kpos(p)).Set(acc, mulOp, args...))
 			return
 		}
-		b.At(kpos(p)).Set(acc, macOp, append([]kernel.Operand{kernel.V(acc)}, args...)...)
+		macs = append(macs, b.At(kpos(p)).Set(acc, macOp, append([]kernel.Operand{kernel.V(acc)}, args...)...))
 	}
+	keep := func([]*kernel.Instr) {}
+	defer func() { keep(macs) }()
 	switch {
 	case o.ta == kernel.Int16:
 		X := a
 		if at.Lanes < 32 {
-			X = l.grow(b, p, a, 32)
+			X, keep = l.growUnread(b, p, a, 32)
 		}
 		rowsPerAcc := 16 / o.n
 		for j, acc := range o.accs {
@@ -687,7 +723,8 @@ func (l *lowerer) mmul(b *kernel.Builder, p Pos, o *apiObj, a, bm kernel.Operand
 			}
 		}
 	case o.ta == kernel.Int8 || o.ta == kernel.UInt8:
-		X := l.grow(b, p, bm, 64)
+		X, k := l.growUnread(b, p, bm, 64)
+		keep = k
 		args := []kernel.Operand{X, kernel.Imm(0), kernel.Imm(0), kernel.Imm(8), kernel.Imm(0x3120),
 			a, kernel.Imm(0), kernel.Imm(0xcc884400), kernel.Imm(2), kernel.Imm(0x1010)}
 		emit(o.accs[0], true, kernel.OpMul16, kernel.OpMac16, args)
@@ -698,7 +735,7 @@ func (l *lowerer) mmul(b *kernel.Builder, p Pos, o *apiObj, a, bm kernel.Operand
 		}
 		X := a
 		if at.Lanes < xl {
-			X = l.grow(b, p, a, xl)
+			X, keep = l.growUnread(b, p, a, xl)
 		}
 		Z := bm
 		if bt.Lanes < 8 {

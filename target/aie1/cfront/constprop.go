@@ -56,8 +56,19 @@ func (cp *constProp) block(body []kernel.Stmt, env map[*kernel.Var]int64) []kern
 				delete(env, v)
 			}
 			inner := copyEnv(env)
+			// with a known trip count and no wrap of the counter's type, the counter is its
+			// start throughout a loop of one iteration, and after the loop the first value
+			// that fails the test (`int k; for (k = 0; k < K-7; k += 8) ...; if (k+4 <= K)`);
+			// the body does not assign the counter (the subset's rule)
+			n, final := knownTrips(s)
+			if n == 1 {
+				inner[s.Var] = s.Start.Imm
+			}
 			s.Body = cp.block(s.Body, inner)
 			out = append(out, s)
+			if n >= 0 {
+				env[s.Var] = final
+			}
 		case *kernel.If:
 			if c, _, ok := cp.value(s.Cond, env); ok {
 				cp.folded = true
@@ -203,4 +214,21 @@ func dropDeadTemps(k *kernel.Kernel) {
 			return
 		}
 	}
+}
+
+// knownTrips returns a loop's trip count and its counter's value after it when both are
+// known at compile time (-1 otherwise): constant start, limit and step that the counter's
+// type holds without wrapping, at the start, the limit and the final value, and a body that
+// does not assign the counter.
+func knownTrips(l *kernel.Loop) (int64, int64) {
+	n, ok := l.TripCount()
+	if !ok || !isIntScalar(l.Var) || modifiedIn(l.Body)[l.Var] {
+		return -1, 0
+	}
+	e := l.Var.Type.Elem
+	f := l.Start.Imm + n*l.Step.Imm
+	if e.Wrap(l.Start.Imm) != l.Start.Imm || e.Wrap(l.Limit.Imm) != l.Limit.Imm || e.Wrap(f) != f {
+		return -1, 0
+	}
+	return n, f
 }

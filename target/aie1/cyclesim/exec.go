@@ -52,7 +52,13 @@ func (s *sim) addr(in *backend.Instr, seq, t int64) (int, error) {
 			}
 			if ri := s.region[in.ID]; s.outsideRegion(ri, a, in.Mem.Bytes) {
 				r := s.regions[ri]
-				return 0, s.fail(in, "access of %d bytes at element offset %d is outside window/buffer %s (%d bytes)", in.Mem.Bytes, a-r[0], in.Mem.Space, r[1])
+				why := "a store"
+				if !in.Mem.Store {
+					if why = s.readOutside(ri, a, in.Mem.Bytes); why == "" {
+						return a, nil // the memory image's bytes, as the interpreter reads them
+					}
+				}
+				return 0, s.fail(in, "access of %d bytes at element offset %d is outside window/buffer %s (%d bytes): %s", in.Mem.Bytes, a-r[0], in.Mem.Space, r[1], why)
 			}
 			return a, nil
 		}
@@ -106,7 +112,7 @@ func classify(in *backend.Instr) uint8 {
 		return kMovImm
 	case "padd":
 		return kPadd
-	case "lda", "st", "vld", "vst", "fill", "spill":
+	case "lda", "st", "vld", "vst", "vst.srs", "fill", "spill":
 		return kMem
 	}
 	src := in.Src
@@ -166,7 +172,7 @@ func (s *sim) exec(in *backend.Instr, seq, t int64) error {
 		}
 		s.writeScalar(in, in.Defs[0], seq, t, s.wrap(in, v+in.Imm))
 		return nil
-	case "lda", "st", "vld", "vst", "fill", "spill":
+	case "lda", "st", "vld", "vst", "vst.srs", "fill", "spill":
 		return s.memOp(in, seq, t)
 	}
 	src := in.Src
@@ -338,6 +344,24 @@ func (s *sim) memOp(in *backend.Instr, seq, t int64) error {
 		return err
 	}
 	m := in.Mem
+	if m.Store && in.Name == "vst.srs" {
+		// the accumulator through the shift-round-saturate path into memory (Src is the
+		// narrowing: its lanes, shift and element type; backend/stsrs.go)
+		src := in.Src
+		lanes := src.Args[0].Var.Type.Lanes
+		var accVal kernel.AccVal
+		if err := s.readAcc(in, in.Uses[0], seq, t, lanes/len(in.Uses[0].Reg.Units), &accVal); err != nil {
+			return err
+		}
+		shift, _ := s.p.ConstArg(src, 1)
+		var out kernel.Vec
+		n := kernel.SRS(&accVal, lanes, int(shift), src.Dst.Type.Elem, s.cfg.Round, s.cfg.Sat, &out)
+		s.res.Narrowed += int64(lanes)
+		s.res.Saturated += int64(n)
+		copy(s.mem[a:a+m.Bytes], out[:m.Bytes])
+		s.markStored(a, m.Bytes)
+		return s.postInc(in, seq, t)
+	}
 	if m.Store {
 		data := in.Uses[0]
 		switch data.Reg.File {

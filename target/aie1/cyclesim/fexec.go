@@ -456,7 +456,7 @@ func (s *sim) fast(f *fInstr, in *backend.Instr, k int32, seq, t int64) error {
 func (s *sim) access(f *fInstr, k int32) (pv *int64, a, n int, ok bool) {
 	pv = &s.r.s[f.ptr]
 	a, n = int(*pv)+int(f.off), int(f.size)
-	if a < 0 || a+n > aie1.ReachBytes || s.outsideRegion(f.region, a, n) {
+	if a < 0 || a+n > aie1.ReachBytes || s.outsideRegion(f.region, a, n) && (f.op != fVld && f.op != fLds || s.readOutside(f.region, a, n) != "") {
 		return pv, a, n, false
 	}
 	s.addrs[k] = int32(a)
@@ -471,6 +471,25 @@ func (s *sim) outsideRegion(ri int32, a, n int) bool {
 	}
 	r := s.regions[ri]
 	return r[1] >= 0 && (a < r[0] || a+n > r[0]+r[1])
+}
+
+// readOutside says why a load of bytes [a, a+n) (inside the data memory) that leaves region
+// ri cannot read the memory image as the hardware would ("" when it can): the same rule as
+// the interpreter's (interp.OutsideRead), plus the window descriptors and the spill stack,
+// which the interpreter's image does not hold.
+func (s *sim) readOutside(ri int32, a, n int) string {
+	if ri >= 0 && s.pi.params[ri].storage != nil {
+		return "sumac reads past windows and buffers only, not past an array with storage of its own"
+	}
+	if a+n > s.pi.sysStart {
+		return "the bytes read include the window descriptors and spill stack, which the interpreter's memory image does not hold"
+	}
+	for i, r := range s.regions {
+		if r[1] > 0 && s.pi.params[i].storage != nil && a < r[0]+r[1] && r[0] < a+n {
+			return "the bytes read belong to array " + s.pi.params[i].name + ", whose place in data memory sumac does not model"
+		}
+	}
+	return ""
 }
 
 // vld executes a vector load of whole units inside the memory and its region, reporting

@@ -144,6 +144,7 @@ type deferred struct {
 // runState is what every Run starts afresh.
 type runState struct {
 	p      *backend.Program
+	pi     *progInfo
 	cfg    *Config
 	res    *Result
 	cycle  int64
@@ -275,7 +276,10 @@ type progInfo struct {
 	region []int32
 	used   []int32 // global indices of the register units the instructions name
 	params []paramInfo
-	err    error
+	// sysStart is where the layout's window descriptors and spill stack begin: a load outside
+	// its region may not read from there on (readOutside)
+	sysStart int
+	err      error
 
 	// the trace and the timing operands, built on the first run that uses them
 	traceOnce sync.Once
@@ -363,6 +367,10 @@ func buildInfo(p *backend.Program) *progInfo {
 		params[a.name] = int32(len(pi.params))
 		pi.params = append(pi.params, a)
 	}
+	pi.sysStart = p.Layout.Stack
+	for _, d := range p.Layout.Desc {
+		pi.sysStart = min(pi.sysStart, d)
+	}
 	for _, b := range p.Bundles {
 		for _, in := range b.Instrs {
 			if in.ID < 0 || in.ID >= len(pi.kind) {
@@ -427,7 +435,7 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		clear(s.inputs) // the pool keeps no reference to the caller's data
 		simPool.Put(s)
 	}()
-	s.runState = runState{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region}
+	s.runState = runState{p: p, cfg: &cfg, res: &Result{}, dec: pi.dec, kind: pi.kind, instrs: pi.instrs, region: pi.region, pi: pi}
 	dirty := s.dirty
 	s.dirty, s.stored = [len(s.dirty)]uint64{}, [len(s.stored)]uint64{}
 	s.regions = s.regions[:0]

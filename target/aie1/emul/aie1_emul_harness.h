@@ -10,8 +10,15 @@
 
 namespace aie_emul {
 
+// The data memory image the windows and buffers are placed in when the input gives their
+// addresses (the interpreter's placement): the 128 KB a core addresses (AM009 "Load and
+// Store Unit"), zero where no buffer is, plus 64 bytes of slack. A kernel that reads past a
+// buffer then reads the same bytes as the interpreter: the next buffer's or zeros.
+alignas(64) static unsigned char g_image[0x20000 + 64];
+
 struct Harness {
     std::vector<std::vector<unsigned char>> mem; // per parameter (scalars: 8 bytes)
+    std::vector<unsigned char *> base;           // per parameter: its bytes (in g_image or in mem)
     std::vector<int> kinds;                      // 0 window, 1 pointer, 2 scalar, 3 input stream, 4 output stream
     const char *out;
 
@@ -37,19 +44,31 @@ struct Harness {
         if (!f)
             fail("cannot open %s", argv[1]);
         char magic[8];
-        if (std::fread(magic, 1, 8, f) != 8 || std::memcmp(magic, "SUMACIN2", 8) != 0)
+        if (std::fread(magic, 1, 8, f) != 8 || std::memcmp(magic, "SUMACIN3", 8) != 0)
             fail("harness: %s is not a sumac emulation input", argv[1]);
         int n = (int)rd(f, 4);
         for (int i = 0; i < n; i++) {
             kinds.push_back((int)rd(f, 1));
+            long long addr = (long long)rd(f, 8); // -1: not in the image
             unsigned long long len = rd(f, 8);
             // 64 bytes of slack: a vector read at the end of a buffer never leaves the allocation
             std::vector<unsigned char> b(len + 64);
             if (len && std::fread(b.data(), 1, len, f) != len)
                 fail("harness: input file truncated");
+            if (addr >= 0) {
+                if ((unsigned long long)addr + len > 0x20000)
+                    fail("harness: parameter %d (%llu bytes at 0x%llx) is outside the data memory image", i, len, (unsigned long long)addr);
+                std::memcpy(g_image + addr, b.data(), len);
+                base.push_back(g_image + addr);
+            } else {
+                base.push_back(nullptr);
+            }
             mem.push_back(b);
             sizes.push_back(len);
         }
+        for (int i = 0; i < n; i++)
+            if (!base[i])
+                base[i] = mem[i].data();
         int nc = (int)rd(f, 4);
         for (int i = 0; i < nc; i++)
             g_cycle_reads.push_back((long long)rd(f, 8));
@@ -61,7 +80,7 @@ struct Harness {
     std::vector<unsigned long long> sizes;
 
     template <typename T, bool OUT> aie_window<T, OUT> window(int i, const char *name) {
-        return aie_window<T, OUT>{(T *)mem[i].data(), (long long)(sizes[i] / sizeof(T)), (T *)mem[i].data(), name};
+        return aie_window<T, OUT>{(T *)base[i], (long long)(sizes[i] / sizeof(T)), (T *)base[i], name};
     }
     template <typename T, bool OUT> aie_stream<T, OUT> stream(int i, const char *name) {
         aie_stream<T, OUT> s;
@@ -76,9 +95,9 @@ struct Harness {
         sizes[i] = s.data.size();
     }
     template <typename T> adf::aie_buffer_port<T> buffer(int i) {
-        return adf::aie_buffer_port<T>{(T *)mem[i].data(), (unsigned)(sizes[i] / sizeof(T))};
+        return adf::aie_buffer_port<T>{(T *)base[i], (unsigned)(sizes[i] / sizeof(T))};
     }
-    template <typename T> T *pointer(int i) { return (T *)mem[i].data(); }
+    template <typename T> T *pointer(int i) { return (T *)base[i]; }
     long long scalar(int i) {
         long long v;
         std::memcpy(&v, mem[i].data(), 8);
@@ -93,7 +112,7 @@ struct Harness {
         wr(f, mem.size(), 4);
         for (size_t i = 0; i < mem.size(); i++) {
             wr(f, sizes[i], 8);
-            std::fwrite(mem[i].data(), 1, sizes[i], f);
+            std::fwrite(kinds[i] == 4 ? mem[i].data() : base[i], 1, sizes[i], f);
         }
         wr(f, (unsigned long long)g_macs, 8);
         wr(f, (unsigned long long)g_narrowed, 8);

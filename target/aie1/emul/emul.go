@@ -301,6 +301,11 @@ type Modes struct {
 	Round      num.Round
 	Sat        num.Sat
 	CycleReads []int64
+	// Addrs, if set, places parameter i's window or buffer at byte address Addrs[i] of a
+	// 128 KB data memory image that is zero elsewhere (-1: its own allocation, as for
+	// streams and scalars), so that a read past a buffer sees what the interpreter's memory
+	// image holds there (interp.OutsideRead).
+	Addrs []int64
 }
 
 // Result is what a run of the emulation produced.
@@ -325,9 +330,13 @@ func (p *Program) Run(mem [][]byte, m Modes) (*Result, error) {
 	}
 	defer os.RemoveAll(dir)
 	var in bytes.Buffer
-	in.WriteString("SUMACIN2")
+	in.WriteString("SUMACIN3")
 	binary.Write(&in, binary.LittleEndian, uint32(len(mem)))
 	for i, b := range mem {
+		addr := int64(-1)
+		if i < len(m.Addrs) {
+			addr = m.Addrs[i]
+		}
 		kind := byte(0)
 		switch t := p.Kernel.Params[i].Type; {
 		case t.IsPointer():
@@ -339,7 +348,11 @@ func (p *Program) Run(mem [][]byte, m Modes) (*Result, error) {
 		case t.IsStream():
 			kind = 4
 		}
+		if kind > 1 {
+			addr = -1 // scalars and streams are not in the memory image
+		}
 		in.WriteByte(kind)
+		binary.Write(&in, binary.LittleEndian, addr)
 		binary.Write(&in, binary.LittleEndian, uint64(len(b)))
 		in.Write(b)
 	}

@@ -54,6 +54,7 @@ var adfKernels = []struct {
 	{file: "widen.cc", timing: true},
 	{file: "ports.cc", timing: true},
 	{file: "scale32.cc", timing: true},
+	{file: "overread.cc", instance: "BiasRelu<10>", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
@@ -107,6 +108,13 @@ func TestADFKernels(t *testing.T) {
 			}
 			opt2 := opt
 			opt2.Inputs = rep.Initial // the same inputs (the emitted kernel's buffers are plain pointers)
+			if len(rep.OutsideReads) > 0 {
+				// the same sizes: a plain pointer would be measured, past what the source declared
+				opt2.Sizes = map[string]int{}
+				for _, w := range rep.Windows {
+					opt2.Sizes[w.Name] = w.Bytes
+				}
+			}
 			rep2, err := Run(k2, Source{File: epath, Text: []byte(text)}, opt2)
 			if err != nil {
 				t.Fatal(err)

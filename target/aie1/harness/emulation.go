@@ -26,6 +26,22 @@ func (s *run) checkEmul(rep *Report, res *interp.Result, data map[string][]byte,
 		return err
 	}
 	var mem [][]byte
+	// the windows and buffers at the interpreter's addresses, in an image of the data memory:
+	// a read past one sees the same bytes in both (interp.OutsideRead)
+	addr := map[string]int64{}
+	for _, r := range res.Regions {
+		if !r.Storage {
+			addr[r.Name] = int64(r.Addr)
+		}
+	}
+	var addrs []int64
+	for _, p := range s.k.Params {
+		a, ok := addr[p.Name]
+		if !ok || !isRegion(p) {
+			a = -1
+		}
+		addrs = append(addrs, a)
+	}
 	for _, p := range s.k.Params {
 		if p.Type.IsScalar() {
 			b := make([]byte, 8)
@@ -35,7 +51,7 @@ func (s *run) checkEmul(rep *Report, res *interp.Result, data map[string][]byte,
 		}
 		mem = append(mem, data[p.Name])
 	}
-	er, err := bin.Run(mem, emul.Modes{Round: s.opt.Round, Sat: s.opt.Sat, CycleReads: s.cycleReads})
+	er, err := bin.Run(mem, emul.Modes{Round: s.opt.Round, Sat: s.opt.Sat, CycleReads: s.cycleReads, Addrs: addrs})
 	if err != nil {
 		return err
 	}

@@ -273,6 +273,10 @@ func (s *run) run() (*Report, error) {
 	for _, u := range res.Uninit {
 		rep.Uninitialized = append(rep.Uninitialized, Uninit{Var: u.Var, Type: u.Type.String(), Pos: u.Pos.String()})
 	}
+	for _, o := range res.OutsideReads {
+		rep.OutsideReads = append(rep.OutsideReads, OutsideRead{Pos: o.Pos.String(), Access: o.Access, Buffer: o.Region, Size: o.Size,
+			Bytes: fmt.Sprintf("[%d, %d)", o.Off, o.End), Addr: o.Addr, Holds: o.Holds, Count: o.Count, Message: o.String()})
+	}
 	s.regions(rep, res, data)
 	rep.Outputs, rep.Initial = map[string][]byte{}, map[string][]byte{}
 	for _, p := range s.k.Params {

@@ -25,6 +25,22 @@ type Uninit struct {
 	Pos  string `json:"pos"`
 }
 
+// OutsideRead is a load that read bytes outside its window or buffer (interp.OutsideRead):
+// the kernel runs, the load returning what the memory image holds there, and sim warns.
+type OutsideRead struct {
+	Pos    string `json:"pos"`
+	Access string `json:"access"`
+	Buffer string `json:"buffer"`
+	Size   int    `json:"buffer_bytes"`
+	// Bytes is the range read, relative to the buffer's start ("[32, 64)").
+	Bytes string `json:"bytes"`
+	Addr  int64  `json:"addr"`
+	// Holds is what the bytes outside the buffer held (other buffers' bytes, or zeros).
+	Holds   string `json:"holds"`
+	Count   int64  `json:"count"`
+	Message string `json:"message"`
+}
+
 // Cost is one item of the cycle breakdown.
 type Cost struct {
 	What   string `json:"what"`
@@ -51,6 +67,7 @@ type Report struct {
 	OutputsChecked          int64             `json:"outputs_checked"`
 	AccumulatorLanesChecked int64             `json:"accumulator_lanes_checked"`
 	Uninitialized           []Uninit          `json:"uninitialized"`
+	OutsideReads            []OutsideRead     `json:"outside_reads,omitempty"`
 	Emulation               string            `json:"emulation"`
 	Cycles                  *int64            `json:"cycles,omitempty"`
 	MACsPerCycle            *float64          `json:"macs_per_cycle,omitempty"`
@@ -110,6 +127,9 @@ func (r *Report) WriteText(w io.Writer) {
 		for _, u := range r.Uninitialized {
 			fmt.Fprintf(w, "  %s %s at %s\n", u.Type, u.Var, u.Pos)
 		}
+	}
+	for _, o := range r.OutsideReads {
+		fmt.Fprintf(w, "warning: %s\n", o.Message)
 	}
 	fmt.Fprintf(w, "MACs %d (%d MAC instructions)\n", r.MACs, r.MACOps)
 	fmt.Fprintf(w, "emulation: %s; %d output elements and %d accumulator lanes compared\n", r.Emulation, r.OutputsChecked, r.AccumulatorLanesChecked)

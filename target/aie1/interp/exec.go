@@ -27,7 +27,7 @@ func (p *Program) Run(cfg Config) (*Result, error) {
 	}
 	m := &machine{p: p, cfg: &cfg, ints: make([]int64, p.nInts), ptrReg: make([]int32, p.nInts),
 		vecs: make([]kernel.Vec, p.nVecs), accs: make([]kernel.AccVal, p.nAccs), written: make([]bool, len(k.Vars)),
-		mem: make([]byte, end), regs: regs, extent: make([]int, len(regs)), round: cfg.Round, sat: cfg.Sat,
+		mem: make([]byte, max(end, memLimit(cfg.limit))), regs: regs, extent: make([]int, len(regs)), round: cfg.Round, sat: cfg.Sat,
 		res: &Result{Regions: regs}}
 	for i := range m.ptrReg {
 		m.ptrReg[i] = -1
@@ -456,7 +456,9 @@ func (m *machine) winRead(ci *cinstr, incr bool) error {
 	what := func() string {
 		return fmt.Sprintf("%s(%s) at element %d", kernel.CallName(ci.op, t), m.regs[r].Name, pos/int64(w.typ.Elem.Bytes()))
 	}
-	if err := m.access(ci, what, r, addr, n, accessAlign(t)); err != nil {
+	// a read through the window API that straddles the window's end stays an error (the
+	// g++ emulation's windows stop there too); reads past a window go through its pointer
+	if err := m.access(ci, what, r, addr, n, accessAlign(t), false); err != nil {
 		return err
 	}
 	m.accessed(w)
@@ -510,7 +512,7 @@ func (m *machine) winWrite(ci *cinstr, incr bool) error {
 	what := func() string {
 		return fmt.Sprintf("%s(%s, %v) at element %d", ci.op, m.regs[r].Name, t, pos/int64(w.typ.Elem.Bytes()))
 	}
-	if err := m.access(ci, what, r, addr, n, accessAlign(t)); err != nil {
+	if err := m.access(ci, what, r, addr, n, accessAlign(t), false); err != nil {
 		return err
 	}
 	m.accessed(w)
@@ -620,7 +622,7 @@ func (m *machine) mem1(ci *cinstr, store bool) error {
 	}
 	r := m.ptrReg[p.slot]
 	what := func() string { return fmt.Sprintf("%s %v at %s[%d]", verb, t, p.name(m), idx) }
-	if err := m.access(ci, what, r, addr, t.Bytes(), accessAlign(t)); err != nil {
+	if err := m.access(ci, what, r, addr, t.Bytes(), accessAlign(t), !store); err != nil {
 		return err
 	}
 	if store {

@@ -2,8 +2,10 @@ package interp
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
 )
 
@@ -79,6 +81,58 @@ type Result struct {
 	// Wrapped lists the windows whose position wrapped around their end (ADF windows are
 	// circular).
 	Wrapped []string
+	// OutsideReads lists the loads that read bytes outside their window or buffer, one
+	// entry per instruction (its first such read), in order of that first read.
+	OutsideReads []OutsideRead
+}
+
+// OutsideRead is a load that read bytes outside its window or buffer but inside the data
+// memory the core reaches. The load units address all 128 KB of the four memory modules
+// around the core (AM009 "Load and Store Unit": addresses 0x0000 to 0x1FFFF) and nothing in
+// them knows a buffer's bounds (UG1603 "Load and Store Using Pointers": with pointers,
+// avoiding out-of-bound accesses is the designer's responsibility), so such a load returns
+// whatever the memory holds at those addresses. sumac's memory image holds every window and
+// buffer where Place put it and zeros everywhere else: the harness lays the g++ emulation's
+// buffers out at the same addresses in an image of the same size, and the cycle simulator
+// starts from the same image, so the three read the same bytes. A write outside its region
+// stays an error, and so does a read of bytes that belong to an array with storage of its
+// own (a local, static or global array: where the vendor's linker puts it is not modelled,
+// and the g++ emulation keeps it outside the image).
+type OutsideRead struct {
+	Pos    kernel.Pos
+	Access string // the access, e.g. "load v8float at b_ptr[8]"
+	Region string // the window or buffer the pointer points into
+	Kind   string // "window", "buffer"
+	Size   int    // its size in bytes
+	// Off and End are the bytes read, relative to the region's start (either may lie
+	// outside [0, Size)); Addr is the absolute address of the first.
+	Off, End int64
+	Addr     int64
+	// Holds says what the bytes outside the region held: other regions' bytes or zeros.
+	Holds string
+	// Count is the number of times the instruction read outside its region.
+	Count int64
+}
+
+func (o OutsideRead) String() string {
+	var out string
+	switch {
+	case o.Off < 0 && o.End > int64(o.Size):
+		out = fmt.Sprintf("bytes [%d, 0) and [%d, %d)", o.Off, o.Size, o.End)
+	case o.Off < 0:
+		out = fmt.Sprintf("bytes [%d, %d)", o.Off, min(o.End, 0))
+	default:
+		out = fmt.Sprintf("bytes [%d, %d)", max(o.Off, int64(o.Size)), o.End)
+	}
+	s := fmt.Sprintf("%s reads bytes [%d, %d) of %s %s (%d bytes, at 0x%x): %s are outside it; the hardware returns what memory holds there, here %s",
+		o.Access, o.Off, o.End, o.Kind, o.Region, o.Size, o.Addr-o.Off, out, o.Holds)
+	if o.Count > 1 {
+		s += fmt.Sprintf(" (%d such reads by this instruction)", o.Count)
+	}
+	if o.Pos.IsValid() {
+		return o.Pos.String() + ": " + s
+	}
+	return s
 }
 
 // Error is a run-time error at an instruction (out-of-region access, misalignment,
@@ -156,7 +210,8 @@ type machine struct {
 	streams []stream // by stream slot value
 	cycles  int
 	wrapped map[string]bool
-	pending map[int32]bool // window slots whose position wrapped since their last access
+	pending map[int32]bool  // window slots whose position wrapped since their last access
+	outside map[*cinstr]int // instructions that read outside their region: index in res.OutsideReads
 }
 
 // stream is one stream parameter: input bytes and a read position, or output bytes.
@@ -224,24 +279,96 @@ func (m *machine) acc(o *operand, ci *cinstr) *kernel.AccVal {
 	return &m.accs[o.slot]
 }
 
-// access checks a memory access of n bytes at absolute address addr in region r.
-// what describes the access for an error message; it is called only on error.
-func (m *machine) access(ci *cinstr, what func() string, r int32, addr int64, n int, align int) error {
+// memLimit is the size of a run's memory image: the 128 KB the core reaches (target/aie1
+// ReachBytes), or the larger limit of a measuring run.
+func memLimit(limit int) int {
+	return max(limit, aie1.ReachBytes)
+}
+
+// access checks a memory access of n bytes at absolute address addr in region r; load says
+// whether it reads. what describes the access for a message; it is called only then. A load
+// that leaves its region but stays inside the memory image reads the image (OutsideRead).
+func (m *machine) access(ci *cinstr, what func() string, r int32, addr int64, n int, align int, load bool) error {
 	if r < 0 {
 		return m.fail(ci, "%s through a pointer that points into no window or buffer", what())
 	}
 	reg := &m.regs[r]
 	off := addr - int64(reg.Addr)
 	if off < 0 || off+int64(n) > int64(reg.Size) {
-		return m.fail(ci, "%s: bytes [%d, %d) are outside %s %s (%d bytes)", what(), off, off+int64(n), kindName(reg), reg.Name, reg.Size)
+		if !load || addr < 0 || addr+int64(n) > int64(memLimit(m.cfg.limit)) {
+			return m.fail(ci, "%s: bytes [%d, %d) are outside %s %s (%d bytes)", what(), off, off+int64(n), kindName(reg), reg.Name, reg.Size)
+		}
+		if err := m.outsideRead(ci, what, r, addr, n); err != nil {
+			return err
+		}
 	}
 	if align > 1 && addr%int64(align) != 0 {
 		return m.fail(ci, "%s: address 0x%x (offset %d in %s) is not %d-byte aligned (AIE vector loads and stores are 128-bit aligned)", what(), addr, off, reg.Name, align)
 	}
-	if e := int(off) + n; e > m.extent[r] {
+	if e := min(int(off)+n, reg.Size); e > m.extent[r] {
 		m.extent[r] = e
 	}
 	return nil
+}
+
+// outsideRead admits a load of bytes [addr, addr+n) that leaves region r, inside the memory
+// image, and notes it (once per instruction, with a count); it fails when the region is an
+// array with storage of its own or the bytes outside it belong to one (OutsideRead).
+func (m *machine) outsideRead(ci *cinstr, what func() string, r int32, addr int64, n int) error {
+	reg := &m.regs[r]
+	off := addr - int64(reg.Addr)
+	if i, ok := m.outside[ci]; ok {
+		m.res.OutsideReads[i].Count++
+		return nil
+	}
+	if reg.Storage {
+		return m.fail(ci, "%s: bytes [%d, %d) are outside array %s (%d bytes); sumac reads past windows and buffers only (where the linker puts an array with storage of its own, and what lies next to it, is not modelled)", what(), off, off+int64(n), reg.Name, reg.Size)
+	}
+	var holds []string
+	zeros := int64(0)
+	for a := addr; a < addr+int64(n); {
+		if a >= int64(reg.Addr) && a < int64(reg.Addr)+int64(reg.Size) {
+			a = int64(reg.Addr) + int64(reg.Size)
+			continue
+		}
+		q := m.regionAt(a)
+		if q < 0 {
+			zeros++
+			a++
+			continue
+		}
+		o := &m.regs[q]
+		if o.Storage {
+			return m.fail(ci, "%s: bytes [%d, %d) are outside %s %s (%d bytes) and read array %s, whose place in data memory sumac does not model (the linker puts an array with storage of its own)", what(), off, off+int64(n), kindName(reg), reg.Name, reg.Size, o.Name)
+		}
+		e := min(addr+int64(n), int64(o.Addr)+int64(o.Size))
+		holds = append(holds, fmt.Sprintf("bytes [%d, %d) of %s %s", a-int64(o.Addr), e-int64(o.Addr), kindName(o), o.Name))
+		a = e
+	}
+	if zeros > 0 {
+		holds = append(holds, fmt.Sprintf("%d zero bytes (no window or buffer there)", zeros))
+	}
+	if m.outside == nil {
+		m.outside = map[*cinstr]int{}
+	}
+	m.outside[ci] = len(m.res.OutsideReads)
+	var pos kernel.Pos
+	if ci != nil && ci.src != nil {
+		pos = ci.src.Pos
+	}
+	m.res.OutsideReads = append(m.res.OutsideReads, OutsideRead{Pos: pos, Access: what(), Region: reg.Name, Kind: kindName(reg),
+		Size: reg.Size, Off: off, End: off + int64(n), Addr: addr, Holds: strings.Join(holds, ", "), Count: 1})
+	return nil
+}
+
+// regionAt is the region holding byte a (-1: none).
+func (m *machine) regionAt(a int64) int32 {
+	for i := range m.regs {
+		if r := &m.regs[i]; a >= int64(r.Addr) && a < int64(r.Addr)+int64(r.Size) {
+			return int32(i)
+		}
+	}
+	return -1
 }
 
 func kindName(r *Region) string {

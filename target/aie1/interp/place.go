@@ -24,13 +24,20 @@ type Region struct {
 	Storage bool   // an array variable's own memory (not a parameter)
 }
 
+// SystemBytes is the top of the last memory module used that the spread placement leaves to
+// the window descriptors and the spill stack (the AIE1 backend's DefaultLayout puts them
+// there), so that the interpreter's addresses are the backend's and a read outside a region
+// sees the same bytes in both.
+const SystemBytes = 4096
+
 // RegionAlign is the alignment of every region: 32 bytes, the width of a 256-bit load or
 // store (target/aie1.LoadBits), so that aligned vector accesses inside a region stay aligned.
 const RegionAlign = 32
 
 // Place assigns addresses to regions given in parameter order (the placement policy):
 //
-//   - If there are at most four regions and each fits in 32 KB, region i starts at the base
+//   - If there are at most four regions, each fits in 32 KB and the last leaves SystemBytes
+//     free at the top of its module, region i starts at the base
 //     of memory module i of the core's 128 KB view (south, west, north, east: target/aie1
 //     Neighbours). Accesses to different regions then never share a bank, which is the
 //     "all data in place in local memory" setting in which seeds 000, 001 and 004 measure
@@ -46,11 +53,11 @@ func Place(regs []Region, limit int) error {
 		limit = aie1.ReachBytes
 	}
 	spread := len(regs) <= len(aie1.Neighbours)
-	for _, r := range regs {
+	for i, r := range regs {
 		if r.Size < 0 {
 			return fmt.Errorf("region %s: negative size %d", r.Name, r.Size)
 		}
-		if r.Size > aie1.DataMemBytes {
+		if r.Size > aie1.DataMemBytes || i == len(regs)-1 && r.Size > aie1.DataMemBytes-SystemBytes {
 			spread = false
 		}
 	}
