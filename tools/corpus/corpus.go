@@ -114,4 +114,79 @@ var corpus = []entry{
 		Published: 283, Where: "concat.h, the class comment: its tile.cycles() difference", Scope: "counter",
 		Mechanism: "as ConcatFloat: the flattened copy loops run at the port's bound (144 words, 158 cycles); the figure is the same 139 cycles above the bound as ConcatFloat's, a fixed cost the model lacks",
 	},
+	{
+		Name: "GemmReluScalarMKNK<1,86,10>", Source: onnx2versalOld,
+		File: "design/aie_src/gemm.cc", Defines: []string{"LOG_PROFILE"}, Instance: "GemmReluScalarMKNK<1,86,10>",
+		Published: 1939, Where: "PROFILE.md \"Gemm\": its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvReluScalarBCHW<28,24,1,2,2,5>", Source: onnx2versalOld,
+		File: "design/aie_src/conv.cc", Defines: []string{"LOG_PROFILE"}, Instance: "ConvReluScalarBCHW<28,24,1,2,2,5>",
+		Published: 148375, Where: "PROFILE.md \"Conv\": its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvReluScalarBHWC<28,24,1,2,2,5>", Source: onnx2versalOld,
+		File: "design/aie_src/conv.cc", Defines: []string{"LOG_PROFILE"}, Instance: "ConvReluScalarBHWC<28,24,1,2,2,5>",
+		Published: 144244, Where: "PROFILE.md \"Conv\": its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "MaxpoolScalarBHWC<24,12,1,6>", Source: onnx2versalOld,
+		File: "design/aie_src/pool.cc", Defines: []string{"LOG_PROFILE"}, Instance: "MaxpoolScalarBHWC<24,12,1,6>",
+		Published: 7673, Where: "PROFILE.md \"Pool\": its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "MaxpoolScalarBCHW<24,12,1,6>", Source: onnx2versalOld,
+		File: "design/aie_src/pool.cc", Defines: []string{"LOG_PROFILE"}, Instance: "MaxpoolScalarBCHW<24,12,1,6>",
+		Published: 11302, Where: "PROFILE.md \"Pool\": its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ArgmaxScalar<100,10>", Source: onnx2versal,
+		File: "design/aie_src/argmax.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ArgmaxScalar<100,10>",
+		Published: 1064, Where: "argmax.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "AddScalar<float,16384,1>", Source: onnx2versal,
+		File: "design/aie_src/add.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "AddScalar<float,16384,1>",
+		Published: 131102, Where: "add.h, AddScalar's class comment (stream ports): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "AddFloat<float,16384,1>", Source: onnx2versal,
+		File: "design/aie_src/add.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "AddFloat<float,16384,1>",
+		Published: 24595, Where: "add.h, AddFloat's class comment (it names the class AddScalar; stream ports): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QLinearAddInt8<int8_t,16384,1>", Source: onnx2versal,
+		File: "design/aie_src/qlinearadd.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QLinearAddInt8<int8_t,16384,1>(0.036632415,0.11731018,0.062222864,-128,-6,-128)",
+		Published: 8231, Where: "qlinearadd.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "DequantizeLinearScalar<int8_t,1,96,84>", Source: onnx2versal,
+		File: "design/aie_src/dequantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "DequantizeLinearScalar<int8_t,1,96,84>(0.00392156889,-128)",
+		Published: 296, Where: "dequantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "DequantizeLinear<int8_t,1,96,84>", Source: onnx2versal,
+		File: "design/aie_src/dequantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "DequantizeLinear<int8_t,1,96,84>(0.00392156889,-128)",
+		Published: 154, Where: "dequantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QuantizeLinearScalar<int8_t,28,28,32>", Source: onnx2versal,
+		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinearScalar<int8_t,28,28,32>(0.00392156889,-128)",
+		Published: 92121, Where: "quantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QuantizeLinear<int8_t,28,28,32>", Source: onnx2versal,
+		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinear<int8_t,28,28,32>(0.00392156889,-128)",
+		Published: 1977, Where: "quantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QuantizeLinearFmul<int8_t,28,28,32>", Source: onnx2versal,
+		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinearFmul<int8_t,28,28,32>(0.00392156889,-128)",
+		Published: 1534, Where: "quantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QuantizeLinearFmulStream<int8_t,28,28,32>", Source: onnx2versal,
+		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinearFmulStream<int8_t,28,28,32>(0.00392156889,-128)",
+		Published: 1669, Where: "quantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
 }
