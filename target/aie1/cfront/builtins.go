@@ -266,7 +266,7 @@ func (l *lowerer) intLimits(c *Call) (int64, bool) {
 	if !ok || len(c.TArgs) != 1 || c.TArgs[0].Type == nil || len(c.Args) != 0 {
 		return 0, false
 	}
-	if c.TArgs[0].Type.Base == "float" {
+	if b := c.TArgs[0].Type.Base; b == "float" || b == "double" {
 		return 0, false
 	}
 	e := l.elemOf(c.TArgs[0].Type)

@@ -171,6 +171,7 @@ type lowerer struct {
 	noted       map[string]bool
 	ctor        []kernel.CtorArg
 	inlineDepth int // depth of helper inlining
+	loops       int // depth of the loops being lowered
 	ret         *returnSlot
 }
 
@@ -510,6 +511,8 @@ func convertConst(v int64, t kernel.Type) int64 {
 func (l *lowerer) forStmt(b *kernel.Builder, s *ForStmt) {
 	l.push()
 	defer l.pop()
+	l.loops++
+	defer func() { l.loops-- }()
 	var iv *kernel.Var
 	var start kernel.Operand
 	var ivName string

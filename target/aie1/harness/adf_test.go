@@ -46,6 +46,7 @@ var adfKernels = []struct {
 	{file: "upd_chain.cc", timing: true},
 	{file: "five_windows.cc", timing: true},
 	{file: "const_store.cc", timing: true},
+	{file: "loop_array_init.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
