@@ -153,6 +153,9 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 	// coalesce.go, hoistzero.go: register coalescing and loop-invariant zeros; when either
 	// changed the code anywhere, the kernel is also compiled without it and the faster kept
 	// (merged live ranges can tie operations; a hoisted zero lengthens an outer loop's body)
+	if k2 := ifConvertKernel(k); k2 != nil { // ifconvert.go: small scalar ifs become selects
+		k = k2
+	}
 	merged, hoisted := 0, 0
 	opt.merged, opt.hoisted = &merged, &hoisted
 	vs := kernelVariants(k, opt)

@@ -47,6 +47,7 @@ var adfKernels = []struct {
 	{file: "five_windows.cc", timing: true},
 	{file: "const_store.cc", timing: true},
 	{file: "loop_array_init.cc", timing: true},
+	{file: "if_select.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
