@@ -50,6 +50,8 @@ type unit struct {
 	globals []*DeclStmt
 	// bodies: methods defined inside a class (instantiated), by class instance and name
 	methods map[string]*funcDef
+	// outOfClass: the classes with a constructor or destructor defined outside the class
+	outOfClass map[string]Pos
 }
 
 func (p *parser) parseFile(instance string) (f *File, err error) {
@@ -438,7 +440,45 @@ func (u *unit) tryCtorDef(tps []tparam) bool {
 	if !p.isAt(k, "::") || !(p.peekAt(k+1).Text == t.Text || p.isAt(k+1, "~")) {
 		return false
 	}
-	p.fail(t.Pos, "constructors and destructors defined outside their class are not supported (define %s's constructor in the class)", t.Text)
+	// skip it: C<...>::C(params) [: member(args), member{args}, ...] { body }, or ~C()
+	// {...}; only the kernel selected may not have one (selectKernel), as its constructor's
+	// body would run when the graph starts
+	if u.outOfClass == nil {
+		u.outOfClass = map[string]Pos{}
+	}
+	if _, seen := u.outOfClass[t.Text]; !seen {
+		u.outOfClass[t.Text] = t.Pos
+	}
+	for p.peek().Text != "(" {
+		if p.peek().Kind == tEOF {
+			p.fail(t.Pos, "unexpected end of file in %s's constructor", t.Text)
+		}
+		p.next()
+	}
+	p.skipBalanced() // the parameters
+	if p.peek().Text == ":" {
+		p.next()
+		for {
+			for p.peek().Text != "(" && p.peek().Text != "{" {
+				if p.peek().Kind == tEOF {
+					p.fail(t.Pos, "unexpected end of file in %s's constructor", t.Text)
+				}
+				p.next()
+			}
+			p.skipBalanced() // one member's initializer
+			if p.peek().Text != "," {
+				break
+			}
+			p.next()
+		}
+	}
+	if p.peek().Text != "{" {
+		p.fail(p.peek().Pos, "expected %s's constructor body", t.Text)
+	}
+	p.skipBalanced()
+	if p.peek().Text == ";" {
+		p.next()
+	}
 	return true
 }
 
@@ -666,6 +706,9 @@ func (u *unit) selectKernel(instance string) (*File, error) {
 		}
 	}
 	f.CtorArgs = spec.ctor
+	if at, ok := u.outOfClass[spec.name]; ok {
+		return nil, errorf(at, "constructors and destructors defined outside their class are not supported (define %s's constructor in the class)", spec.name)
+	}
 	if cd, ok := u.classes[spec.name]; ok {
 		c := u.instantiateClass(cd, spec)
 		f.Class = c

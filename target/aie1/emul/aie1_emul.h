@@ -850,6 +850,8 @@ template <typename... A> int get_ss(A...);
 template <typename... A> float getf_ss(A...);
 template <typename... A> void put_ms(A...);
 template <typename... A> void putf_ms(A...);
+template <typename... A> aie_vec<float, 4> getf_wss(A...);
+template <typename... A> void put_wms(A...);
 template <typename... A> int getPacketid(A...);
 template <typename... A> void writeHeader(A...);
 template <typename... A> int readincr(input_pktstream *, A...);
