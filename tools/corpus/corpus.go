@@ -133,16 +133,19 @@ var corpus = []entry{
 		Name: "MaxpoolScalarBHWC<24,12,1,6>", Source: onnx2versalOld,
 		File: "design/aie_src/pool.cc", Defines: []string{"LOG_PROFILE"}, Instance: "MaxpoolScalarBHWC<24,12,1,6>",
 		Published: 7673, Where: "PROFILE.md \"Pool\": its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is 5.5 times slower: the kernel keeps the six running maxima in a local array (float arr[C]), which the model leaves in memory: after the c and q loops are flattened each element's update loads arr[c] (twice, as written) after the previous element's store, as the scheduler does not tell apart constant offsets from one base, so each element waits a load's latency (about 11 cycles an element, 3456 elements); the vendor's 2.2 cycles an element suggest the six maxima stay in registers once the loop over c is unrolled (scalar replacement of the array), an optimization the model lacks",
 	},
 	{
 		Name: "MaxpoolScalarBCHW<24,12,1,6>", Source: onnx2versalOld,
 		File: "design/aie_src/pool.cc", Defines: []string{"LOG_PROFILE"}, Instance: "MaxpoolScalarBCHW<24,12,1,6>",
 		Published: 11302, Where: "PROFILE.md \"Pool\": its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model's loop is 14 cycles an output (the published 13.1): four compare-and-select pairs (8 operations on the one ALU slot) chained through the running maximum, the loads and window_incr pointer moves on the load unit; the float compare is costed as a one-cycle ALU compare (see ArgmaxScalar: by default a softfloat call, which the figure here, about 3.3 cycles an element, rules out; we believe the vendor compiler uses the scalar unit's float maximum, UG1079 \"Floating-Point Operations\", for (a > c) ? a : c); the remaining cycle an output is not explained",
 	},
 	{
 		Name: "ArgmaxScalar<10,10>", Source: onnx2versal,
 		File: "design/aie_src/argmax.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ArgmaxScalar<10,10>",
 		Published: 1064, Where: "argmax.h, the class comment (\"ArgmaxScalar<100, 10>\": 100 inputs, 10 outputs; graph_argmax.cpp, where the figure was written (8ca6d395), instantiates ArgmaxScalar<10, 10>): its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is faster: it if-converts the loop's if into selects and costs the float compare a > c as a one-cycle ALU compare (312 cycles, about 3 an element); the AIE intrinsics guide (\"Scalar Operations\") says scalar float add, subtract, multiply and compare are softfloat library calls (\"quite a few cycles\") unless AIE_OPTION_SCALAR_FLOAT_ON_VECTOR is defined, which onnx2versal's Makefile does not: about 10.6 cycles an element in the figure, a call per compare that the model does not cost (scalar float arithmetic is reported, not costed; compares are not yet)",
 	},
 	{
 		Name: "AddScalar<float,16384,1>", Source: onnx2versal,
