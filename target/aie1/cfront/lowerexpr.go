@@ -972,6 +972,13 @@ func (l *lowerer) call(b *kernel.Builder, c *Call, dst *kernel.Var) *kernel.Var 
 		dst = l.k.NewTemp(rt)
 	} else if dst.Type != rt && !(dst.Type.IsScalar() && rt.IsScalar()) {
 		l.fail(c.Pos, "cannot assign the %v result of %s to %s (%v)", rt, name, dst.Name, dst.Type)
+	} else if dst.Type != rt && (op == kernel.OpWinRead || op == kernel.OpWinReadIncr) {
+		// int x = window_readincr(in) on an int8 window: the element read, then C++'s
+		// implicit conversion to the variable's type
+		t := l.k.NewTemp(rt)
+		b.At(kpos(c.Pos)).Emit(op, t, args...)
+		l.mov(b, dst, kernel.V(t), c.Pos)
+		return dst
 	}
 	b.At(kpos(c.Pos)).Emit(op, dst, args...)
 	return dst
