@@ -660,7 +660,8 @@ func depEdges(ops []*vop, carried bool) []Edge {
 		}
 	}
 	edges = append(edges, streamEdges(ops, carried)...)
-	// Memory order within a space: stores keep their order with every other access.
+	// Memory order within a space: stores keep their order with every other access they may
+	// overlap (disjoint constant offsets from one unchanged pointer do not, disjoint.go).
 	for i, a := range ops {
 		if a.mem == nil {
 			continue
@@ -668,6 +669,9 @@ func depEdges(ops []*vop, carried bool) []Edge {
 		for j := i + 1; j < len(ops); j++ {
 			b := ops[j]
 			if b.mem == nil || b.mem.space != a.mem.space || (!a.mem.store && !b.mem.store) {
+				continue
+			}
+			if disjointAccesses(ops, i, j) {
 				continue
 			}
 			edges = append(edges, Edge{i, j, 1, 0})
