@@ -203,6 +203,9 @@ func kernelVariants(k *kernel.Kernel, opt Options) []kernelVariant {
 	} {
 		if k2 := v.make(k); k2 != nil {
 			vs = append(vs, kernelVariant{k2, v.note})
+			if k3 := promoteArrays(k2); k3 != nil {
+				vs = append(vs, kernelVariant{k3, v.note + "; small local arrays in registers (promote.go)"})
+			}
 		}
 	}
 	return vs
