@@ -139,13 +139,12 @@ var corpus = []entry{
 		Name: "MaxpoolScalarBCHW<24,12,1,6>", Source: onnx2versalOld,
 		File: "design/aie_src/pool.cc", Defines: []string{"LOG_PROFILE"}, Instance: "MaxpoolScalarBCHW<24,12,1,6>",
 		Published: 11302, Where: "PROFILE.md \"Pool\": its tile.cycles() difference", Scope: "counter",
-		Mechanism: "the model's loop is 14 cycles an output (the published 13.1): four compare-and-select pairs (8 operations on the one ALU slot) chained through the running maximum, the loads and window_incr pointer moves on the load unit; the float compare is costed as a one-cycle ALU compare (see ArgmaxScalar: by default a softfloat call, which the figure here, about 3.3 cycles an element, rules out; we believe the vendor compiler uses the scalar unit's float maximum, UG1079 \"Floating-Point Operations\", for (a > c) ? a : c); the remaining cycle an output is not explained",
+		Mechanism: "the model's loop is 14.5 cycles an output (the figure 13.1): four compare-and-select pairs (8 operations on the one ALU slot) chained through the running maximum, beside the loads and window_incr pointer moves on the load unit; the float compare of (a > c) ? a : c is costed as an ALU compare and select (a float compare used otherwise is a softfloat call, not costed: ArgmaxScalar); the remaining 1.4 cycles an output are not explained",
 	},
 	{
 		Name: "ArgmaxScalar<10,10>", Source: onnx2versal,
 		File: "design/aie_src/argmax.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ArgmaxScalar<10,10>",
 		Published: 1064, Where: "argmax.h, the class comment (\"ArgmaxScalar<100, 10>\": 100 inputs, 10 outputs; graph_argmax.cpp, where the figure was written (8ca6d395), instantiates ArgmaxScalar<10, 10>): its tile.cycles() difference", Scope: "counter",
-		Mechanism: "the model is faster: it if-converts the loop's if into selects and costs the float compare a > c as a one-cycle ALU compare (312 cycles, about 3 an element); the AIE intrinsics guide (\"Scalar Operations\") says scalar float add, subtract, multiply and compare are softfloat library calls (\"quite a few cycles\") unless AIE_OPTION_SCALAR_FLOAT_ON_VECTOR is defined, which onnx2versal's Makefile does not: about 10.6 cycles an element in the figure, a call per compare that the model does not cost (scalar float arithmetic is reported, not costed; compares are not yet)",
 	},
 	{
 		Name: "AddScalar<float,16384,1>", Source: onnx2versal,
