@@ -850,8 +850,6 @@ template <typename... A> int get_ss(A...);
 template <typename... A> float getf_ss(A...);
 template <typename... A> void put_ms(A...);
 template <typename... A> void putf_ms(A...);
-template <typename... A> aie_vec<float, 4> getf_wss(A...);
-template <typename... A> void put_wms(A...);
 template <typename... A> int getPacketid(A...);
 template <typename... A> void writeHeader(A...);
 template <typename... A> int readincr(input_pktstream *, A...);
@@ -927,6 +925,42 @@ template <typename T, int N> void writeincr(aie_stream<T, true> *s, const aie_ve
 }
 template <int N> void writeincr(aie_stream<acc48, true> *s, const aie_acc<48, N> &a) { aie_cascade_write(s->data, a); }
 template <int N> void writeincr(aie_stream<acc80, true> *s, const aie_acc<80, N> &a) { aie_cascade_write(s->data, a); }
+// Port-number stream moves (AIE intrinsics guide "Stream Operations"): getf_wss(port) reads a
+// v4float from input stream port `port`, put_wms(port, v) writes a 128-bit vector to output
+// stream port `port`; port n is the kernel's n-th input (output) stream parameter, cascades not
+// counted (the harness registers them in declaration order, as sumac's front end maps them).
+namespace aie_emul {
+struct stream_port {
+    std::vector<unsigned char> *data;
+    size_t *pos;
+    const char *name;
+};
+inline std::vector<stream_port> &stream_ports(bool out) {
+    static std::vector<stream_port> in_ports, out_ports;
+    return out ? out_ports : in_ports;
+}
+template <typename T, bool OUT> void register_stream(aie_stream<T, OUT> &s) {
+    stream_ports(OUT).push_back(stream_port{&s.data, &s.pos, s.name});
+}
+inline stream_port &port(bool out, int i) {
+    std::vector<stream_port> &ps = stream_ports(out);
+    if (i < 0 || (size_t)i >= ps.size())
+        fail("stream port %d: the kernel has %zu %s stream parameters", i, ps.size(), out ? "output" : "input");
+    return ps[i];
+}
+} // namespace aie_emul
+inline aie_vec<float, 4> getf_wss(int i) {
+    aie_emul::stream_port &p = aie_emul::port(false, i);
+    aie_vec<float, 4> r;
+    std::memcpy(r.e, aie_emul::stream_take(*p.data, *p.pos, sizeof r.e, p.name), sizeof r.e);
+    return r;
+}
+template <typename T, int N> void put_wms(int i, const aie_vec<T, N> &v) {
+    static_assert(sizeof v.e == 16, "put_wms writes 128 bits");
+    aie_emul::stream_port &p = aie_emul::port(true, i);
+    const unsigned char *b = (const unsigned char *)v.e;
+    p.data->insert(p.data->end(), b, b + sizeof v.e);
+}
 #define writeincr_v4 writeincr
 #define writeincr_v8 writeincr
 #define writeincr_v16 writeincr

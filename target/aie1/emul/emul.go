@@ -234,6 +234,9 @@ func harnessMain(k *kernel.Kernel) (string, error) {
 				after = append(after, fmt.Sprintf("    h.stream_out<%s>(%d, %s);\n", elemC(t.Elem), i, name))
 			}
 			fmt.Fprintf(&b, "    aie_stream<%s, %s> %s = h.stream<%s, %s>(%d, %q);\n", elemC(t.Elem), dir, name, elemC(t.Elem), dir, i, p.Name)
+			if !t.IsCascade() { // the port numbers of getf_wss / put_wms
+				fmt.Fprintf(&b, "    aie_emul::register_stream(%s);\n", name)
+			}
 			arg = "&" + name
 		case kernel.Pointer:
 			pt := t.Pointee().String()

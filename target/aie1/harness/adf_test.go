@@ -49,6 +49,7 @@ var adfKernels = []struct {
 	{file: "loop_array_init.cc", timing: true},
 	{file: "if_select.cc", timing: true},
 	{file: "narrow_read.cc", timing: true},
+	{file: "port_streams.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
