@@ -106,7 +106,7 @@ var corpus = []entry{
 		Name: "ConcatFloat<float,5,4,32,144>", Source: onnx2versal,
 		File: "design/aie_src/concat.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConcatFloat<float,5,4,32,144>",
 		Published: 715, Where: "concat.h, the class comment: its tile.cycles() difference", Scope: "counter",
-		Mechanism: "the model runs at the output port's bound (576 stream words at one a cycle: 591 cycles, stream stalls included); the vendor figure is 139 cycles above that bound, and so is ConcatInt8's (283 - 144 words): a fixed cost inside the counted region that does not grow with the data, which the model lacks; we believe it is the stream's start (the model lets the port take a word a cycle from the first write on, docs/aie-timing.md \"Limits\")",
+		Mechanism: "the model runs at the output port's bound (576 stream words at one a cycle: 590 cycles, stream stalls included); the vendor figure is 139 cycles above that bound, and so is ConcatInt8's (283 - 144 words): a fixed cost inside the counted region that does not grow with the data, which the model lacks; we believe it is the stream's start (the model lets the port take a word a cycle from the first write on, docs/aie-timing.md \"Limits\")",
 	},
 	{
 		Name: "ConcatInt8<int8_t,5,4,32,144>", Source: onnx2versal,
