@@ -665,6 +665,7 @@ func depEdges(ops []*vop, carried bool) []Edge {
 	edges = append(edges, streamEdges(ops, carried)...)
 	// Memory order within a space: stores keep their order with every other access they may
 	// overlap (disjoint constant offsets from one unchanged pointer do not, disjoint.go).
+	var written map[*vreg]bool
 	for i, a := range ops {
 		if a.mem == nil {
 			continue
@@ -674,7 +675,10 @@ func depEdges(ops []*vop, carried bool) []Edge {
 			if b.mem == nil || b.mem.space != a.mem.space || (!a.mem.store && !b.mem.store) {
 				continue
 			}
-			if disjointAccesses(ops, i, j) {
+			if written == nil {
+				written = writtenRegs(ops)
+			}
+			if disjointAccesses(ops, i, j, written) {
 				continue
 			}
 			edges = append(edges, Edge{i, j, 1, 0})

@@ -10,8 +10,9 @@ package backend
 // addresses).
 
 // disjointAccesses reports whether ops[i] and ops[j] (i < j, both memory accesses) access
-// disjoint bytes in every iteration of the body ops is (or the straight-line code).
-func disjointAccesses(ops []*vop, i, j int) bool {
+// disjoint bytes in every iteration of the body ops is (or the straight-line code); written
+// is writtenRegs(ops).
+func disjointAccesses(ops []*vop, i, j int, written map[*vreg]bool) bool {
 	a, b := ops[i].mem, ops[j].mem
 	if a.ptr == nil || a.ptr != b.ptr || a.bytes <= 0 || b.bytes <= 0 {
 		return false
@@ -25,12 +26,16 @@ func disjointAccesses(ops []*vop, i, j int) bool {
 	}
 	// the pointer must be the same value at both accesses and in every iteration: no
 	// operation of the body writes it (a post-increment included)
+	return !written[a.ptr]
+}
+
+// writtenRegs is the set of registers the operations of ops write (disjointAccesses).
+func writtenRegs(ops []*vop) map[*vreg]bool {
+	w := map[*vreg]bool{}
 	for _, o := range ops {
 		for _, d := range o.defs {
-			if d.r == a.ptr {
-				return false
-			}
+			w[d.r] = true
 		}
 	}
-	return true
+	return w
 }
