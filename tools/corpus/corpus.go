@@ -119,7 +119,7 @@ var corpus = []entry{
 		Name: "ConcatFloat<float,5,4,32,144>", Source: onnx2versal,
 		File: "design/aie_src/concat.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConcatFloat<float,5,4,32,144>",
 		Published: 715, Where: "concat.h, the class comment: its tile.cycles() difference", Scope: "counter",
-		Mechanism: "the model runs at the output port's bound (576 stream words at one a cycle: 591 cycles, stream stalls included); the vendor figure is 139 cycles above that bound, and so is ConcatInt8's (283 - 144 words): a fixed cost inside the counted region that does not grow with the data, which the model lacks; we believe it is the stream's start (the model lets the port take a word a cycle from the first write on, docs/aie-timing.md \"Limits\")",
+		Mechanism: "the model runs at the output port's bound (576 stream words at one a cycle: 590 cycles, stream stalls included); the vendor figure is 139 cycles above that bound, and so is ConcatInt8's (283 - 144 words): a fixed cost inside the counted region that does not grow with the data, which the model lacks; we believe it is the stream's start (the model lets the port take a word a cycle from the first write on, docs/aie-timing.md \"Limits\")",
 	},
 	{
 		Name: "ConcatInt8<int8_t,5,4,32,144>", Source: onnx2versal,
@@ -261,5 +261,82 @@ var corpus = []entry{
 		File: "design/aie_src/qgemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Qgemm<int8_t,int8_t,1,80,32>(0.004,0.003,0.002,25,0,19)",
 		Published: 227, Where: "qgemm.h, the class comment \"Qgemm<a,a,1,80,32> takes 227 cycles\" (a = int8_t, typeid's name; the graph's qgemmVector instance with its scales and zero points, graph_qgemm.cpp): its tile.cycles() difference", Scope: "counter",
 		Mechanism: "the model is slower: each of the 16 weight loads of a K step (*(v16int8 *) w_ptr; w_ptr += N) issues as a load and a separate pointer addition, which share the two load slots and wait out the addition's 2-cycle latency, so the K loop runs at 32 cycles an iteration (354 load-slot operations in all) for 2 mac16; post-modified loads (vld ..., [p], #32) would halve the load-slot operations and remove the chain, which we believe the vendor code does and sumac's backend does not for this access pattern",
+	},
+	{
+		Name: "GemmReluScalarMKNK<1,86,10>", Source: onnx2versalOld,
+		File: "design/aie_src/gemm.cc", Defines: []string{"LOG_PROFILE"}, Instance: "GemmReluScalarMKNK<1,86,10>",
+		Published: 1939, Where: "PROFILE.md \"Gemm\": its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvReluScalarBCHW<28,24,1,2,2,5>", Source: onnx2versalOld,
+		File: "design/aie_src/conv.cc", Defines: []string{"LOG_PROFILE"}, Instance: "ConvReluScalarBCHW<28,24,1,2,2,5>",
+		Published: 148375, Where: "PROFILE.md \"Conv\": its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "ConvReluScalarBHWC<28,24,1,2,2,5>", Source: onnx2versalOld,
+		File: "design/aie_src/conv.cc", Defines: []string{"LOG_PROFILE"}, Instance: "ConvReluScalarBHWC<28,24,1,2,2,5>",
+		Published: 144244, Where: "PROFILE.md \"Conv\": its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "MaxpoolScalarBHWC<24,12,1,6>", Source: onnx2versalOld,
+		File: "design/aie_src/pool.cc", Defines: []string{"LOG_PROFILE"}, Instance: "MaxpoolScalarBHWC<24,12,1,6>",
+		Published: 7673, Where: "PROFILE.md \"Pool\": its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model is slower: 72 cycles an output position (the figure 53), bound by the one ALU slot: each of the 24 inputs of a position costs a compare and a select (48 ALU operations), the six running maxima kept in registers (the local array float arr[C] promoted once the c loop is flattened, backend/promote.go; 41966 cycles with the array in memory, 12734 with its elements reordered, backend/disjoint.go), and the array's reset and the six output writes of a position do not overlap the next position's work (the position loop is not pipelined, the p loop not flattened); the figure is close to the 48-cycle bound, which the vendor compiler reaches by overlapping positions or with the scalar unit's float maximum (UG1079 \"Floating-Point Operations\": one instruction for (arr[c] < a) ? a : arr[c]), neither of which the model does",
+	},
+	{
+		Name: "MaxpoolScalarBCHW<24,12,1,6>", Source: onnx2versalOld,
+		File: "design/aie_src/pool.cc", Defines: []string{"LOG_PROFILE"}, Instance: "MaxpoolScalarBCHW<24,12,1,6>",
+		Published: 11302, Where: "PROFILE.md \"Pool\": its tile.cycles() difference", Scope: "counter",
+		Mechanism: "the model's loop is 14.5 cycles an output (the figure 13.1): four compare-and-select pairs (8 operations on the one ALU slot) chained through the running maximum, beside the loads and window_incr pointer moves on the load unit; the float compare of (a > c) ? a : c is costed as an ALU compare and select (a float compare used otherwise is a softfloat call, not costed: ArgmaxScalar); the remaining 1.4 cycles an output are not explained",
+	},
+	{
+		Name: "ArgmaxScalar<10,10>", Source: onnx2versal,
+		File: "design/aie_src/argmax.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ArgmaxScalar<10,10>",
+		Published: 1064, Where: "argmax.h, the class comment (\"ArgmaxScalar<100, 10>\": 100 inputs, 10 outputs; graph_argmax.cpp, where the figure was written (8ca6d395), instantiates ArgmaxScalar<10, 10>): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "AddScalar<float,16384,1>", Source: onnx2versal,
+		File: "design/aie_src/add.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "AddScalar<float,16384,1>",
+		Published: 131102, Where: "add.h, AddScalar's class comment (stream ports): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "AddFloat<float,16384,1>", Source: onnx2versal,
+		File: "design/aie_src/add.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "AddFloat<float,16384,1>",
+		Published: 24595, Where: "add.h, AddFloat's class comment (it names the class AddScalar; stream ports): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QLinearAddInt8<int8_t,16384,0>", Source: onnx2versal,
+		File: "design/aie_src/qlinearadd.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QLinearAddInt8<int8_t,16384,0>(0.036632415,0.11731018,0.062222864,-128,-6,-128)",
+		Published: 8231, Where: "qlinearadd.h, the class comment (it says <float_t, 16384, 1>, add.h's; graph_qlinearadd.cpp instantiates <int8_t, 16384, 0> with these arguments, at e56ba12 where the figure was written and here; the filter is the same for int8, the constructor changed): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "DequantizeLinearScalar<int8_t,1,96,84>", Source: onnx2versal,
+		File: "design/aie_src/dequantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "DequantizeLinearScalar<int8_t,1,96,84>(0.00392156889,-128)",
+		Published: 296, Where: "dequantize_linear.h, the class comment (\"<96,84>\", written at 96b9b006 when the class was DequantizeLinearScalar<INP_SIZE, OUT_SIZE> with one loop of OUT_SIZE reads; this one adds B and a window_incr per row): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "DequantizeLinear<int8_t,1,96,84>", Source: onnx2versal,
+		File: "design/aie_src/dequantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "DequantizeLinear<int8_t,1,96,84>(0.00392156889,-128)",
+		Published: 154, Where: "dequantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QuantizeLinearScalar<int8_t,28,28,32>", Source: onnx2versal,
+		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinearScalar<int8_t,28,28,32>(0.00392156889,-128)",
+		Published: 92121, Where: "quantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QuantizeLinear<int8_t,28,28,32>", Source: onnx2versal,
+		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinear<int8_t,28,28,32>(0.00392156889,-128)",
+		Published: 1977, Where: "quantize_linear.h, the class comment (written at d89b9534, whose filter wrote bsrs(acc1, ...) where this one writes to_vector<TT>(...)): its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QuantizeLinearFmul<int8_t,28,28,32>", Source: onnx2versal,
+		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinearFmul<int8_t,28,28,32>(0.00392156889,-128)",
+		Published: 1534, Where: "quantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+	},
+	{
+		Name: "QuantizeLinearFmulStream<int8_t,28,28,32>", Source: onnx2versal,
+		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinearFmulStream<int8_t,28,28,32>(0.00392156889,-128)",
+		Published: 1669, Where: "quantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
 	},
 }

@@ -26,6 +26,9 @@ func checkADF(k *kernel.Kernel) error {
 			err = fmt.Errorf("%v: scalar float arithmetic (%v) is a softfloat library routine on AIE1 (no scalar FPU, UG1079 \"Scalar Programming\"), which the timing model does not cost", x.Pos, x.Op)
 		}
 	})
+	if err == nil {
+		err = checkFloatCompares(k)
+	}
 	ins, outs := 0, 0
 	for _, p := range k.Params {
 		if p.Type.IsStream() && !p.Type.IsCascade() {
@@ -519,4 +522,64 @@ func substVar(body []kernel.Stmt, v *kernel.Var, c int64) []kernel.Stmt {
 		}
 	}
 	return out
+}
+
+// checkFloatCompares rejects scalar float compares the timing model cannot cost. The AIE
+// intrinsics guide ("Scalar Operations") says scalar float add, subtract, multiply and compare
+// are softfloat library calls by default (or one-lane vector FP operations with
+// AIE_OPTION_SCALAR_FLOAT_ON_VECTOR), neither of which sumac models; UG1079 "Floating-Point
+// Operations" lists float minimum and maximum among the scalar unit's hardware. So a float
+// compare is accepted only where it picks the larger or smaller of its own two operands
+// (c = a > b; d = c ? a : b, every use of c such a select), costed as the compare and the
+// select (two ALU operations), and rejected with a clear error elsewhere.
+func checkFloatCompares(k *kernel.Kernel) error {
+	cmps := map[*kernel.Var]*kernel.Instr{}
+	kernel.Walk(k.Body, func(s kernel.Stmt, _ int) {
+		in, ok := s.(*kernel.Instr)
+		if !ok || !in.Op.IsCompare() || in.Dst == nil {
+			return
+		}
+		for _, a := range in.Args {
+			if a.IsFloat || a.Var != nil && a.Var.Type.IsScalar() && a.Var.Type.Elem == kernel.Float32 {
+				cmps[in.Dst] = in
+				return
+			}
+		}
+	})
+	if len(cmps) == 0 {
+		return nil
+	}
+	same := func(x, y kernel.Operand) bool {
+		return x.Var == y.Var && x.Imm == y.Imm && x.IsFloat == y.IsFloat && x.F == y.F
+	}
+	var bad *kernel.Instr
+	fail := func(v *kernel.Var) {
+		if c := cmps[v]; c != nil && bad == nil {
+			bad = c
+		}
+	}
+	kernel.Walk(k.Body, func(s kernel.Stmt, _ int) {
+		switch s := s.(type) {
+		case *kernel.Instr:
+			for i, a := range s.Args {
+				c := cmps[a.Var]
+				if a.Var == nil || c == nil {
+					continue
+				}
+				minmax := s.Op == kernel.OpSelect && i == 0 &&
+					(same(s.Args[1], c.Args[0]) && same(s.Args[2], c.Args[1]) || same(s.Args[1], c.Args[1]) && same(s.Args[2], c.Args[0]))
+				if !minmax {
+					fail(a.Var)
+				}
+			}
+		case *kernel.If:
+			fail(s.Cond.Var)
+		case *kernel.Loop:
+			fail(s.Limit.Var)
+		}
+	})
+	if bad != nil {
+		return fmt.Errorf("%v: scalar float compare (%v) is a softfloat library routine on AIE1 by default (AIE intrinsics guide \"Scalar Operations\"), which the timing model does not cost; only a select of the larger or smaller of its two operands is (UG1079: float min/max are scalar-unit hardware)", bad.Pos, bad.Op)
+	}
+	return nil
 }

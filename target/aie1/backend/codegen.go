@@ -157,6 +157,9 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 	// coalesce.go, hoistzero.go: register coalescing and loop-invariant zeros; when either
 	// changed the code anywhere, the kernel is also compiled without it and the faster kept
 	// (merged live ranges can tie operations; a hoisted zero lengthens an outer loop's body)
+	if k2 := ifConvertKernel(k); k2 != nil { // ifconvert.go: small scalar ifs become selects
+		k = k2
+	}
 	merged, hoisted := 0, 0
 	opt.merged, opt.hoisted = &merged, &hoisted
 	vs := kernelVariants(k, opt)
@@ -212,6 +215,9 @@ func kernelVariants(k *kernel.Kernel, opt Options) []kernelVariant {
 	} {
 		if k2 := v.make(k); k2 != nil {
 			vs = append(vs, kernelVariant{k2, v.note})
+			if k3 := promoteArrays(k2); k3 != nil {
+				vs = append(vs, kernelVariant{k3, v.note + "; small local arrays in registers (promote.go)"})
+			}
 		}
 	}
 	return vs
@@ -673,7 +679,9 @@ func depEdges(ops []*vop, carried bool) []Edge {
 		}
 	}
 	edges = append(edges, streamEdges(ops, carried)...)
-	// Memory order within a space: stores keep their order with every other access.
+	// Memory order within a space: stores keep their order with every other access they may
+	// overlap (disjoint constant offsets from one unchanged pointer do not, disjoint.go).
+	var written map[*vreg]bool
 	for i, a := range ops {
 		if a.mem == nil {
 			continue
@@ -681,6 +689,12 @@ func depEdges(ops []*vop, carried bool) []Edge {
 		for j := i + 1; j < len(ops); j++ {
 			b := ops[j]
 			if b.mem == nil || b.mem.space != a.mem.space || (!a.mem.store && !b.mem.store) {
+				continue
+			}
+			if written == nil {
+				written = writtenRegs(ops)
+			}
+			if disjointAccesses(ops, i, j, written) {
 				continue
 			}
 			edges = append(edges, Edge{i, j, 1, 0})

@@ -295,3 +295,37 @@ void k(adf::output_buffer<float> & out, const float (&C)[32], input_stream<int16
 		t.Errorf("%d loads, %d pointer increments", loads, ptrAdds)
 	}
 }
+
+// TestOutOfClassConstructor: a class whose constructor is defined outside it (with a member
+// initializer list and a run-time body) is skipped when another kernel of the file is
+// selected; when it is the one selected, the body's run-time statement is named.
+func TestOutOfClassConstructor(t *testing.T) {
+	src := `#include <adf.h>
+template <int N> class Scaled {
+    int s; int q;
+  public:
+    Scaled(int a);
+    void filter(input_window<int32> * in, output_window<int32> * out);
+    static void registerKernelClass() { REGISTER_FUNCTION(Scaled::filter); }
+};
+template <int N> Scaled<N>::Scaled(int a) : s(a), q{a + 1} { if (a > 2) { q = a * (a - 1); } }
+template <int N> void Scaled<N>::filter(input_window<int32> * in, output_window<int32> * out) {
+    for (int i = 0; i < N; i++) window_writeincr(out, window_readincr(in) * s + q);
+}
+template <int N> class Plain {
+  public:
+    void filter(input_window<int32> * in, output_window<int32> * out);
+    static void registerKernelClass() { REGISTER_FUNCTION(Plain::filter); }
+};
+template <int N> void Plain<N>::filter(input_window<int32> * in, output_window<int32> * out) {
+    for (int i = 0; i < N; i++) window_writeincr(out, window_readincr(in));
+}
+`
+	if _, err := parseWith(t, map[string]string{"k.cc": src}, "Plain<8>"); err != nil {
+		t.Errorf("Plain<8>: %v", err)
+	}
+	_, err := parseWith(t, map[string]string{"k.cc": src}, "Scaled<8>(3)")
+	if err == nil || !strings.Contains(err.Error(), "Scaled<8>'s constructor: only assignments of constants") {
+		t.Errorf("Scaled<8>(3): %v", err)
+	}
+}

@@ -64,6 +64,13 @@ func (l *lowerer) builtinStmt(b *kernel.Builder, c *Call) bool {
 		}
 	}
 	switch {
+	case name == "put_wms":
+		// put_wms(port, v): a 128-bit write to output stream port `port` (AIE intrinsics
+		// guide "Stream Operations"), the kernel's port-th output stream parameter
+		need(2)
+		c2 := *c
+		c2.Fun, c2.Args = "writeincr_v4", []Expr{l.streamPort(c, c.Args[0], true), c.Args[1]}
+		return l.builtinStmt(b, &c2)
 	case name == "window_decr":
 		need(2)
 		incr(c.Args[0], l.expr(b, c.Args[1]), 1, true)
@@ -140,6 +147,19 @@ func (l *lowerer) builtinValue(b *kernel.Builder, c *Call, dst *kernel.Var) (ker
 	name := c.Fun
 	var lanes int
 	switch {
+	case name == "getf_wss":
+		// getf_wss(port): a v4float read from input stream port `port` (AIE intrinsics guide
+		// "Stream Operations"), the kernel's port-th input stream parameter
+		if len(c.Args) != 1 {
+			l.fail(c.Pos, "getf_wss(port) takes 1 argument")
+		}
+		s := l.streamPort(c, c.Args[0], false)
+		if st := l.expr(b, s).Type(); st.Elem != kernel.Float32 {
+			l.fail(c.Pos, "getf_wss reads floats, but input stream %s carries %v", exprText(s), st.Elem)
+		}
+		c2 := *c
+		c2.Fun, c2.Args = "readincr_v4", []Expr{s}
+		return l.builtinValue(b, &c2, dst)
 	case name == "readincr" || name == "READINCR" || name == "READINCRW":
 		lanes = 1
 	case name == "readincr_v":
@@ -266,7 +286,7 @@ func (l *lowerer) intLimits(c *Call) (int64, bool) {
 	if !ok || len(c.TArgs) != 1 || c.TArgs[0].Type == nil || len(c.Args) != 0 {
 		return 0, false
 	}
-	if c.TArgs[0].Type.Base == "float" {
+	if b := c.TArgs[0].Type.Base; b == "float" || b == "double" {
 		return 0, false
 	}
 	e := l.elemOf(c.TArgs[0].Type)
@@ -498,4 +518,32 @@ func (l *lowerer) inline(b *kernel.Builder, c *Call, h *helper, dst *kernel.Var)
 		l.fail(fd.Pos, "helper %s must end with return value;", h.name)
 	}
 	return kernel.V(ret.v)
+}
+
+// streamPort maps the port number of a port-number stream move (getf_wss, put_wms) to the
+// kernel's stream parameter: input (or output) stream port n is the n-th input (or output)
+// stream parameter in declaration order, cascades not counted (the kernel names its ports in
+// the order the graph connects them; onnx2versal's AddFloat reads getf_wss(0) and
+// getf_wss(1) for its parameters inA and inB).
+func (l *lowerer) streamPort(c *Call, port Expr, out bool) Expr {
+	n, _, err := constEvalU(port, l.constEnv)
+	if err != nil {
+		l.fail(ExprPos(port), "%s: the stream port must be a constant", c.Fun)
+	}
+	i := int64(0)
+	for _, p := range l.k.Params {
+		if !p.Type.IsStream() || p.Type.IsCascade() || p.Type.Out != out {
+			continue
+		}
+		if i == n {
+			return &Ident{Pos: c.Pos, Name: p.Name}
+		}
+		i++
+	}
+	dir := "input"
+	if out {
+		dir = "output"
+	}
+	l.fail(c.Pos, "%s(%d, ...): the kernel has %d %s stream parameters", c.Fun, n, i, dir)
+	return nil
 }

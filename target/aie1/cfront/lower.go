@@ -174,6 +174,7 @@ type lowerer struct {
 	// dropped (ports.go)
 	rawWord     bool
 	inlineDepth int // depth of helper inlining
+	loops       int // depth of the loops being lowered
 	ret         *returnSlot
 }
 
@@ -513,6 +514,8 @@ func convertConst(v int64, t kernel.Type) int64 {
 func (l *lowerer) forStmt(b *kernel.Builder, s *ForStmt) {
 	l.push()
 	defer l.pop()
+	l.loops++
+	defer func() { l.loops-- }()
 	var iv *kernel.Var
 	var start kernel.Operand
 	var ivName string

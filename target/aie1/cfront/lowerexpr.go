@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -42,6 +43,9 @@ func (l *lowerer) exprStmt(b *kernel.Builder, e Expr) {
 		op, _, _, ok := kernel.LookupCall(e.Fun)
 		if ok && !op.Info().HasDst {
 			args := l.args(b, e)
+			if (op == kernel.OpWinWriteIncr || op == kernel.OpWinWrite) && len(args) == 2 {
+				args[1] = l.windowScalarConv(b, e.Pos, args[0], args[1])
+			}
 			l.checkOp(e.Pos, op, args, kernel.Type{})
 			b.At(kpos(e.Pos)).Emit(op, nil, args...)
 			return
@@ -968,6 +972,13 @@ func (l *lowerer) call(b *kernel.Builder, c *Call, dst *kernel.Var) *kernel.Var 
 		dst = l.k.NewTemp(rt)
 	} else if dst.Type != rt && !(dst.Type.IsScalar() && rt.IsScalar()) {
 		l.fail(c.Pos, "cannot assign the %v result of %s to %s (%v)", rt, name, dst.Name, dst.Type)
+	} else if dst.Type != rt && (op == kernel.OpWinRead || op == kernel.OpWinReadIncr) {
+		// int x = window_readincr(in) on an int8 window: the element read, then C++'s
+		// implicit conversion to the variable's type
+		t := l.k.NewTemp(rt)
+		b.At(kpos(c.Pos)).Emit(op, t, args...)
+		l.mov(b, dst, kernel.V(t), c.Pos)
+		return dst
 	}
 	b.At(kpos(c.Pos)).Emit(op, dst, args...)
 	return dst
@@ -1028,4 +1039,26 @@ func (l *lowerer) modeCall(b *kernel.Builder, c *Call) bool {
 		return true
 	}
 	return false
+}
+
+// windowScalarConv converts a scalar written to an output window of another element type,
+// as C++'s implicit conversion to the parameter does (UG1079 "Window and Streaming Data API"
+// declares one window_writeincr per window type: window_writeincr(output_window<float> *,
+// float), ...; onnx2versal's argmax writes an int index to a float window). An integer
+// constant written to a float window is folded to the float constant, as for writeincr.
+func (l *lowerer) windowScalarConv(b *kernel.Builder, p Pos, w, v kernel.Operand) kernel.Operand {
+	wt := w.Type()
+	if !wt.IsWindow() || !v.Type().IsScalar() || v.Type().Elem == wt.Elem {
+		return v
+	}
+	if wt.Elem == kernel.Float32 && v.IsIntImm() {
+		from := kernel.Int32
+		if v.Imm > math.MaxInt32 || v.Imm < math.MinInt32 {
+			from = kernel.UInt32
+		}
+		return kernel.FImm(math.Float32frombits(uint32(kernel.Convert(v.Imm, from, kernel.Float32))))
+	}
+	t := l.k.NewTemp(kernel.ScalarOf(wt.Elem))
+	l.mov(b, t, v, p)
+	return kernel.V(t)
 }

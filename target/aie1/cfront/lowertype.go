@@ -503,6 +503,31 @@ func (l *lowerer) array(b *kernel.Builder, d *Declarator, et kernel.Type, ty *Ty
 	v := l.k.NewVar(irName, kernel.PtrTo(et.Elem, et.Lanes))
 	v.Pos = kpos(d.Pos)
 	v.Storage = st
+	if kind == kernel.LocalArray && !ty.Const && d.Init != nil && l.loops > 0 {
+		// C++ [dcl.init.aggr]: a local array declared in a loop body is initialized each
+		// time its declaration runs (elements past the list are zero), not once when the
+		// kernel starts: store every constant element here (the run-time ones follow)
+		isRuntime := map[int]bool{}
+		for _, i := range runtimeAt {
+			isRuntime[i] = true
+		}
+		flat := flattenInit(d.Init.(*InitList))
+		for i := 0; i < n; i++ {
+			if isRuntime[i] {
+				continue
+			}
+			var val kernel.Operand = kernel.Imm(0)
+			if et.Elem == kernel.Float32 {
+				val = kernel.FImm(0)
+			}
+			if i < len(flat) {
+				val = l.expr(b, flat[i])
+			}
+			t := l.k.NewTemp(kernel.ScalarOf(et.Elem))
+			b.At(kpos(d.Pos)).Mov(t, val)
+			b.At(kpos(d.Pos)).Emit(kernel.OpStore, nil, kernel.V(v), kernel.Imm(int64(i)), kernel.V(t))
+		}
+	}
 	for j, e := range runtime {
 		val := l.expr(b, e)
 		if val.Type() != kernel.ScalarOf(et.Elem) {
@@ -938,10 +963,23 @@ func (l *lowerer) constNum(e Expr) (float64, bool, bool) {
 }
 
 // numericLimits evaluates std::numeric_limits<float>::lowest(), max(), min(), infinity(),
-// epsilon() (C++ [numeric.limits]).
+// epsilon() (C++ [numeric.limits]), and std::numeric_limits<double>::infinity(), the one
+// double limit a float holds exactly (onnx2versal's `float c =
+// -std::numeric_limits<double>::infinity();`): sumac has no double values, so the constant
+// is only used as a float.
 func (l *lowerer) numericLimits(c *Call) (float64, bool) {
 	rest, ok := strings.CutPrefix(c.Fun, "std::numeric_limits<>::")
-	if !ok || len(c.TArgs) != 1 || c.TArgs[0].Type == nil || c.TArgs[0].Type.Base != "float" || len(c.Args) != 0 {
+	if !ok || len(c.TArgs) != 1 || c.TArgs[0].Type == nil || len(c.Args) != 0 || c.TArgs[0].Type.Ptr != 0 {
+		return 0, false
+	}
+	switch c.TArgs[0].Type.Base {
+	case "float":
+	case "double":
+		if rest == "infinity" {
+			return math.Inf(1), true
+		}
+		l.fail(c.Pos, "std::numeric_limits<double>::%s(): sumac has no double values (only infinity() is taken, as a float)", rest)
+	default:
 		return 0, false
 	}
 	switch rest {

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits> // std::numeric_limits, which the AI Engine API headers also bring in
 #include <type_traits>
 #include <typeinfo>
 #include <vector>

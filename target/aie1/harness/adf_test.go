@@ -55,6 +55,10 @@ var adfKernels = []struct {
 	{file: "ports.cc", timing: true},
 	{file: "scale32.cc", timing: true},
 	{file: "overread.cc", instance: "BiasRelu<10>", timing: true},
+	{file: "loop_array_init.cc", timing: true},
+	{file: "if_select.cc", timing: true},
+	{file: "narrow_read.cc", timing: true},
+	{file: "port_streams.cc", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
