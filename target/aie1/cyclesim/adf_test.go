@@ -2,6 +2,7 @@ package cyclesim
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -173,5 +174,41 @@ func TestFPMACChainSpacing(t *testing.T) {
 		if at[i]-at[i-1] != aie1.FPAccChainCycles {
 			t.Fatalf("fpmacs in bundles %v: want %d apart\n%s", at, aie1.FPAccChainCycles, p)
 		}
+	}
+}
+
+// TestOuterLoopStreamTimeline: an outer loop's body is scheduled on a timeline of its own
+// (backend scheduleOuterLoop); the issue cycles of the stream ops before the loop belong to the
+// enclosing timeline and must not hold the body's first stream op back. The body's length does
+// not depend on how many stream reads precede the loop.
+func TestOuterLoopStreamTimeline(t *testing.T) {
+	kernel := func(prefix int) string {
+		// straight-line reads before the loop: a long stretch of the enclosing timeline
+		reads := strings.Repeat("    window_writeincr(out, readincr(in));\n", prefix)
+		return fmt.Sprintf(`void o(input_stream_int32 *in, output_window_int32 *out) {
+%s    for (int j = 0; j < 2; j++) {
+        v4int32 a = readincr_v4(in);
+        for (int k = 0; k < 64; k++) chess_prepare_for_pipelining {
+            v4int32 b = readincr_v4(in);
+            window_writeincr(out, operator+(a, b));
+        }
+    }
+}`, reads)
+	}
+	body := func(prefix int) int {
+		_, p := runADF(t, kernel(prefix), nil)
+		for _, l := range p.Loops {
+			for _, in := range p.Loops {
+				if in != l && in.Start >= l.Start && in.End <= l.End {
+					return l.End - l.Start // the loop holding another
+				}
+			}
+		}
+		t.Fatalf("no outer loop\n%s", p)
+		return 0
+	}
+	short, long := body(4), body(40)
+	if short != long {
+		t.Fatalf("outer loop body %d bundles after 4 stream reads, %d after 40", short, long)
 	}
 }
