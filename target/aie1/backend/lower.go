@@ -799,6 +799,13 @@ func (l *lowerer) def(r *vreg) vopnd                     { return vopnd{r: r} }
 
 // lowerInstr appends the machine operations of one kernel instruction to cur. dstOver and
 // part redirect the result of a load into a part of another variable (folded upd_*).
+// undefinedTemp reports whether v is a temporary whose one definition in the body is undef_*:
+// its value is undefined wherever it is read.
+func undefinedTemp(v *kernel.Var, defs map[*kernel.Var]*kernel.Instr) bool {
+	d, ok := defs[v]
+	return ok && v.Temp && d.Op == kernel.OpUndef
+}
+
 func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var, part int, lv *kernel.Var, defs map[*kernel.Var]*kernel.Instr) error {
 	add := func(o *vop) {
 		o.src = in
@@ -1091,6 +1098,12 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		var us []vopnd
 		for i := range in.Args {
 			if in.Args[i].Var != nil {
+				if i == 0 && op == kernel.OpUpdElem && undefinedTemp(in.Args[0].Var, defs) {
+					// a lane into an undefined vector (the AI Engine API's vector-from-scalar
+					// constructor, cfront scalarVec): the move writes the whole register and
+					// reads no vector (the simulator takes the other lanes as undef_*'s zeros)
+					continue
+				}
 				r, err := argReg(i)
 				if err != nil {
 					return err

@@ -260,13 +260,21 @@ func (l *lowerer) grow(b *kernel.Builder, p Pos, v kernel.Operand, lanes int) ke
 	return v
 }
 
-// scalarVec puts a scalar in lane 0 of a zero vector of type t (a MAC's Z operand whose
-// every lane selects lane 0: a vector x scalar product).
+// scalarVec puts a scalar in lane 0 of a vector of type t whose other lanes are undefined (a
+// MAC's Z operand whose every lane selects lane 0: a vector x scalar product). The AI Engine
+// API on AIE1 does the same (API "detail/aie1/mul_acc32_fp.hpp": the float x scalar
+// overload builds `vector<float, 16> tmp(a)`, whose constructor shifts the value into lane 0 of an
+// undefined register, "detail/aie1/vector.hpp" init_from_values_simple: shft_elem; the MAC
+// then selects lane 0 with zstart 0, zoffsets 0): one move, no zeroed register. The integer
+// forms select the same way; the other lanes never reach a result (mac16's second column,
+// which may read another lane, multiplies X's zero column). sumac gives undef_* zeros
+// everywhere (interpreter, emulation, simulator), so the three agree bit for bit.
 func (l *lowerer) scalarVec(b *kernel.Builder, p Pos, s kernel.Operand, t kernel.Type) kernel.Operand {
 	if !s.Type().IsScalar() {
 		l.fail(p, "want a scalar, have %v", s.Type())
 	}
-	return l.emitOp(b, p, kernel.OpUpdElem, l.null(b, p, t), kernel.Imm(0), s)
+	u := kernel.V(b.At(kpos(p)).OpT(kernel.OpUndef, t))
+	return l.emitOp(b, p, kernel.OpUpdElem, u, kernel.Imm(0), s)
 }
 
 // lanewise lowers the element-wise products aie::mul/mac/msc and the simple mul/mac/msc
@@ -280,7 +288,7 @@ func (l *lowerer) scalarVec(b *kernel.Builder, p Pos, s kernel.Operand, t kernel
 //   - int32 x 8 lanes: one lmul8, X = concat(x, zeros), offsets 0x76543210;
 //   - float x 8 lanes: one fpmul/fpmac/fpmsc per 8 lanes, offsets 0x76543210.
 //
-// A scalar y goes into lane 0 of a zero vector that every lane selects (zoffsets 0).
+// A scalar y goes into lane 0 of an undefined vector that every lane selects (zoffsets 0).
 func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x, y kernel.Operand) kernel.Operand {
 	if x.Type().IsScalar() && y.Type().IsVector() {
 		x, y = y, x
