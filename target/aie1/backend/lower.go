@@ -523,13 +523,13 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 				&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{{r: g.q}}, uses: []vopnd{{r: g.q, kind: aie1.OpndPtr}}, imm: ms[0].b * elem})
 		}
 	}
-	// fold: a window read into a temporary used once by the next upd_* writes the part
-	// directly (a vlda into a sub-register).
+	// fold: a window or stream read into a temporary used once by the next upd_* writes the
+	// part directly (a vlda, or a 128-bit stream move, into a sub-register).
 	skip := map[*kernel.Instr]bool{}
 	foldInto := map[*kernel.Instr]*kernel.Instr{}
 	for i, s := range body {
 		in, ok := s.(*kernel.Instr)
-		if !ok || (in.Op != kernel.OpWinReadIncr && in.Op != kernel.OpWinRead && in.Op != kernel.OpLoad) || in.Dst == nil || !in.Dst.Temp || uses[in.Dst] != 1 {
+		if !ok || (in.Op != kernel.OpWinReadIncr && in.Op != kernel.OpWinRead && in.Op != kernel.OpLoad && in.Op != kernel.OpStreamRead) || in.Dst == nil || !in.Dst.Temp || uses[in.Dst] != 1 {
 			continue
 		}
 		if i+1 < len(body) {
@@ -1167,7 +1167,16 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			add(&vop{name: op.String(), alts: aluAlts, itin: itin, defs: []vopnd{l.def(dst)}, uses: us})
 			return nil
 		}
+		n := len(cur.ops)
 		if ok, err := l.lowerADF(cur, in, dst, add, argReg); ok {
+			if err == nil && op == kernel.OpStreamRead && dstOver != nil && len(cur.ops) == n+1 {
+				// folded into the upd_* after it: the stream move writes that part of the
+				// destination (a 128-bit stream read targets any 128-bit vector register,
+				// as the unfolded move into a temporary does)
+				o := cur.ops[n]
+				o.defs = []vopnd{dstDef}
+				o.part = part
+			}
 			return err
 		}
 		return posErr(in, fmt.Errorf("%v is not supported by the AIE1 backend", op))
