@@ -133,8 +133,7 @@ func (l *lowerer) apiCall(b *kernel.Builder, c *Call, dst *kernel.Var) (kernel.O
 		} else {
 			need(2)
 		}
-		x, y := l.expr(b, args[0]), l.expr(b, args[1])
-		return l.lanewise(b, p, kind, acc, x, y), true
+		return l.product(b, p, kind, acc, args[0], args[1]), true
 	case "aie::to_vector":
 		if len(c.Args) < 1 || len(c.Args) > 2 || len(c.TArgs) != 1 || c.TArgs[0].Type == nil {
 			l.fail(p, "aie::to_vector<T>(acc[, shift])")
@@ -275,6 +274,65 @@ func (l *lowerer) scalarVec(b *kernel.Builder, p Pos, s kernel.Operand, t kernel
 	}
 	u := kernel.V(b.At(kpos(p)).OpT(kernel.OpUndef, t))
 	return l.emitOp(b, p, kernel.OpUpdElem, u, kernel.Imm(0), s)
+}
+
+// product lowers aie::mul/mac/msc of operands a0 and a1. A float vector times an element of
+// another float vector, w[i] with i a compile-time constant, takes the element's lane where it
+// is, as the API does on AIE1 ("detail/aie1/mul_acc32_fp.hpp", the vector_elem_const_ref
+// overloads: Z is the 8-lane part of w holding the element, zstart i % 8, zoffsets 0): no move
+// of the element. Other operands go to lanewise.
+func (l *lowerer) product(b *kernel.Builder, p Pos, kind kernel.MACKind, acc kernel.Operand, a0, a1 Expr) kernel.Operand {
+	vecE, refE := a0, a1
+	w, i := l.constVectorElem(refE)
+	if w == nil {
+		vecE, refE = a1, a0
+		w, i = l.constVectorElem(refE)
+	}
+	x := l.expr(b, vecE)
+	xt := x.Type()
+	if w == nil || w.Type.Elem != kernel.Float32 || (w.Type.Lanes != 8 && w.Type.Lanes != 16) ||
+		!xt.IsVector() || xt.Elem != kernel.Float32 || (xt.Lanes != 8 && xt.Lanes != 16 && xt.Lanes != 32) {
+		return l.lanewise(b, p, kind, acc, x, l.expr(b, refE))
+	}
+	z := kernel.V(w)
+	if w.Type.Lanes > 8 {
+		z = l.emitOp(b, p, kernel.OpExtW, z, kernel.Imm(i/8))
+	}
+	ops := map[kernel.MACKind]kernel.Op{kernel.Mul: kernel.OpFPMul, kernel.Mac: kernel.OpFPMac, kernel.Msc: kernel.OpFPMsc}
+	var parts []kernel.Operand
+	for h := 0; h < xt.Lanes/8; h++ {
+		var a kernel.Operand
+		if kind != kernel.Mul {
+			a = acc
+			if xt.Lanes > 8 {
+				a = l.emitOp(b, p, kernel.OpExtW, acc, kernel.Imm(int64(h)))
+			}
+		}
+		args := []kernel.Operand{x, kernel.Imm(int64(8 * h)), kernel.Imm(0x76543210), z, kernel.Imm(i % 8), kernel.Imm(0)}
+		parts = append(parts, l.macOp(b, p, ops[kind], a, args))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return l.emitOp(b, p, kernel.OpConcat, parts...)
+}
+
+// constVectorElem reports the vector and the lane of e when e is v[i] of a vector variable v
+// with i a compile-time constant within its lanes.
+func (l *lowerer) constVectorElem(e Expr) (*kernel.Var, int64) {
+	ix, ok := stripParen(e).(*Index)
+	if !ok {
+		return nil, 0
+	}
+	v := l.vectorElem(ix)
+	if v == nil {
+		return nil, 0
+	}
+	i, err := constEval(ix.Index, l.constEnv)
+	if err != nil || i < 0 || i >= int64(v.Type.Lanes) {
+		return nil, 0
+	}
+	return v, i
 }
 
 // lanewise lowers the element-wise products aie::mul/mac/msc and the simple mul/mac/msc
