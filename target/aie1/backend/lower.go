@@ -144,6 +144,8 @@ type lowerer struct {
 	reordered, grouped bool
 	unroll             int // the innermost loops are unrolled this many times (groupAccs' rounds)
 	groupUnits         int // accumulator units per group (groupAccs)
+	// undefOnly: the temporaries only undef_* defines (undefinedTemp)
+	undefOnly map[*kernel.Var]bool
 	// outerCounters: the enclosing loops' counters, marked when a nested loop reads them
 	outerCounters []*counterUse
 	// params: per window and pointer parameter, its register.
@@ -797,15 +799,35 @@ func clusterMACs(ops []*vop) []*vop {
 func (l *lowerer) use(r *vreg, k aie1.OperandKind) vopnd { return vopnd{r: r, kind: k} }
 func (l *lowerer) def(r *vreg) vopnd                     { return vopnd{r: r} }
 
-// lowerInstr appends the machine operations of one kernel instruction to cur. dstOver and
-// part redirect the result of a load into a part of another variable (folded upd_*).
-// undefinedTemp reports whether v is a temporary whose one definition in the body is undef_*:
-// its value is undefined wherever it is read.
-func undefinedTemp(v *kernel.Var, defs map[*kernel.Var]*kernel.Instr) bool {
-	d, ok := defs[v]
-	return ok && v.Temp && d.Op == kernel.OpUndef
+// undefinedTemp reports whether v is a temporary that only undef_* defines, in the kernel or
+// (for the copies unrolling makes) as the one definition in the body being lowered (defs): its
+// value is undefined wherever it is read.
+func (l *lowerer) undefinedTemp(v *kernel.Var, defs map[*kernel.Var]*kernel.Instr) bool {
+	if !v.Temp {
+		return false
+	}
+	if d, ok := defs[v]; ok && d.Op == kernel.OpUndef {
+		return true
+	}
+	if l.undefOnly == nil {
+		l.undefOnly = map[*kernel.Var]bool{}
+		other := map[*kernel.Var]bool{}
+		kernel.Walk(l.k.Body, func(s kernel.Stmt, _ int) {
+			if in, ok := s.(*kernel.Instr); ok && in.Dst != nil {
+				if in.Op == kernel.OpUndef && !other[in.Dst] {
+					l.undefOnly[in.Dst] = true
+				} else {
+					other[in.Dst] = true
+					delete(l.undefOnly, in.Dst)
+				}
+			}
+		})
+	}
+	return l.undefOnly[v]
 }
 
+// lowerInstr appends the machine operations of one kernel instruction to cur. dstOver and
+// part redirect the result of a load into a part of another variable (folded upd_*).
 func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var, part int, lv *kernel.Var, defs map[*kernel.Var]*kernel.Instr) error {
 	add := func(o *vop) {
 		o.src = in
@@ -1098,7 +1120,7 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		var us []vopnd
 		for i := range in.Args {
 			if in.Args[i].Var != nil {
-				if i == 0 && op == kernel.OpUpdElem && undefinedTemp(in.Args[0].Var, defs) {
+				if i == 0 && op == kernel.OpUpdElem && l.undefinedTemp(in.Args[0].Var, defs) {
 					// a lane into an undefined vector (the AI Engine API's vector-from-scalar
 					// constructor, cfront scalarVec): the move writes the whole register and
 					// reads no vector (the simulator takes the other lanes as undef_*'s zeros)
