@@ -206,13 +206,11 @@ var corpus = []entry{
 		Name: "GemmReluMKKNStream<7,36,16,1>", Source: onnx2versal,
 		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKNStream<7,36,16,1>",
 		Published: 3100, Where: "gemm.h, the class comment \"GemmReluMKKNStream<7,36,10> total = 3100\": M, K and the 10 outputs of the graph (graph_gemm.cpp), which instantiates it with N padded to 8, N_PAD8 = 16: its tile.cycles() difference", Scope: "counter",
-		Mechanism: "the model is slower: each aie::mac(acc, matW, in_row[...]) has a scalar operand, which sumac's lowering puts into lane 0 of a zeroed vector register (a vzero and a lane update on the move slot for each of the 4 scalars of a MAC_ROW), and the two 128-bit weight reads are moved into matW's halves on the same slot: 1541 move-slot operations against 532 vector ones, plus 1260 cycles of weight-stream stalls; we believe the vendor compiler selects each scalar's lane from in_row loaded as a vector (the MAC's zstart), which the model's lowering does not do",
 	},
 	{
 		Name: "GemmReluMKKNTwoAccsStream<7,36,16,1>", Source: onnx2versal,
 		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKNTwoAccsStream<7,36,16,1>",
 		Published: 2774, Where: "gemm.h, the comment of class GemmReluMKKNTwoAccsStream, \"GemmReluMKKNStream<7,36,10> total = 2774 (slower than GemmReluMKKNStream for larger N)\": the name is the other class's, the comparison says the figure is this one's; the graph's gemmReluMKKNTwoAccsStream instance (N_PAD8 = 16): its tile.cycles() difference", Scope: "counter",
-		Mechanism: "as GemmReluMKKNStream: the scalar operands of aie::mac become lane updates of zeroed vector registers on the move slot, which bounds the model's schedule",
 	},
 	{
 		Name: "ConvHx4Relu<26,28,24,24,1,1,1,2,4,3,3,1,1>", Source: onnx2versal,

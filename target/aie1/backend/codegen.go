@@ -1065,6 +1065,12 @@ func (c *compiler) scheduleOuterLoop(lr *loopRegion) error {
 		loops    []Loop
 		loopInfo []loopSummary
 	}{c.res, c.units, c.mems, c.floor, c.sched, c.loops, c.loopInfo}
+	// The body's timeline starts at 0, so the last issue cycle of each stream (adf.go) starts
+	// afresh too: the ops before the loop all issue before the body's first bundle (start is
+	// past everything placed), so they stay in order; carried over, those cycles of the outer
+	// timeline would hold the body's first stream op back by as many bundles.
+	savedStreams := c.streams
+	c.streams = nil
 	c.res, c.units, c.mems, c.floor, c.sched, c.loops = Reservation{}, map[[2]int]*unitState{}, map[string]*memState{}, 0, nil, nil
 	seq0 := c.seq
 	for _, rg := range lr.body {
@@ -1082,12 +1088,17 @@ func (c *compiler) scheduleOuterLoop(lr *loopRegion) error {
 	sub, subLoops := c.sched, c.loops
 	stride := c.seq - seq0
 	c.res, c.units, c.mems, c.floor, c.sched, c.loops, c.loopInfo = saved.res, saved.units, saved.mems, saved.floor, saved.sched, saved.loops, saved.loopInfo
+	bodyStreams := c.streams
+	c.streams = savedStreams
 	t0 := start
 	for !c.placeLoopSetup(min(t0+bodyLen-1-aie1.LoopSetupLead, t0-1), true) {
 		t0++
 	}
 	c.placeLoopSetup(min(t0+bodyLen-1-aie1.LoopSetupLead, t0-1), false)
 	c.res.grow(t0 + bodyLen)
+	for name, t := range bodyStreams {
+		c.streamCommit(&vop{stream: name}, t0+t)
+	}
 	for _, pl := range sub {
 		pl.t += t0
 		if len(pl.op.alts) > 0 {

@@ -158,6 +158,8 @@ type lowerer struct {
 	reordered, grouped bool
 	unroll             int // the innermost loops are unrolled this many times (groupAccs' rounds)
 	groupUnits         int // accumulator units per group (groupAccs)
+	// undefOnly: the temporaries only undef_* defines (undefinedTemp)
+	undefOnly map[*kernel.Var]bool
 	// outerCounters: the enclosing loops' counters, marked when a nested loop reads them
 	outerCounters []*counterUse
 	// params: per window and pointer parameter, its register.
@@ -540,13 +542,13 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 				&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{{r: g.q}}, uses: []vopnd{{r: g.q, kind: aie1.OpndPtr}}, imm: ms[0].b * elem})
 		}
 	}
-	// fold: a window read into a temporary used once by the next upd_* writes the part
-	// directly (a vlda into a sub-register).
+	// fold: a window or stream read into a temporary used once by the next upd_* writes the
+	// part directly (a vlda, or a 128-bit stream move, into a sub-register).
 	skip := map[*kernel.Instr]bool{}
 	foldInto := map[*kernel.Instr]*kernel.Instr{}
 	for i, s := range body {
 		in, ok := s.(*kernel.Instr)
-		if !ok || (in.Op != kernel.OpWinReadIncr && in.Op != kernel.OpWinRead && in.Op != kernel.OpLoad) || in.Dst == nil || !in.Dst.Temp || uses[in.Dst] != 1 {
+		if !ok || (in.Op != kernel.OpWinReadIncr && in.Op != kernel.OpWinRead && in.Op != kernel.OpLoad && in.Op != kernel.OpStreamRead) || in.Dst == nil || !in.Dst.Temp || uses[in.Dst] != 1 {
 			continue
 		}
 		if i+1 < len(body) {
@@ -813,6 +815,33 @@ func clusterMACs(ops []*vop) []*vop {
 
 func (l *lowerer) use(r *vreg, k aie1.OperandKind) vopnd { return vopnd{r: r, kind: k} }
 func (l *lowerer) def(r *vreg) vopnd                     { return vopnd{r: r} }
+
+// undefinedTemp reports whether v is a temporary that only undef_* defines, in the kernel or
+// (for the copies unrolling makes) as the one definition in the body being lowered (defs): its
+// value is undefined wherever it is read.
+func (l *lowerer) undefinedTemp(v *kernel.Var, defs map[*kernel.Var]*kernel.Instr) bool {
+	if !v.Temp {
+		return false
+	}
+	if d, ok := defs[v]; ok && d.Op == kernel.OpUndef {
+		return true
+	}
+	if l.undefOnly == nil {
+		l.undefOnly = map[*kernel.Var]bool{}
+		other := map[*kernel.Var]bool{}
+		kernel.Walk(l.k.Body, func(s kernel.Stmt, _ int) {
+			if in, ok := s.(*kernel.Instr); ok && in.Dst != nil {
+				if in.Op == kernel.OpUndef && !other[in.Dst] {
+					l.undefOnly[in.Dst] = true
+				} else {
+					other[in.Dst] = true
+					delete(l.undefOnly, in.Dst)
+				}
+			}
+		})
+	}
+	return l.undefOnly[v]
+}
 
 // lowerInstr appends the machine operations of one kernel instruction to cur. dstOver and
 // part redirect the result of a load into a part of another variable (folded upd_*).
@@ -1127,6 +1156,12 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 		var us []vopnd
 		for i := range in.Args {
 			if in.Args[i].Var != nil {
+				if i == 0 && op == kernel.OpUpdElem && l.undefinedTemp(in.Args[0].Var, defs) {
+					// a lane into an undefined vector (the AI Engine API's vector-from-scalar
+					// constructor, cfront scalarVec): the move writes the whole register and
+					// reads no vector (the simulator takes the other lanes as undef_*'s zeros)
+					continue
+				}
 				r, err := argReg(i)
 				if err != nil {
 					return err
@@ -1193,7 +1228,16 @@ func (l *lowerer) lowerInstr(cur *region, in *kernel.Instr, dstOver *kernel.Var,
 			add(&vop{name: op.String(), alts: aluAlts, itin: itin, defs: []vopnd{l.def(dst)}, uses: us})
 			return nil
 		}
+		n := len(cur.ops)
 		if ok, err := l.lowerADF(cur, in, dst, add, argReg); ok {
+			if err == nil && op == kernel.OpStreamRead && dstOver != nil && len(cur.ops) == n+1 {
+				// folded into the upd_* after it: the stream move writes that part of the
+				// destination (a 128-bit stream read targets any 128-bit vector register,
+				// as the unfolded move into a temporary does)
+				o := cur.ops[n]
+				o.defs = []vopnd{dstDef}
+				o.part = part
+			}
 			return err
 		}
 		return posErr(in, fmt.Errorf("%v is not supported by the AIE1 backend", op))

@@ -133,8 +133,7 @@ func (l *lowerer) apiCall(b *kernel.Builder, c *Call, dst *kernel.Var) (kernel.O
 		} else {
 			need(2)
 		}
-		x, y := l.expr(b, args[0]), l.expr(b, args[1])
-		return l.lanewise(b, p, kind, acc, x, y), true
+		return l.product(b, p, kind, acc, args[0], args[1]), true
 	case "aie::to_vector":
 		if len(c.Args) < 1 || len(c.Args) > 2 || len(c.TArgs) != 1 || c.TArgs[0].Type == nil {
 			l.fail(p, "aie::to_vector<T>(acc[, shift])")
@@ -293,13 +292,80 @@ func (l *lowerer) growWith(b *kernel.Builder, p Pos, v kernel.Operand, lanes int
 	return v, fill
 }
 
-// scalarVec puts a scalar in lane 0 of a zero vector of type t (a MAC's Z operand whose
-// every lane selects lane 0: a vector x scalar product).
+// scalarVec puts a scalar in lane 0 of a vector of type t whose other lanes are undefined (a
+// MAC's Z operand whose every lane selects lane 0: a vector x scalar product). The AI Engine
+// API on AIE1 does the same (API "detail/aie1/mul_acc32_fp.hpp": the float x scalar
+// overload builds `vector<float, 16> tmp(a)`, whose constructor shifts the value into lane 0 of an
+// undefined register, "detail/aie1/vector.hpp" init_from_values_simple: shft_elem; the MAC
+// then selects lane 0 with zstart 0, zoffsets 0): one move, no zeroed register. The integer
+// forms select the same way; the other lanes never reach a result (mac16's second column,
+// which may read another lane, multiplies X's zero column). sumac gives undef_* zeros
+// everywhere (interpreter, emulation, simulator), so the three agree bit for bit.
 func (l *lowerer) scalarVec(b *kernel.Builder, p Pos, s kernel.Operand, t kernel.Type) kernel.Operand {
 	if !s.Type().IsScalar() {
 		l.fail(p, "want a scalar, have %v", s.Type())
 	}
-	return l.emitOp(b, p, kernel.OpUpdElem, l.null(b, p, t), kernel.Imm(0), s)
+	u := kernel.V(b.At(kpos(p)).OpT(kernel.OpUndef, t))
+	return l.emitOp(b, p, kernel.OpUpdElem, u, kernel.Imm(0), s)
+}
+
+// product lowers aie::mul/mac/msc of operands a0 and a1. A float vector times an element of
+// another float vector, w[i] with i a compile-time constant, takes the element's lane where it
+// is, as the API does on AIE1 ("detail/aie1/mul_acc32_fp.hpp", the vector_elem_const_ref
+// overloads: Z is the 8-lane part of w holding the element, zstart i % 8, zoffsets 0): no move
+// of the element. Other operands go to lanewise.
+func (l *lowerer) product(b *kernel.Builder, p Pos, kind kernel.MACKind, acc kernel.Operand, a0, a1 Expr) kernel.Operand {
+	vecE, refE := a0, a1
+	w, i := l.constVectorElem(refE)
+	if w == nil {
+		vecE, refE = a1, a0
+		w, i = l.constVectorElem(refE)
+	}
+	x := l.expr(b, vecE)
+	xt := x.Type()
+	if w == nil || w.Type.Elem != kernel.Float32 || (w.Type.Lanes != 8 && w.Type.Lanes != 16) ||
+		!xt.IsVector() || xt.Elem != kernel.Float32 || (xt.Lanes != 8 && xt.Lanes != 16 && xt.Lanes != 32) {
+		return l.lanewise(b, p, kind, acc, x, l.expr(b, refE))
+	}
+	z := kernel.V(w)
+	if w.Type.Lanes > 8 {
+		z = l.emitOp(b, p, kernel.OpExtW, z, kernel.Imm(i/8))
+	}
+	ops := map[kernel.MACKind]kernel.Op{kernel.Mul: kernel.OpFPMul, kernel.Mac: kernel.OpFPMac, kernel.Msc: kernel.OpFPMsc}
+	var parts []kernel.Operand
+	for h := 0; h < xt.Lanes/8; h++ {
+		var a kernel.Operand
+		if kind != kernel.Mul {
+			a = acc
+			if xt.Lanes > 8 {
+				a = l.emitOp(b, p, kernel.OpExtW, acc, kernel.Imm(int64(h)))
+			}
+		}
+		args := []kernel.Operand{x, kernel.Imm(int64(8 * h)), kernel.Imm(0x76543210), z, kernel.Imm(i % 8), kernel.Imm(0)}
+		parts = append(parts, l.macOp(b, p, ops[kind], a, args))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return l.emitOp(b, p, kernel.OpConcat, parts...)
+}
+
+// constVectorElem reports the vector and the lane of e when e is v[i] of a vector variable v
+// with i a compile-time constant within its lanes.
+func (l *lowerer) constVectorElem(e Expr) (*kernel.Var, int64) {
+	ix, ok := stripParen(e).(*Index)
+	if !ok {
+		return nil, 0
+	}
+	v := l.vectorElem(ix)
+	if v == nil {
+		return nil, 0
+	}
+	i, err := constEval(ix.Index, l.constEnv)
+	if err != nil || i < 0 || i >= int64(v.Type.Lanes) {
+		return nil, 0
+	}
+	return v, i
 }
 
 // lanewise lowers the element-wise products aie::mul/mac/msc and the simple mul/mac/msc
@@ -313,7 +379,7 @@ func (l *lowerer) scalarVec(b *kernel.Builder, p Pos, s kernel.Operand, t kernel
 //   - int32 x 8 lanes: one lmul8, X = concat(x, zeros), offsets 0x76543210;
 //   - float x 8 lanes: one fpmul/fpmac/fpmsc per 8 lanes, offsets 0x76543210.
 //
-// A scalar y goes into lane 0 of a zero vector that every lane selects (zoffsets 0).
+// A scalar y goes into lane 0 of an undefined vector that every lane selects (zoffsets 0).
 func (l *lowerer) lanewise(b *kernel.Builder, p Pos, kind kernel.MACKind, acc, x, y kernel.Operand) kernel.Operand {
 	if x.Type().IsScalar() && y.Type().IsVector() {
 		x, y = y, x

@@ -225,10 +225,14 @@ func (s *sim) execADF(in *backend.Instr, seq, t int64) (handled bool, err error)
 	case op == kernel.OpExtElem || op == kernel.OpUpdElem:
 		// a lane out of or into a vector (the MV1 slot's vext and vupd)
 		var v kernel.Vec
-		if err := s.readVec(in, in.Uses[0], seq, t, &v); err != nil {
+		ui := 1
+		if op == kernel.OpUpdElem && (len(in.Uses) == 0 || in.Uses[0].Reg.File != backend.FileVec) {
+			// a lane into an undefined vector (backend undefinedTemp): no vector is read, the
+			// other lanes are undef_*'s zeros as in the interpreter
+			ui = 0
+		} else if err := s.readVec(in, in.Uses[0], seq, t, &v); err != nil {
 			return true, err
 		}
-		ui := 1
 		arg := func(i int) (int64, error) {
 			a := src.Args[i]
 			if c, ok := s.p.ConstArg(src, i); ok {

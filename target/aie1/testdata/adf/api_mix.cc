@@ -1,6 +1,6 @@
 // The AI Engine API's element-wise operations and the intrinsic forms they lower to, written for
 // sumac's tests: loads and stores, iterators, broadcast, zeros, concat, extract/insert, get/set,
-// add/sub/max/min, mul/mac/msc (vector x vector and x scalar), to_vector with a shift,
+// add/sub/max/min, mul/mac/msc (vector x vector, x scalar, x vector element), to_vector with a shift,
 // from_vector, the simple mul/mac intrinsics, the short fp forms and fpadd/fpmax, and the tile's
 // cycle counter.
 #include <adf.h>
@@ -38,6 +38,7 @@ void api_mix(adf::input_buffer<int16, adf::extents<64>> &__restrict a, adf::inpu
     aie::vector<float, 8> f1 = aie::load_v<8>(f.data() + 8);
     aie::accum<accfloat, 8> fa = aie::mul(f0, f1);
     fa = aie::mac(fa, f1, 0.5f);
+    fa = aie::mac(fa, f0, f1[5]);    // an element of a vector: its lane selected (zstart 5)
     aie::vector<float, 8> g = fa.to_vector<float>();
     g = aie::max(g, aie::zeros<float, 8>());
     g = aie::add(g, f0);
@@ -46,6 +47,7 @@ void api_mix(adf::input_buffer<int16, adf::extents<64>> &__restrict a, adf::inpu
     h = fpadd(h, f1);
     aie::vector<float, 16> f16 = aie::concat(g, h);
     aie::accum<accfloat, 16> fb = aie::mul(f16, 2.0f);
+    fb = aie::msc(fb, f16[11], f16); // the element first, from the upper half of 16 lanes
     aie::store_v(of.data(), fb.to_vector<float>().extract<8>(0));
     aie::store_v(of.data() + 8, aie::sub(fb.to_vector<float>().extract<8>(1), g));
 
