@@ -109,6 +109,23 @@ func TestTwoStreamsInParallel(t *testing.T) {
 	t.Logf("one port %d cycles, two ports %d", r1.Cycles, r2.Cycles)
 }
 
+// TestStreamCopyWordPerCycle: a 32-bit stream read and a 32-bit stream write can share a bundle
+// (the read on MV0 or MV1, the write on MV1 or ST: backend/adf.go ssAlts, msAlts), so copying a
+// stream a word at a time runs at the ports' word a cycle, not two cycles a word.
+func TestStreamCopyWordPerCycle(t *testing.T) {
+	const n = 128
+	src := `void c(input_stream_int32 *in, output_stream_int32 *out) {
+    for (int i = 0; i < 128; i++) chess_prepare_for_pipelining {
+        writeincr(out, readincr(in));
+    }
+}`
+	r, p := runADF(t, src, map[string]int{"in": 4 * n})
+	if r.Cycles > n+n/4 {
+		t.Fatalf("%d cycles to copy %d stream words\n%s", r.Cycles, n, p)
+	}
+	t.Logf("%d cycles (%d static, %d stream stalls) for %d words", r.Cycles, p.StaticCycles(), r.StreamStalls, n)
+}
+
 // TestCircularWindowWraps: a window read past its end starts again at its beginning (ADF
 // windows are circular), in the simulator as in the interpreter.
 func TestCircularWindowWraps(t *testing.T) {
