@@ -130,7 +130,7 @@ var corpus = []entry{
 		Name: "MacFloat<float,28,128,1>", Source: onnx2versal,
 		File: "design/aie_src/mac.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "MacFloat<float,28,128,1>",
 		Published: 1881, Where: "mac.h, the class comment \"MacFloat<196,128> takes 1881 cycles\": its tile.cycles() difference; 196x128 is the tensor, the graph (graph_mac.cpp, the same commit as the comment, ec9894f) runs it in calls of BCHUNK = 28 rows (MacFloat<float,BCHUNK,128,1>), and 196 rows could not take 1881 cycles (3136 vector stores); the kernel code is unchanged since ec9894f but for the profiling macros", Scope: "counter",
-		Mechanism: "the model is faster: it flattens the 16-iteration inner loop and software-pipelines it (an fpmac, an fpmax and a vector store an element group, 3.4 cycles each in the model's schedule, where three vector loads and the separate pointer additions of w_ptr and b_ptr share the two load slots); the figure's 4.2 cycles a group suggest the vendor compiler keeps the inner loop (no flatten pragma) and pays its branch and the fpmac-fpmax-store latency each 16 groups: a loop policy the model does not share",
+		Mechanism: "the model is faster: it flattens the 16-iteration inner loop and software-pipelines it (an fpmac, an fpmax and a vector store an element group, 3.3 cycles each in the model's schedule, the loads through w_ptr and b_ptr post-modified: backend/postmod.go); the figure's 4.2 cycles a group suggest the vendor compiler keeps the inner loop (no flatten pragma) and pays its branch and the fpmac-fpmax-store latency each 16 groups: a loop policy the model does not share",
 	},
 	{
 		Name: "SplitScalar<float,10,64,22,1>::filter3", Source: onnx2versalSplit,
@@ -205,7 +205,7 @@ var corpus = []entry{
 		Name: "GemmReluMKKNStream<7,36,16,1>", Source: onnx2versal,
 		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKNStream<7,36,16,1>",
 		Published: 3100, Where: "gemm.h, the class comment \"GemmReluMKKNStream<7,36,10> total = 3100\": M, K and the 10 outputs of the graph (graph_gemm.cpp), which instantiates it with N padded to 8, N_PAD8 = 16: its tile.cycles() difference", Scope: "counter",
-		Mechanism: "the model is slower: each aie::mac(acc, matW, in_row[...]) has a scalar operand, which sumac's lowering puts into lane 0 of a zeroed vector register (a vzero and a lane update on the move slot for each of the 4 scalars of a MAC_ROW), and the two 128-bit weight reads are moved into matW's halves on the same slot: 1541 move-slot operations against 532 vector ones, plus 1260 cycles of weight-stream stalls; we believe the vendor compiler selects each scalar's lane from in_row loaded as a vector (the MAC's zstart), which the model's lowering does not do",
+		Mechanism: "the model is slower: each aie::mac(acc, matW, in_row[...]) has a scalar operand, which sumac's lowering puts into lane 0 of a zeroed vector register (a vzero and a lane update on the move slot for each of the 4 scalars of a MAC_ROW), and the two 128-bit weight reads are moved into matW's halves on the same slot: 1541 move-slot operations against 532 vector ones, plus 1260 cycles of weight-stream stalls, counted before the weight pointer's additions were folded into post-modified loads (backend/postmod.go, 4603 -> 4424 cycles); we believe the vendor compiler selects each scalar's lane from in_row loaded as a vector (the MAC's zstart), which the model's lowering does not do",
 	},
 	{
 		Name: "GemmReluMKKNTwoAccsStream<7,36,16,1>", Source: onnx2versal,
@@ -259,6 +259,5 @@ var corpus = []entry{
 		Name: "Qgemm<int8_t,int8_t,1,80,32>", Source: onnx2versal,
 		File: "design/aie_src/qgemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Qgemm<int8_t,int8_t,1,80,32>(0.004,0.003,0.002,25,0,19)",
 		Published: 227, Where: "qgemm.h, the class comment \"Qgemm<a,a,1,80,32> takes 227 cycles\" (a = int8_t, typeid's name; the graph's qgemmVector instance with its scales and zero points, graph_qgemm.cpp): its tile.cycles() difference", Scope: "counter",
-		Mechanism: "the model is slower: each of the 16 weight loads of a K step (*(v16int8 *) w_ptr; w_ptr += N) issues as a load and a separate pointer addition, which share the two load slots and wait out the addition's 2-cycle latency, so the K loop runs at 32 cycles an iteration (354 load-slot operations in all) for 2 mac16; post-modified loads (vld ..., [p], #32) would halve the load-slot operations and remove the chain, which we believe the vendor code does and sumac's backend does not for this access pattern",
 	},
 }

@@ -96,6 +96,11 @@ type Options struct {
 	// set, counts the zeros it moved.
 	noHoist bool
 	hoisted *int
+	// noPostModify keeps pointer additions separate from the accesses before them and each
+	// post-modified pointer of a loop body one chain (postmod.go foldPostModify,
+	// splitChains); postMod, when set, counts the additions folded and the chains split.
+	noPostModify bool
+	postMod      *int
 }
 
 type compiler struct {
@@ -153,11 +158,11 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 	// coalesce.go, hoistzero.go: register coalescing and loop-invariant zeros; when either
 	// changed the code anywhere, the kernel is also compiled without it and the faster kept
 	// (merged live ranges can tie operations; a hoisted zero lengthens an outer loop's body)
-	merged, hoisted := 0, 0
-	opt.merged, opt.hoisted = &merged, &hoisted
+	merged, hoisted, postMod := 0, 0, 0
+	opt.merged, opt.hoisted, opt.postMod = &merged, &hoisted, &postMod
 	vs := kernelVariants(k, opt)
 	p, err := compileVariants(k, vs, opt)
-	opt.merged, opt.hoisted = nil, nil
+	opt.merged, opt.hoisted, opt.postMod = nil, nil, nil
 	try := func(o Options, note string) {
 		p2, err2 := compileVariants(k, vs, o)
 		if err2 == nil && (err != nil || faster(p2, p)) {
@@ -174,6 +179,14 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 		o := opt
 		o.noCoalesce, o.noHoist = true, true
 		try(o, "compiled without register coalescing (faster)")
+	}
+	if postMod > 0 && !opt.noPostModify {
+		// postmod.go: a separate pointer addition may issue a cycle before the access it
+		// follows (its write lands after the access's read), which a post-modify cannot;
+		// more pointers cost registers
+		o := opt
+		o.noPostModify = true
+		try(o, "compiled with pointer additions apart from the accesses (faster)")
 	}
 	return p, err
 }
@@ -345,7 +358,7 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	}
 	c := &compiler{splitGap: opt.splitGap, k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
-	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits, modes: setsModes(k)}
+	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits, modes: setsModes(k), noPostModify: opt.noPostModify}
 	c.stackPtr = c.l.newReg("sp", FileSpecial, 20)
 	c.stackPtr.fixed = &Reg{File: FileSpecial, Units: []int{4}}
 	c.stackPtr.phys = *c.stackPtr.fixed
@@ -417,6 +430,9 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 		}
 	}
 	c.regions = append(append([]*region{entry}, body...), exit)
+	if opt.postMod != nil {
+		*opt.postMod += c.l.nPostMod
+	}
 	if !opt.noCoalesce {
 		if n := c.coalesce(); opt.merged != nil {
 			*opt.merged += n

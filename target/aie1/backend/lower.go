@@ -142,8 +142,10 @@ type lowerer struct {
 	// tries program order), grouped that groupAccs did.
 	order              string
 	reordered, grouped bool
-	unroll             int // the innermost loops are unrolled this many times (groupAccs' rounds)
-	groupUnits         int // accumulator units per group (groupAccs)
+	unroll             int  // the innermost loops are unrolled this many times (groupAccs' rounds)
+	groupUnits         int  // accumulator units per group (groupAccs)
+	noPostModify       bool // Options.noPostModify
+	nPostMod           int  // pointer additions folded and loop bodies whose chains were split (postmod.go)
 	// outerCounters: the enclosing loops' counters, marked when a nested loop reads them
 	outerCounters []*counterUse
 	// params: per window and pointer parameter, its register.
@@ -401,6 +403,11 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 	var regs []*region
 	cur := &region{}
 	flush := func() {
+		if !l.noPostModify {
+			n := len(cur.ops)
+			cur.ops = foldPostModify(cur.ops) // postmod.go
+			l.nPostMod += n - len(cur.ops)
+		}
 		if len(cur.ops) > 0 {
 			regs = append(regs, cur)
 		}
@@ -660,6 +667,9 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 			}
 		}
 		body[0].ops = c
+	}
+	if len(body) == 1 && body[0].loop == nil && l.order != orderGroup && !l.noPostModify && l.splitChains(body[0].ops, lr) {
+		l.nPostMod++ // postmod.go
 	}
 	lr.body = body
 	return lr, nil

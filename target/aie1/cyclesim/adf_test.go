@@ -126,6 +126,27 @@ func TestStreamCopyWordPerCycle(t *testing.T) {
 	t.Logf("%d cycles (%d static, %d stream stalls) for %d words", r.Cycles, p.StaticCycles(), r.StreamStalls, n)
 }
 
+// TestPointerWalkPostModify: `x = *p; p += N` walks become post-modified loads (backend
+// postmod.go), split between pointers when one pointer's chain would bound the loop; the
+// results stay equal to the interpreter's.
+func TestPointerWalkPostModify(t *testing.T) {
+	src := `void walk(int32 * restrict w, output_window_int32 *out) {
+    int32 * restrict p = w;
+    for (int k = 0; k < 16; k++) chess_prepare_for_pipelining {
+        v4int32 a = *(v4int32 *) p; p += 8;
+        v4int32 b = *(v4int32 *) p; p += 8;
+        v4int32 c = *(v4int32 *) p; p += 8;
+        v4int32 d = *(v4int32 *) p; p += 8;
+        window_writeincr(out, operator+(operator+(a, b), operator+(c, d)));
+    }
+}`
+	r, p := runADF(t, src, map[string]int{"w": 16 * 4 * 32})
+	if !strings.Contains(p.String(), "], #") {
+		t.Errorf("no post-modified load\n%s", p)
+	}
+	t.Logf("%d cycles", r.Cycles)
+}
+
 // TestCircularWindowWraps: a window read past its end starts again at its beginning (ADF
 // windows are circular), in the simulator as in the interpreter.
 func TestCircularWindowWraps(t *testing.T) {
