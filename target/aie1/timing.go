@@ -36,11 +36,11 @@ type Slot uint8
 const (
 	SlotALU Slot = iota // scalar ALU, scalar multiply, lock acquire/release ([Fmt] AIE_alu_format, AIE_lock_*)
 	SlotLNG             // long-immediate moves, jumps/calls/returns, spill loads and stores ([Fmt] AIE_lng)
-	SlotMV0             // register moves, vector/accumulator moves, upd into vector lanes ([Fmt] AIE_mv0_base)
-	SlotMV1             // srs1, element extract, stream moves ([Fmt] AIE_mv1_base)
+	SlotMV0             // register moves, vector/accumulator moves, upd into vector lanes, stream reads "mov0" ([Fmt] AIE_mv0_base)
+	SlotMV1             // srs1, element extract, stream reads and writes "mov1" ([Fmt] AIE_mv1_base, AIE_mv1ssb_base)
 	SlotLDA             // load unit A, padda ([Fmt] AIE_i32_lda)
 	SlotLDB             // load unit B, paddb ([Fmt] AIE_ldb_base)
-	SlotST              // store unit; also shift-round-saturate to a vector (vmovs.srs, [Fmt] AIE_mv_w_srs0 is an AIE_st_base)
+	SlotST              // store unit; also shift-round-saturate to a vector (vmovs.srs, [Fmt] AIE_mv_w_srs0 is an AIE_st_base) and stream writes "movs" (AIE_mv_scl2msa)
 	SlotVEC             // vector unit: MAC/MUL, pre-adder add/sub/compare/select ([Fmt] vecm/veca slots)
 	NumSlots
 )

@@ -180,6 +180,16 @@ func (l *lowerer) markOuterCounters(s *kernel.Instr) {
 var (
 	mv1Alts = []uint16{SlotMask(aie1.SlotMV1)}
 	mvAny   = []uint16{SlotMask(aie1.SlotMV0), SlotMask(aie1.SlotMV1)}
+	// The 32-bit stream moves come in two encodings each ([Instr] II_SS2SCL / II_SCL2MS
+	// instructions, their formats in [Fmt]): a stream word into a scalar register as
+	// MV_SSA2SCL ("mov0", AIE_mv_ssa2scl, an AIE_mv0_base: the MV0 slot) or MV_SSB2SCL
+	// ("mov1", AIE_mv_ssb2scl, an AIE_mv1ssb_base: the MV1 slot's stream sub-slot), and a
+	// register onto a stream as MV_SCL2MSA ("movs", AIE_mv_scl2msa, an AIE_st_base: the ST
+	// slot) or MV_SCL2MSB ("mov1", AIE_mv_scl2msb, an AIE_mv1_base: the MV1 slot). A read and
+	// a write can thus share a bundle (mov0 + mov1, or mov1 + movs), as can two reads (of the
+	// two input ports); [Sched]'s composite format I128_..._MV0_MV1SSB_... holds both reads.
+	ssAlts = []uint16{SlotMask(aie1.SlotMV1), SlotMask(aie1.SlotMV0)}
+	msAlts = []uint16{SlotMask(aie1.SlotMV1), SlotMask(aie1.SlotST)}
 )
 
 // lowerADF lowers the ops ADF kernels add; it reports false for an op it does not know.
@@ -282,8 +292,13 @@ func (l *lowerer) lowerADF(cur *region, in *kernel.Instr, dst *vreg, add func(*v
 		}
 		add(&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{l.def(dst)}, uses: []vopnd{{r: w, kind: aie1.OpndPtr}}})
 	case op == kernel.OpStreamRead:
-		// a stream word into a register: II_SS2SCL, the MV1 slot's stream moves
-		add(&vop{name: "mov.ss", alts: mv1Alts, itin: &aie1.ItinSS2SCL, defs: []vopnd{l.def(dst)}, stream: in.Args[0].Var.Name})
+		// a stream word into a register: II_SS2SCL, on MV0 or MV1 (ssAlts); wider reads
+		// (128-bit vectors, cascades) have no instruction in [Instr] and stay on MV1
+		alts := mv1Alts
+		if in.Dst.Type.IsScalar() {
+			alts = ssAlts
+		}
+		add(&vop{name: "mov.ss", alts: alts, itin: &aie1.ItinSS2SCL, defs: []vopnd{l.def(dst)}, stream: in.Args[0].Var.Name})
 	case op == kernel.OpStreamWrite:
 		us, err := uses(aie1.OpndStoreData, 1)
 		if err != nil {
@@ -300,7 +315,12 @@ func (l *lowerer) lowerADF(cur *region, in *kernel.Instr, dst *vreg, add func(*v
 			}
 			imm, _ = movImm(a, in.Args[1].Type())
 		}
-		add(&vop{name: "mov.ms", alts: mv1Alts, itin: &aie1.ItinSCL2MS, uses: us, imm: imm, stream: in.Args[0].Var.Name})
+		// II_SCL2MS on MV1 or ST (msAlts) for a 32-bit word; wider writes stay on MV1
+		alts := mv1Alts
+		if in.Args[1].Type().IsScalar() {
+			alts = msAlts
+		}
+		add(&vop{name: "mov.ms", alts: alts, itin: &aie1.ItinSCL2MS, uses: us, imm: imm, stream: in.Args[0].Var.Name})
 	default:
 		return false, nil
 	}

@@ -100,6 +100,11 @@ type Options struct {
 	// and what the interpreter gives it): Compile tries it when the kernel has undef_* and
 	// keeps the faster (undef.go).
 	zeroUndef bool
+	// noPostModify keeps pointer additions separate from the accesses before them and each
+	// post-modified pointer of a loop body one chain (postmod.go foldPostModify,
+	// splitChains); postMod, when set, counts the additions folded and the chains split.
+	noPostModify bool
+	postMod      *int
 }
 
 type compiler struct {
@@ -160,11 +165,11 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 	if k2 := ifConvertKernel(k); k2 != nil { // ifconvert.go: small scalar ifs become selects
 		k = k2
 	}
-	merged, hoisted := 0, 0
-	opt.merged, opt.hoisted = &merged, &hoisted
+	merged, hoisted, postMod := 0, 0, 0
+	opt.merged, opt.hoisted, opt.postMod = &merged, &hoisted, &postMod
 	vs := kernelVariants(k, opt)
 	p, err := compileVariants(k, vs, opt)
-	opt.merged, opt.hoisted = nil, nil
+	opt.merged, opt.hoisted, opt.postMod = nil, nil, nil
 	try := func(o Options, note string) {
 		p2, err2 := compileVariants(k, vs, o)
 		if err2 == nil && (err != nil || faster(p2, p)) {
@@ -189,6 +194,14 @@ func Compile(k *kernel.Kernel, opt Options) (*Program, error) {
 		o := opt
 		o.zeroUndef = true
 		try(o, "compiled with undefined vector parts zeroed (faster)")
+	}
+	if postMod > 0 && !opt.noPostModify {
+		// postmod.go: a separate pointer addition may issue a cycle before the access it
+		// follows (its write lands after the access's read), which a post-modify cannot;
+		// more pointers cost registers
+		o := opt
+		o.noPostModify = true
+		try(o, "compiled with pointer additions apart from the accesses (faster)")
 	}
 	return p, err
 }
@@ -363,7 +376,7 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 	}
 	c := &compiler{splitGap: opt.splitGap, k: k, prog: &Program{Kernel: k, Layout: lay, Vars: map[*kernel.Var]Reg{}, SpillSlots: map[*kernel.Var]int{}},
 		units: map[[2]int]*unitState{}, mems: map[string]*memState{}, args: map[*kernel.Var]*vreg{}}
-	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), undef: undefParts(k), undefSrc: undefSources(k), zeroUndef: opt.zeroUndef, winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits, modes: setsModes(k)}
+	c.l = &lowerer{k: k, vregs: map[*kernel.Var]*vreg{}, consts: findConsts(k), undef: undefParts(k), undefSrc: undefSources(k), zeroUndef: opt.zeroUndef, winPtr: map[*kernel.Var]*vreg{}, cfg: map[[6]int64]*vreg{}, order: order, unroll: u, groupUnits: groupUnits, modes: setsModes(k), noPostModify: opt.noPostModify}
 	c.l.stsrs, c.l.stsrsOf = storeSRS(k, c.l.consts), map[*kernel.Instr]bool{}
 	for _, srs := range c.l.stsrs {
 		c.l.stsrsOf[srs] = true
@@ -439,6 +452,9 @@ func compileWith(k *kernel.Kernel, opt Options, order string, u, groupUnits int)
 		}
 	}
 	c.regions = append(append([]*region{entry}, body...), exit)
+	if opt.postMod != nil {
+		*opt.postMod += c.l.nPostMod
+	}
 	if !opt.noCoalesce {
 		if n := c.coalesce(); opt.merged != nil {
 			*opt.merged += n

@@ -156,8 +156,10 @@ type lowerer struct {
 	// tries program order), grouped that groupAccs did.
 	order              string
 	reordered, grouped bool
-	unroll             int // the innermost loops are unrolled this many times (groupAccs' rounds)
-	groupUnits         int // accumulator units per group (groupAccs)
+	unroll             int  // the innermost loops are unrolled this many times (groupAccs' rounds)
+	groupUnits         int  // accumulator units per group (groupAccs)
+	noPostModify       bool // Options.noPostModify
+	nPostMod           int  // pointer additions folded and loop bodies whose chains were split (postmod.go)
 	// undefOnly: the temporaries only undef_* defines (undefinedTemp)
 	undefOnly map[*kernel.Var]bool
 	// outerCounters: the enclosing loops' counters, marked when a nested loop reads them
@@ -420,6 +422,11 @@ func (l *lowerer) lowerBody(body []kernel.Stmt, lv *kernel.Var, lp *loopRegion) 
 	var regs []*region
 	cur := &region{}
 	flush := func() {
+		if !l.noPostModify {
+			n := len(cur.ops)
+			cur.ops = foldPostModify(cur.ops) // postmod.go
+			l.nPostMod += n - len(cur.ops)
+		}
 		if len(cur.ops) > 0 {
 			regs = append(regs, cur)
 		}
@@ -679,6 +686,9 @@ func (l *lowerer) lowerLoop(s *kernel.Loop) (*loopRegion, error) {
 			}
 		}
 		body[0].ops = c
+	}
+	if len(body) == 1 && body[0].loop == nil && l.order != orderGroup && !l.noPostModify && l.splitChains(body[0].ops, lr) {
+		l.nPostMod++ // postmod.go
 	}
 	lr.body = body
 	return lr, nil

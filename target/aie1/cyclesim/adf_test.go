@@ -110,6 +110,44 @@ func TestTwoStreamsInParallel(t *testing.T) {
 	t.Logf("one port %d cycles, two ports %d", r1.Cycles, r2.Cycles)
 }
 
+// TestStreamCopyWordPerCycle: a 32-bit stream read and a 32-bit stream write can share a bundle
+// (the read on MV0 or MV1, the write on MV1 or ST: backend/adf.go ssAlts, msAlts), so copying a
+// stream a word at a time runs at the ports' word a cycle, not two cycles a word.
+func TestStreamCopyWordPerCycle(t *testing.T) {
+	const n = 128
+	src := `void c(input_stream_int32 *in, output_stream_int32 *out) {
+    for (int i = 0; i < 128; i++) chess_prepare_for_pipelining {
+        writeincr(out, readincr(in));
+    }
+}`
+	r, p := runADF(t, src, map[string]int{"in": 4 * n})
+	if r.Cycles > n+n/4 {
+		t.Fatalf("%d cycles to copy %d stream words\n%s", r.Cycles, n, p)
+	}
+	t.Logf("%d cycles (%d static, %d stream stalls) for %d words", r.Cycles, p.StaticCycles(), r.StreamStalls, n)
+}
+
+// TestPointerWalkPostModify: `x = *p; p += N` walks become post-modified loads (backend
+// postmod.go), split between pointers when one pointer's chain would bound the loop; the
+// results stay equal to the interpreter's.
+func TestPointerWalkPostModify(t *testing.T) {
+	src := `void walk(int32 * restrict w, output_window_int32 *out) {
+    int32 * restrict p = w;
+    for (int k = 0; k < 16; k++) chess_prepare_for_pipelining {
+        v4int32 a = *(v4int32 *) p; p += 8;
+        v4int32 b = *(v4int32 *) p; p += 8;
+        v4int32 c = *(v4int32 *) p; p += 8;
+        v4int32 d = *(v4int32 *) p; p += 8;
+        window_writeincr(out, operator+(operator+(a, b), operator+(c, d)));
+    }
+}`
+	r, p := runADF(t, src, map[string]int{"w": 16 * 4 * 32})
+	if !strings.Contains(p.String(), "], #") {
+		t.Errorf("no post-modified load\n%s", p)
+	}
+	t.Logf("%d cycles", r.Cycles)
+}
+
 // TestCircularWindowWraps: a window read past its end starts again at its beginning (ADF
 // windows are circular), in the simulator as in the interpreter.
 func TestCircularWindowWraps(t *testing.T) {
