@@ -24,6 +24,9 @@ type streamQ struct {
 	// next is the cycle the port is free again: an AIE1 stream port moves StreamWordBits per
 	// cycle, so a 128-bit access keeps it busy 4 cycles (AM009 "AI Engine Interfaces")
 	next int64
+	// plio is the PL side when the port is connected to a PLIO (Config.PLIO); nil: the
+	// other end keeps up with a word a cycle
+	plio *plioState
 }
 
 // adfState is a run's ADF state (part of runState).
@@ -63,6 +66,9 @@ func (s *sim) initADF(pi *progInfo, cfg *Config) {
 			continue
 		}
 		q := &streamQ{name: v.Name, out: v.Type.Out, cascade: v.Type.IsCascade()}
+		if pl, ok := cfg.PLIO[v.Name]; ok && !q.cascade {
+			q.plio = &plioState{period: pl.period()}
+		}
 		if !q.out {
 			q.data = cfg.Data[v.Name]
 			if n, ok := cfg.Sizes[v.Name]; ok && n > len(q.data) {
@@ -117,6 +123,8 @@ func (s *sim) wrap(in *backend.Instr, p int64) int64 {
 // start of the run, so a read of the words [pos, pos+w) waits for word pos+w-1; an output port
 // takes one word per cycle, so a write waits until the port has sent the previous words
 // (AM009 "AI Engine Interfaces": the core stalls on an empty input or a full output stream).
+// A port connected to a PLIO moves its words at the PLIO's rate through PLIOFIFOWords of
+// buffering instead (plio.go).
 // Cascade moves are 384 bits a cycle and do not stall here.
 func (s *sim) streamAccess(q *streamQ, t int64, n int) {
 	if q.cascade {
@@ -125,9 +133,14 @@ func (s *sim) streamAccess(q *streamQ, t int64, n int) {
 	words := int64((n*8 + aie1.StreamWordBits - 1) / aie1.StreamWordBits)
 	now := t + s.adf.streamStalls
 	var ready int64
-	if q.out {
+	switch {
+	case q.plio != nil && q.out:
+		ready = max(q.next, q.plio.outputReady(words))
+	case q.plio != nil:
+		ready = max(q.next, q.plio.inputReady(words))
+	case q.out:
 		ready = q.next
-	} else {
+	default:
 		ready = int64(q.pos*8/aie1.StreamWordBits) + words - 1
 		ready = max(ready, q.next)
 	}
@@ -136,6 +149,12 @@ func (s *sim) streamAccess(q *streamQ, t int64, n int) {
 		now = ready
 	}
 	q.next = now + words
+	switch {
+	case q.plio != nil && q.out:
+		q.plio.outputWrite(now, words)
+	case q.plio != nil:
+		q.plio.inputRead(now, words)
+	}
 }
 
 // execADF executes the ops ADF kernels add; handled is false for another op.

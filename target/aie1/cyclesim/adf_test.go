@@ -17,6 +17,12 @@ import (
 // equal.
 func runADF(t *testing.T, src string, sizes map[string]int) (*Result, *backend.Program) {
 	t.Helper()
+	return runADFPLIO(t, src, sizes, nil)
+}
+
+// runADFPLIO is runADF with stream ports connected to PLIOs.
+func runADFPLIO(t *testing.T, src string, sizes map[string]int, plio map[string]PLIO) (*Result, *backend.Program) {
+	t.Helper()
 	k, err := cfront.ParseKernel("adf.cc", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +42,7 @@ func runADF(t *testing.T, src string, sizes map[string]int) (*Result, *backend.P
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Run(p, Config{Data: data, Sizes: measured})
+	got, err := Run(p, Config{Data: data, Sizes: measured, PLIO: plio})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, p)
 	}

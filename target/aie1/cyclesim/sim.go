@@ -35,6 +35,9 @@ type Config struct {
 	Sat   num.Sat
 	// MaxCycles bounds the run (0: 1e9).
 	MaxCycles int64
+	// PLIO gives the stream parameters (by name) connected straight to a PLIO; the others
+	// move a word a cycle (a kernel-to-kernel stream). Timing only: the data are the same.
+	PLIO map[string]PLIO
 }
 
 // Result reports a run.
