@@ -16,14 +16,15 @@ import (
 	"github.com/sumacdev/sumac/target/aie1/vyasa"
 )
 
-// listFlag collects a repeated flag (-D, --window, --input, --scalar).
+// listFlag collects a repeated flag (-D, --window, --input, --scalar, --plio).
 type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 const simUsage = `Usage: sumac sim KERNEL.cc [-D NAME=VALUE ...] [-I DIR ...] [--instance KERNEL] [--window NAME=BYTES ...]
-                 [--input NAME=FILE ...] [--scalar NAME=VALUE ...] [--seed S] [--round MODE] [--sat MODE]
+                 [--input NAME=FILE ...] [--scalar NAME=VALUE ...] [--plio PORT=WIDTH[@MHZ] ...]
+                 [--seed S] [--round MODE] [--sat MODE]
                  [--no-emul] [--emit bundles|cpp|ir] [--json]
        sumac sim --target aie2p|aieml FILE.s ...   (an XDNA tile's listing; see --target aie2p -h)
 
@@ -46,6 +47,10 @@ compile the kernel, it also reports cycles, MACs per cycle, spills and stalls.
                      random: integers uniform in the widest range (halving until fewer than 1%
                      of narrowed lanes saturate), floats uniform in [-1, 1]; output windows zero
   --scalar NAME=VALUE  value of a scalar kernel parameter
+  --plio PORT=WIDTH[@MHZ]  the stream parameter PORT (or all of them: all) is connected straight
+                     to a PLIO of WIDTH bits (32, 64, 128) at MHZ on the PL side (default a
+                     quarter of the AI Engine clock, UG1079): its words move at WIDTH*MHZ/AIE clock
+                     bits a cycle (timing only); by default a stream moves a word a cycle
   --seed S           seed of the random inputs (default 1)
   --round MODE, --sat MODE  shift-round-saturate modes (default floor, saturate; see package num)
   --no-emul          skip the g++ emulation check (the report says so; ok then covers the
@@ -109,6 +114,8 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 	fs.Var(&windows, "window", "NAME=BYTES")
 	fs.Var(&inputs, "input", "NAME=FILE")
 	fs.Var(&scalars, "scalar", "NAME=VALUE")
+	var plios listFlag
+	fs.Var(&plios, "plio", "PORT=WIDTH[@MHZ]")
 	seed := fs.Uint64("seed", 1, "random seed")
 	roundName := fs.String("round", "floor", "rounding mode")
 	satName := fs.String("sat", "saturate", "saturation mode")
@@ -166,6 +173,9 @@ func runSim(env *cmdEnv, c *command, args []string) error {
 		return err
 	}
 	if err := harness.ParseFlags(k, &opt, windows, inputs, scalars); err != nil {
+		return err
+	}
+	if err := harness.ParsePLIO(k, &opt, plios); err != nil {
 		return err
 	}
 	rep, err := harness.Run(k, harness.Source{File: file, Text: src, Defines: defines, IncludeDirs: includes}, opt)

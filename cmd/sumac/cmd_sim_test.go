@@ -154,3 +154,33 @@ func TestSimInstance(t *testing.T) {
 		t.Errorf("a template without --instance: exit %d, %q", code, errs)
 	}
 }
+
+// TestSimPLIO: --plio connects a stream port to a PLIO (timing only); bad ports, widths and
+// clocks are clear errors (exit 2).
+func TestSimPLIO(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "cp.cc")
+	os.WriteFile(cp, []byte("void cp(input_stream_int32 * in, output_stream_int32 * out, input_window_int32 * w) {\n    for (int i = 0; i < 64; i++) chess_prepare_for_pipelining {\n        writeincr(out, readincr(in));\n    }\n}\n"), 0o644)
+	cycles := func(args ...string) int64 {
+		t.Helper()
+		code, out, errs := run(t, append([]string{"sim", cp, "--no-emul", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, errs)
+		}
+		var rep struct{ Cycles int64 }
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Cycles == 0 {
+			t.Fatalf("%v: %v %q", args, err, out)
+		}
+		return rep.Cycles
+	}
+	free, in64, all32 := cycles(), cycles("--plio", "in=64"), cycles("--plio", "all=32@312.5")
+	if !(free < in64 && in64 < all32) {
+		t.Errorf("cycles: no PLIO %d, in 64-bit %d, all 32-bit %d", free, in64, all32)
+	}
+	for _, bad := range []string{"nosuch=64", "w=64", "in=48", "in", "in=64@fast", "in=64@0", "in=64@1000"} {
+		code, _, errs := run(t, "sim", cp, "--no-emul", "--plio", bad)
+		if code != 2 || !strings.Contains(errs, "--plio") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("--plio %s: exit %d, stderr %q", bad, code, errs)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sumacdev/sumac/target/aie1/cyclesim"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
 )
 
@@ -83,6 +84,60 @@ func ParseFlags(k *kernel.Kernel, opt *Options, windows, inputs, scalars []strin
 	for _, p := range k.Params {
 		if _, ok := opt.Scalars[p.Name]; p.Type.IsScalar() && !ok {
 			return fmt.Errorf("kernel %s needs a value for its scalar parameter %s: --scalar %s=VALUE", k.Name, p.Name, p.Name)
+		}
+	}
+	return nil
+}
+
+// ParsePLIO reads the --plio PORT=WIDTH[@MHZ] options of `sumac sim` into opt.PLIO: PORT is a
+// stream parameter's name or "all" (every stream parameter but cascades), WIDTH the PLIO's bits
+// (32, 64 or 128) and MHZ its PL clock (default: cyclesim.DefaultPLMHz, a quarter of the AI
+// Engine clock, UG1079). A later option for a port replaces an earlier one.
+func ParsePLIO(k *kernel.Kernel, opt *Options, specs []string) error {
+	for _, spec := range specs {
+		name, val, ok := strings.Cut(spec, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("--plio %q: want PORT=WIDTH[@MHZ]", spec)
+		}
+		width, freq, hasFreq := strings.Cut(val, "@")
+		var pl cyclesim.PLIO
+		var err error
+		if pl.Bits, err = strconv.Atoi(width); err != nil {
+			return fmt.Errorf("--plio %q: width %q is not a number of bits (32, 64 or 128)", spec, width)
+		}
+		if hasFreq {
+			if pl.MHz, err = strconv.ParseFloat(freq, 64); err != nil || pl.MHz <= 0 {
+				return fmt.Errorf("--plio %q: clock %q is not a frequency in MHz", spec, freq)
+			}
+		}
+		if err := pl.Valid(); err != nil {
+			return fmt.Errorf("--plio %q: %w", spec, err)
+		}
+		var ports []string
+		if name == "all" {
+			for _, p := range k.Params {
+				if p.Type.IsStream() && !p.Type.IsCascade() {
+					ports = append(ports, p.Name)
+				}
+			}
+			if len(ports) == 0 {
+				return fmt.Errorf("--plio %q: kernel %s has no stream parameter", spec, k.Name)
+			}
+		} else {
+			p, err := Param(k, name)
+			if err != nil {
+				return fmt.Errorf("--plio %s: %w", name, err)
+			}
+			if !p.Type.IsStream() || p.Type.IsCascade() {
+				return fmt.Errorf("--plio %s: %s is a %v, not a stream", name, name, p.Type)
+			}
+			ports = []string{name}
+		}
+		if opt.PLIO == nil {
+			opt.PLIO = map[string]cyclesim.PLIO{}
+		}
+		for _, n := range ports {
+			opt.PLIO[n] = pl
 		}
 	}
 	return nil

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/sumacdev/sumac/num"
+	"github.com/sumacdev/sumac/target/aie1/cyclesim"
 	"github.com/sumacdev/sumac/target/aie1/interp"
 	"github.com/sumacdev/sumac/target/aie1/kernel"
 )
@@ -50,6 +51,9 @@ type Options struct {
 	// MaxSteps bounds every interpreter run (instructions) and the cycle run (cycles); 0: the
 	// packages' defaults (2e9 and 1e9). A run that reaches it is an error.
 	MaxSteps int64
+	// PLIO gives the stream parameters connected straight to a PLIO (cyclesim.Config.PLIO);
+	// timing only.
+	PLIO map[string]cyclesim.PLIO
 }
 
 // A Referee checks a kernel's source against an exact reference of the operation it computes

@@ -56,7 +56,7 @@ func readsCycles(k *kernel.Kernel) bool {
 func (s *run) time(data map[string][]byte) (*Timing, error) {
 	if !s.timed {
 		s.timed = true
-		s.timingRun, s.timingErr = timeRun(s.k, s.sizes, data, cyclesim.Config{Round: s.opt.Round, Sat: s.opt.Sat, MaxCycles: s.opt.MaxSteps})
+		s.timingRun, s.timingErr = timeRun(s.k, s.sizes, data, cyclesim.Config{Round: s.opt.Round, Sat: s.opt.Sat, MaxCycles: s.opt.MaxSteps, PLIO: s.opt.PLIO})
 	}
 	return s.timingRun, s.timingErr
 }
