@@ -1,5 +1,7 @@
 package main
 
+import "github.com/sumacdev/sumac/target/aie1/cyclesim"
+
 // source is a public repository at a pinned commit.
 type source struct {
 	Repo   string // owner/name on GitHub
@@ -43,7 +45,31 @@ type entry struct {
 	Scope string
 	// Mechanism explains the error when it is above 10% (printed only then).
 	Mechanism string
+	// PLIO gives the kernel's stream ports that the row's graph connects straight to a PLIO
+	// (adf::input_plio/output_plio: width and PL clock; timing only); Where names the graph
+	// lines. A stream port not listed is connected to another kernel or a GMIO and moves a word
+	// a cycle. Every row whose kernel has a stream port says so in Where.
+	PLIO map[string]cyclesim.PLIO
 }
+
+// onnx2versalPLMHz is the PL clock of onnx2versal's PLIOs: its graphs create every PLIO with
+// PLIO64_ARG (graph_utils.h: adf::plio_64_bits, no frequency of its own) and its Makefile
+// compiles every graph with `aiecompiler --pl-freq=500` (AIE_FLAGS, at every pinned commit).
+const onnx2versalPLMHz = 500
+
+// plio64 connects the given ports to onnx2versal's 64-bit PLIOs.
+func plio64(ports ...string) map[string]cyclesim.PLIO {
+	m := map[string]cyclesim.PLIO{}
+	for _, p := range ports {
+		m[p] = cyclesim.PLIO{Bits: 64, MHz: onnx2versalPLMHz}
+	}
+	return m
+}
+
+const (
+	pl64  = "; PLIO: plio_64_bits (graph_utils.h PLIO64_ARG) at the Makefile's --pl-freq=500 MHz"
+	gmioW = "; the weights stream comes from an adf::input_gmio (a word a cycle: GMIO is not modelled)"
+)
 
 const iirDir = "AI_Engine_Development/AIE/Feature_Tutorials/14-implementing-iir-filter/"
 
@@ -112,19 +138,19 @@ var corpus = []entry{
 	{
 		Name: "ConcatScalar<float,5,4,32,144>", Source: onnx2versal,
 		File: "design/aie_src/concat.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConcatScalar<float,5,4,32,144>",
-		Published: 5858, Where: "concat.h, the class comment (\"~850 for output window\"; this version writes a stream): its tile.cycles() difference", Scope: "counter",
+		Published: 5858, Where: "concat.h, the class comment (\"~850 for output window\"; this version writes a stream): its tile.cycles() difference" + "; graph_concat.cpp:27-28 (ConcatGraphTest) and graph_concat.h:57 connect out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("out"),
 		Mechanism: "the model is faster: it software-pipelines the per-element copy loops (a scalar window read and a 32-bit stream write an iteration, at the port's word per cycle); the published figure is about 10 cycles an element, which matches iterations that do not overlap (a scalar load's latency plus the stream move and the loop branch), and the same comment gives ~850 cycles with an output window, close to the model's 934: we believe the vendor compiler does not pipeline a loop that writes a stream a scalar at a time, which the model does not reproduce",
 	},
 	{
 		Name: "ConcatFloat<float,5,4,32,144>", Source: onnx2versal,
 		File: "design/aie_src/concat.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConcatFloat<float,5,4,32,144>",
-		Published: 715, Where: "concat.h, the class comment: its tile.cycles() difference", Scope: "counter",
+		Published: 715, Where: "concat.h, the class comment: its tile.cycles() difference" + "; graph_concat.cpp:27-28 (ConcatGraphTest) and graph_concat.h:57 connect out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("out"),
 		Mechanism: "the model runs at the output port's bound (576 stream words at one a cycle: 590 cycles, stream stalls included); the vendor figure is 139 cycles above that bound, and so is ConcatInt8's (283 - 144 words): a fixed cost inside the counted region that does not grow with the data, which the model lacks; we believe it is the stream's start (the model lets the port take a word a cycle from the first write on, docs/aie-timing.md \"Limits\")",
 	},
 	{
 		Name: "ConcatInt8<int8_t,5,4,32,144>", Source: onnx2versal,
 		File: "design/aie_src/concat.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConcatInt8<int8_t,5,4,32,144>",
-		Published: 283, Where: "concat.h, the class comment: its tile.cycles() difference", Scope: "counter",
+		Published: 283, Where: "concat.h, the class comment: its tile.cycles() difference" + "; graph_concat.cpp:27-28 (ConcatGraphTest) and graph_concat.h:57 connect out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("out"),
 		Mechanism: "as ConcatFloat: the flattened copy loops run at the port's bound (144 words, 158 cycles); the figure is the same 139 cycles above the bound as ConcatFloat's, a fixed cost the model lacks",
 	},
 	{
@@ -136,43 +162,43 @@ var corpus = []entry{
 	{
 		Name: "SplitScalar<float,10,64,22,1>::filter3", Source: onnx2versalSplit,
 		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitScalar<float,10,64,22,1>",
-		Published: 9505, Where: "split.h, the class comment \"SplitScalar<f,3,10,64,22>::filter3 takes 9505 cycles\" (written at 6b40450 when the 3 outputs were named; the graph, graph_split.cpp, runs H=10, INP_W=64, OUT_W=22, OVERLAP=1, whose registerKernelClass picks filter3; its code for OVERLAP > 0 is unchanged at this commit): its tile.cycles() difference", Scope: "counter",
+		Published: 9505, Where: "split.h, the class comment \"SplitScalar<f,3,10,64,22>::filter3 takes 9505 cycles\" (written at 6b40450 when the 3 outputs were named; the graph, graph_split.cpp, runs H=10, INP_W=64, OUT_W=22, OVERLAP=1, whose registerKernelClass picks filter3; its code for OVERLAP > 0 is unchanged at this commit): its tile.cycles() difference" + "; graph_split.cpp:23-24 (SplitGraphTest) and graph_split.h:53 connect in to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in"),
 		Mechanism: "the model is faster, as for ConcatScalar: it flattens and software-pipelines the per-element copy loops (a 32-bit stream read and one or two scalar window writes an element, 640 elements in 889 cycles, near the input port's word a cycle); the figure is about 15 cycles an element, which matches iterations that do not overlap (the stream read's latency, the window writes and the loop branch) in loops of 1 to 21 iterations: we believe the vendor compiler does not pipeline these scalar stream loops, which the model does not reproduce",
 	},
 	{
 		Name: "SplitScalar<float,10,64,31,-1>::filter2", Source: onnx2versalSplit,
 		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitScalar<float,10,64,31,-1>",
-		Published: 9547, Where: "split.h, the class comment \"SplitScalar<f,10,64,31,-1>::filter2 takes 9547 cycles\" (the graph's splitScalar_neg instance; registerKernelClass picks filter2): its tile.cycles() difference", Scope: "counter",
+		Published: 9547, Where: "split.h, the class comment \"SplitScalar<f,10,64,31,-1>::filter2 takes 9547 cycles\" (the graph's splitScalar_neg instance; registerKernelClass picks filter2): its tile.cycles() difference" + "; graph_split.cpp:23-24 (SplitGraphTest) and graph_split.h:53 connect in to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in"),
 		Mechanism: "as SplitScalar::filter3: 640 stream words in 927 cycles in the model, about 15 cycles a word in the figure (iterations that do not overlap)",
 	},
 	{
 		Name: "SplitInt8<int8_t,10,160,64,16>::filter3", Source: onnx2versalSplitInt8,
 		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitInt8<int8_t,10,160,64,16>",
-		Published: 1649, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,16>::filter3 takes 1649 cycles\" (a = int8_t, typeid's name; the graph's splitInt8 instance): its tile.cycles() difference", Scope: "counter",
+		Published: 1649, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,16>::filter3 takes 1649 cycles\" (a = int8_t, typeid's name; the graph's splitInt8 instance): its tile.cycles() difference" + "; graph_split.cpp:23-24 (SplitGraphTest) and graph_split.h:53 connect in to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in"),
 		Mechanism: "the model runs at the input stream's bound (1600 bytes, 400 words at one a cycle: 404 cycles, stream stalls included), its copy loops of 1 to 3 128-bit reads flattened; the figure is 1245 cycles above that bound for 50 such loops (5 a row), and filter2's 833 above it for 30 (3 a row): about 25 cycles a loop in both, which we believe is what the vendor compiler spends on each small loop it keeps (set-up, the stream read's latency before the first write, no overlap between loops); the model flattens them (LLVM's full-unroll size policy, backend/flatten.go) and does not reproduce that cost",
 	},
 	{
 		Name: "SplitInt8<int8_t,10,160,64,-32>::filter2", Source: onnx2versalSplitInt8,
 		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitInt8<int8_t,10,160,64,-32>",
-		Published: 1237, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,-32>::filter2 takes 1237 cycles\" (the graph's splitInt8_neg instance): its tile.cycles() difference", Scope: "counter",
+		Published: 1237, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,-32>::filter2 takes 1237 cycles\" (the graph's splitInt8_neg instance): its tile.cycles() difference" + "; graph_split.cpp:23-24 (SplitGraphTest) and graph_split.h:53 connect in to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in"),
 		Mechanism: "as SplitInt8::filter3: the model at the input stream's bound (400 words, 404 cycles); the figure is about 28 cycles above it for each of the 30 small copy loops the kernel runs (3 a row), a per-loop cost the model lacks where it flattens them",
 	},
 	{
 		Name: "Conv3x3ReluStreamCacheCKK<26,28,24,1,1,1,1,4,3,1>", Source: onnx2versalConv3x3,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv3x3ReluStreamCacheCKK<26,28,24,1,1,1,1,4,3,1>",
-		Published: 10086, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK<26,28,24,1,1,1,1,4,3,1> total = 10086 cycles\" (the graph's conv3x3ReluCacheCKK instance, graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+		Published: 10086, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK<26,28,24,1,1,1,1,4,3,1> total = 10086 cycles\" (the graph's conv3x3ReluCacheCKK instance, graph_conv.cpp): its tile.cycles() difference" + "; graph_conv.cpp:58,63 (ConvReluStreamGraphTest) and graph_conv.h:199 connect out to a PLIO" + pl64 + "; graph_conv.cpp:59,62" + gmioW, Scope: "counter", PLIO: plio64("out"),
 		Mechanism: "the model is faster: each output row's 3 column blocks (OUT_W/8) are flattened and software-pipelined, so one block's 9 chained fpmacs (FPAccChainCycles apart) overlap the next block's loads, about 24 cycles a block; the figure's 35 cycles a block (288 blocks) suggest the vendor compiler keeps the column loop (no flatten pragma) and runs each block's loads, 9-fpmac chain, fpmax and two 128-bit stream writes without overlap: a loop policy the model does not share",
 	},
 	{
 		Name: "Conv3x3ReluStreamCacheCKK<24,24,12,2,2,1,1,4,3,1>", Source: onnx2versalConv3x3,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv3x3ReluStreamCacheCKK<24,24,12,2,2,1,1,4,3,1>",
-		Published: 3649, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK<24,24,12,2,2,1,1,4,3,1> total = 3649 cycles\" (the graph's conv3x3ReluCacheCKK_s2 instance, stride 2): its tile.cycles() difference", Scope: "counter",
+		Published: 3649, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK<24,24,12,2,2,1,1,4,3,1> total = 3649 cycles\" (the graph's conv3x3ReluCacheCKK_s2 instance, stride 2): its tile.cycles() difference" + "; graph_conv.cpp:58,63 (ConvReluStreamGraphTest) and graph_conv.h:199 connect out to a PLIO" + pl64 + "; graph_conv.cpp:59,62" + gmioW, Scope: "counter", PLIO: plio64("out"),
 		Mechanism: "as the stride-1 instance: the model overlaps the flattened column blocks' fpmac chains, which we believe the vendor compiler does not",
 	},
 	{
 		Name: "Conv3x3ReluStreamCacheCKK2Row<26,28,24,1,1,1,1,4,3,1>", Source: onnx2versalConv3x3Rows,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv3x3ReluStreamCacheCKK2Row<26,28,24,1,1,1,1,4,3,1>",
-		Published: 9815, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK2Row<26,28,24,1,1,1,1,4,3,1> total = 9815 cycles\" (the graph's conv3x3ReluStreamCacheCKK2Row instance): its tile.cycles() difference", Scope: "counter",
+		Published: 9815, Where: "conv.h, the class comment \"Conv3x3ReluStreamCacheCKK2Row<26,28,24,1,1,1,1,4,3,1> total = 9815 cycles\" (the graph's conv3x3ReluStreamCacheCKK2Row instance): its tile.cycles() difference" + "; graph_conv.cpp:58,63 (ConvReluStreamGraphTest) and graph_conv.h:205 connect out to a PLIO" + pl64 + "; graph_conv.cpp:59,62" + gmioW, Scope: "counter", PLIO: plio64("out"),
 		Mechanism: "as Conv3x3ReluStreamCacheCKK (two output rows a pass): the model overlaps the flattened column blocks' chains of 9 fpmacs, 7224 cycles for 288 blocks (25 a block); the figure's 34 a block suggests blocks that do not overlap in the vendor's schedule",
 	},
 	{
@@ -188,7 +214,7 @@ var corpus = []entry{
 	{
 		Name: "ConvHx8ReluStream<28,28,24,24,1,1,1,2,4,5,5,1,1>", Source: onnx2versal,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx8ReluStream<28,28,24,24,1,1,1,2,4,5,5,1,1>",
-		Published: 24133, Where: "conv.h, the class comment \"ConvHx8ReluStream<28,28,24,24,1,1,1,2,4,5,5,1,1> total = 24133\" (the graph's convHx6ReluStream instance): its tile.cycles() difference", Scope: "counter",
+		Published: 24133, Where: "conv.h, the class comment \"ConvHx8ReluStream<28,28,24,24,1,1,1,2,4,5,5,1,1> total = 24133\" (the graph's convHx6ReluStream instance): its tile.cycles() difference" + "; graph_conv.cpp:60,65 (ConvReluStreamGraphTest) and graph_conv.h:237 connect out to a PLIO" + pl64 + "; graph_conv.cpp:61,64" + gmioW, Scope: "counter", PLIO: plio64("out"),
 	},
 	{
 		Name: "Conv1x1Relu<24,24,24,24,1,1,1,2,4,1,1,1,1>", Source: onnx2versal,
@@ -199,18 +225,18 @@ var corpus = []entry{
 	{
 		Name: "Conv1x1ReluStream<24,24,24,24,1,1,1,2,4,1,1,1,1>", Source: onnx2versal,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Conv1x1ReluStream<24,24,24,24,1,1,1,2,4,1,1,1,1>",
-		Published: 4217, Where: "conv.h, the class comment \"Conv1x1ReluStream<24,24,24,24,1,1,1,2,4,1,1,1,1> total = 4217\" (the graph's conv1x1ReluStream instance): its tile.cycles() difference", Scope: "counter",
+		Published: 4217, Where: "conv.h, the class comment \"Conv1x1ReluStream<24,24,24,24,1,1,1,2,4,1,1,1,1> total = 4217\" (the graph's conv1x1ReluStream instance): its tile.cycles() difference" + "; graph_conv.cpp:60,65 (ConvReluStreamGraphTest) and graph_conv.h:237 connect out to a PLIO" + pl64 + "; graph_conv.cpp:61,64" + gmioW, Scope: "counter", PLIO: plio64("out"),
 		Mechanism: "as Conv1x1Relu (weights from ckk_row[c], results on a stream): the channel loop inside the column loop keeps the column loop from being software-pipelined in the model, so each output vector's scalar load, broadcast, fpmacs, fpmax and stream writes run in sequence, where the vendor's 14.6 cycles a vector overlap them",
 	},
 	{
 		Name: "GemmReluMKKNStream<7,36,16,1>", Source: onnx2versal,
 		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKNStream<7,36,16,1>",
-		Published: 3100, Where: "gemm.h, the class comment \"GemmReluMKKNStream<7,36,10> total = 3100\": M, K and the 10 outputs of the graph (graph_gemm.cpp), which instantiates it with N padded to 8, N_PAD8 = 16: its tile.cycles() difference", Scope: "counter",
+		Published: 3100, Where: "gemm.h, the class comment \"GemmReluMKKNStream<7,36,10> total = 3100\": M, K and the 10 outputs of the graph (graph_gemm.cpp), which instantiates it with N padded to 8, N_PAD8 = 16: its tile.cycles() difference" + "; graph_gemm.cpp:51,55 (GemmReluStreamGraphTest) and graph_gemm.h:109 connect in to a PLIO" + pl64 + "; graph_gemm.cpp:53,56" + gmioW, Scope: "counter", PLIO: plio64("in"),
 	},
 	{
 		Name: "GemmReluMKKNTwoAccsStream<7,36,16,1>", Source: onnx2versal,
 		File: "design/aie_src/gemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "GemmReluMKKNTwoAccsStream<7,36,16,1>",
-		Published: 2774, Where: "gemm.h, the comment of class GemmReluMKKNTwoAccsStream, \"GemmReluMKKNStream<7,36,10> total = 2774 (slower than GemmReluMKKNStream for larger N)\": the name is the other class's, the comparison says the figure is this one's; the graph's gemmReluMKKNTwoAccsStream instance (N_PAD8 = 16): its tile.cycles() difference", Scope: "counter",
+		Published: 2774, Where: "gemm.h, the comment of class GemmReluMKKNTwoAccsStream, \"GemmReluMKKNStream<7,36,10> total = 2774 (slower than GemmReluMKKNStream for larger N)\": the name is the other class's, the comparison says the figure is this one's; the graph's gemmReluMKKNTwoAccsStream instance (N_PAD8 = 16): its tile.cycles() difference" + "; graph_gemm.cpp:51,55 (GemmReluStreamGraphTest) and graph_gemm.h:109 connect in to a PLIO" + pl64 + "; graph_gemm.cpp:53,56" + gmioW, Scope: "counter", PLIO: plio64("in"),
 	},
 	{
 		Name: "ConvHx4Relu<26,28,24,24,1,1,1,2,4,3,3,1,1>", Source: onnx2versal,
@@ -220,22 +246,22 @@ var corpus = []entry{
 	{
 		Name: "ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,1,1>", Source: onnx2versal,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,1,1>",
-		Published: 13734, Where: "conv.h, the class comment \"ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,1,1> total = 13734\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+		Published: 13734, Where: "conv.h, the class comment \"ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,1,1> total = 13734\" (an instance of graph_conv.cpp): its tile.cycles() difference" + "; graph_conv.cpp:60,65 (ConvReluStreamGraphTest) and graph_conv.h:237 connect out to a PLIO" + pl64 + "; graph_conv.cpp:61,64" + gmioW, Scope: "counter", PLIO: plio64("out"),
 	},
 	{
 		Name: "ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,2,1>", Source: onnx2versal,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,2,1>",
-		Published: 8904, Where: "conv.h, the class comment \"ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,2,1> total = 8904\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+		Published: 8904, Where: "conv.h, the class comment \"ConvHx4ReluStream<26,28,24,24,1,1,1,2,4,3,3,2,1> total = 8904\" (an instance of graph_conv.cpp): its tile.cycles() difference" + "; graph_conv.cpp:60,65 (ConvReluStreamGraphTest) and graph_conv.h:237 connect out to a PLIO" + pl64 + "; graph_conv.cpp:61,64" + gmioW, Scope: "counter", PLIO: plio64("out"),
 	},
 	{
 		Name: "ConvHx4ReluStream<24,24,11,12,2,2,1,2,4,3,3,1,1>", Source: onnx2versal,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4ReluStream<24,24,11,12,2,2,1,2,4,3,3,1,1>",
-		Published: 6678, Where: "conv.h, the class comment \"ConvHx4ReluStream<24,24,11,12,2,2,1,2,4,3,3,1,1> total = 6678\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+		Published: 6678, Where: "conv.h, the class comment \"ConvHx4ReluStream<24,24,11,12,2,2,1,2,4,3,3,1,1> total = 6678\" (an instance of graph_conv.cpp): its tile.cycles() difference" + "; graph_conv.cpp:60,65 (ConvReluStreamGraphTest) and graph_conv.h:237 connect out to a PLIO" + pl64 + "; graph_conv.cpp:61,64" + gmioW, Scope: "counter", PLIO: plio64("out"),
 	},
 	{
 		Name: "ConvHx4ReluStreamMultiRow<26,28,24,24,1,1,1,2,4,3,3,1,1>", Source: onnx2versal,
 		File: "design/aie_src/conv.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConvHx4ReluStreamMultiRow<26,28,24,24,1,1,1,2,4,3,3,1,1>",
-		Published: 14801, Where: "conv.h, the class comment \"ConvHx4ReluStreamMultiRow<26,28,24,24,1,1,1,2,4,3,3,1,1> total = 14801\" (an instance of graph_conv.cpp): its tile.cycles() difference", Scope: "counter",
+		Published: 14801, Where: "conv.h, the class comment \"ConvHx4ReluStreamMultiRow<26,28,24,24,1,1,1,2,4,3,3,1,1> total = 14801\" (an instance of graph_conv.cpp): its tile.cycles() difference" + "; graph_conv.cpp:60,65 (ConvReluStreamGraphTest) and graph_conv.h:237 connect out to a PLIO" + pl64 + "; graph_conv.cpp:61,64" + gmioW, Scope: "counter", PLIO: plio64("out"),
 	},
 	{
 		Name: "GemmReluMKKN<7,36,12,1>", Source: onnx2versal,
@@ -245,19 +271,19 @@ var corpus = []entry{
 	{
 		Name: "Pad2DStreamFloat<float,2,32,32,1,1,1,1>", Source: onnx2versalPad,
 		File: "design/aie_src/pad.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Pad2DStreamFloat<float,2,32,32,1,1,1,1>",
-		Published: 2867, Where: "pad.h, the class comment \"Pad2DStreamFloat<f,2,32,32,1,1,1,1> takes 2867 cycles\" (the graph's pad2DFloat instance, graph_pad.cpp): its tile.cycles() difference", Scope: "counter",
+		Published: 2867, Where: "pad.h, the class comment \"Pad2DStreamFloat<f,2,32,32,1,1,1,1> takes 2867 cycles\" (the graph's pad2DFloat instance, graph_pad.cpp): its tile.cycles() difference" + "; graph_pad.cpp:23-26 (Pad2DStreamGraphTest) and graph_pad.h:55-56 connect in and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in", "out"),
 		Mechanism: "the model runs at the output port's bound (2 x 34 x 34 = 2312 words at one a cycle: 2314 cycles, stream stalls included), the 128-bit moves (getf_wss / put_wms) and the pad words' put_ms flattened, a pad word's 32-bit write on the ST slot (movs) beside a 128-bit move; the figure is 553 cycles above it, about 8 a row for the 68 rows' small pad and copy loops: as for SplitInt8, a per-loop cost of the vendor's code that the model, which flattens them, lacks",
 	},
 	{
 		Name: "Pad2DStreamScalar<float,2,32,32,1,1,1,1>", Source: onnx2versalPad,
 		File: "design/aie_src/pad.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Pad2DStreamScalar<float,2,32,32,1,1,1,1>",
-		Published: 2964, Where: "pad.h, the class comment \"Pad2DStreamScalar<f,2,32,32,1,1,1,1> takes 2964 cycles\" (the graph's pad2DScalar instance): its tile.cycles() difference", Scope: "counter",
+		Published: 2964, Where: "pad.h, the class comment \"Pad2DStreamScalar<f,2,32,32,1,1,1,1> takes 2964 cycles\" (the graph's pad2DScalar instance): its tile.cycles() difference" + "; graph_pad.cpp:23-26 (Pad2DStreamGraphTest) and graph_pad.h:55-56 connect in and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in", "out"),
 		Mechanism: "the model runs at the output port's bound (2312 words at one a cycle: 2314 cycles, stream stalls included): each element's 32-bit stream read and write share a bundle, as AIE1's move encodings allow (a read as mov0 on MV0 or mov1 on MV1, a write as mov1 on MV1 or movs on ST: llvm-aie MV_SSA2SCL/MV_SSB2SCL, MV_SCL2MSB/MV_SCL2MSA; backend/adf.go), where one MV1 slot for both took 4362 cycles; the figure is 650 cycles above the bound, about 10 for each of the 64 input rows, whose copy loop of 32 words and pad loops the model flattens: as for Pad2DStreamFloat and SplitInt8, a per-loop cost of the vendor's code that the model lacks",
 	},
 	{
 		Name: "Qgemm<int8_t,int8_t,1,80,32>", Source: onnx2versal,
 		File: "design/aie_src/qgemm.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Qgemm<int8_t,int8_t,1,80,32>(0.004,0.003,0.002,25,0,19)",
-		Published: 227, Where: "qgemm.h, the class comment \"Qgemm<a,a,1,80,32> takes 227 cycles\" (a = int8_t, typeid's name; the graph's qgemmVector instance with its scales and zero points, graph_qgemm.cpp): its tile.cycles() difference", Scope: "counter",
+		Published: 227, Where: "qgemm.h, the class comment \"Qgemm<a,a,1,80,32> takes 227 cycles\" (a = int8_t, typeid's name; the graph's qgemmVector instance with its scales and zero points, graph_qgemm.cpp): its tile.cycles() difference" + "; graph_qgemm.cpp:29-32 (QgemmGraphTest) and graph_qgemm.h:68-69 connect in and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in", "out"),
 	},
 	{
 		Name: "GemmReluScalarMKNK<1,86,10>", Source: onnx2versalOld,
@@ -294,17 +320,17 @@ var corpus = []entry{
 	{
 		Name: "AddScalar<float,16384,1>", Source: onnx2versal,
 		File: "design/aie_src/add.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "AddScalar<float,16384,1>",
-		Published: 131102, Where: "add.h, AddScalar's class comment (stream ports): its tile.cycles() difference", Scope: "counter",
+		Published: 131102, Where: "add.h, AddScalar's class comment (stream ports): its tile.cycles() difference" + "; graph_add.cpp:23-28 (AddGraphTest) and graph_add.h:49-51 connect inA, inB and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("inA", "inB", "out"),
 	},
 	{
 		Name: "AddFloat<float,16384,1>", Source: onnx2versal,
 		File: "design/aie_src/add.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "AddFloat<float,16384,1>",
-		Published: 24595, Where: "add.h, AddFloat's class comment (it names the class AddScalar; stream ports): its tile.cycles() difference", Scope: "counter",
+		Published: 24595, Where: "add.h, AddFloat's class comment (it names the class AddScalar; stream ports): its tile.cycles() difference" + "; graph_add.cpp:23-28 (AddGraphTest) and graph_add.h:49-51 connect inA, inB and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("inA", "inB", "out"),
 	},
 	{
 		Name: "QLinearAddInt8<int8_t,16384,0>", Source: onnx2versal,
 		File: "design/aie_src/qlinearadd.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QLinearAddInt8<int8_t,16384,0>(0.036632415,0.11731018,0.062222864,-128,-6,-128)",
-		Published: 8231, Where: "qlinearadd.h, the class comment (it says <float_t, 16384, 1>, add.h's; graph_qlinearadd.cpp instantiates <int8_t, 16384, 0> with these arguments, at e56ba12 where the figure was written and here; the filter is the same for int8, the constructor changed): its tile.cycles() difference", Scope: "counter",
+		Published: 8231, Where: "qlinearadd.h, the class comment (it says <float_t, 16384, 1>, add.h's; graph_qlinearadd.cpp instantiates <int8_t, 16384, 0> with these arguments, at e56ba12 where the figure was written and here; the filter is the same for int8, the constructor changed): its tile.cycles() difference" + "; graph_qlinearadd.cpp:29-34 (QLinearAddGraphTest) and graph_qlinearadd.h:62-64 connect inA, inB and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("inA", "inB", "out"),
 	},
 	{
 		Name: "DequantizeLinearScalar<int8_t,1,96,84>", Source: onnx2versal,
@@ -334,6 +360,6 @@ var corpus = []entry{
 	{
 		Name: "QuantizeLinearFmulStream<int8_t,28,28,32>", Source: onnx2versal,
 		File: "design/aie_src/quantize_linear.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QuantizeLinearFmulStream<int8_t,28,28,32>(0.00392156889,-128)",
-		Published: 1669, Where: "quantize_linear.h, the class comment: its tile.cycles() difference", Scope: "counter",
+		Published: 1669, Where: "quantize_linear.h, the class comment: its tile.cycles() difference" + "; graph_quantize_linear.cpp:47-50 (QuantizeLinearStreamGraphTest) and graph_quantize_linear.h:92-93 connect in and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in", "out"),
 	},
 }

@@ -99,7 +99,7 @@ func run(root string, k entry) row {
 		r.Failure = err.Error()
 		return r
 	}
-	rep, err := harness.Run(kern, harness.Source{File: file, Text: src, Defines: k.Defines, IncludeDirs: incs}, harness.Options{Seed: 1})
+	rep, err := harness.Run(kern, harness.Source{File: file, Text: src, Defines: k.Defines, IncludeDirs: incs}, harness.Options{Seed: 1, PLIO: k.PLIO})
 	if err != nil {
 		r.Failure = err.Error()
 		return r
@@ -149,6 +149,14 @@ func command(file string, k entry, incs []string) string {
 	}
 	if k.Instance != "" {
 		parts = append(parts, "--instance '"+k.Instance+"'")
+	}
+	ports := make([]string, 0, len(k.PLIO))
+	for p := range k.PLIO {
+		ports = append(ports, p)
+	}
+	sort.Strings(ports)
+	for _, p := range ports {
+		parts = append(parts, fmt.Sprintf("--plio %s=%d@%g", p, k.PLIO[p].Bits, k.PLIO[p].MHz))
 	}
 	return strings.Join(parts, " ")
 }
