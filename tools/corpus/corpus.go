@@ -145,13 +145,12 @@ var corpus = []entry{
 		Name: "ConcatFloat<float,5,4,32,144>", Source: onnx2versal,
 		File: "design/aie_src/concat.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConcatFloat<float,5,4,32,144>",
 		Published: 715, Where: "concat.h, the class comment: its tile.cycles() difference" + "; graph_concat.cpp:27-28 (ConcatGraphTest) and graph_concat.h:57 connect out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("out"),
-		Mechanism: "the model runs at the output port's bound (576 stream words at one a cycle: 590 cycles, stream stalls included); the vendor figure is 139 cycles above that bound, and so is ConcatInt8's (283 - 144 words): a fixed cost inside the counted region that does not grow with the data, which the model lacks; we believe it is the stream's start (the model lets the port take a word a cycle from the first write on, docs/aie-timing.md \"Limits\")",
 	},
 	{
 		Name: "ConcatInt8<int8_t,5,4,32,144>", Source: onnx2versal,
 		File: "design/aie_src/concat.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "ConcatInt8<int8_t,5,4,32,144>",
 		Published: 283, Where: "concat.h, the class comment: its tile.cycles() difference" + "; graph_concat.cpp:27-28 (ConcatGraphTest) and graph_concat.h:57 connect out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("out"),
-		Mechanism: "as ConcatFloat: the flattened copy loops run at the port's bound (144 words, 158 cycles); the figure is the same 139 cycles above the bound as ConcatFloat's, a fixed cost the model lacks",
+		Mechanism: "the output PLIO (64 bits at 500 MHz with the array at 1.25 GHz: 0.8 word a cycle, UG1079) takes the 144 words in 180 cycles, and the 28 words of buffering between the port and the PL (AM009) let the kernel's last counter read come before the last of them leaves: 160 cycles; the figure is 123 above it. ConcatFloat, the same graph and PLIO with 576 words, is within 2% at that rate, so this is no fixed cost of the stream's start; what the vendor's code for the int8 copy spends beyond the PLIO's rate is not known (not investigated)",
 	},
 	{
 		Name: "MacFloat<float,28,128,1>", Source: onnx2versal,
@@ -175,13 +174,13 @@ var corpus = []entry{
 		Name: "SplitInt8<int8_t,10,160,64,16>::filter3", Source: onnx2versalSplitInt8,
 		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitInt8<int8_t,10,160,64,16>",
 		Published: 1649, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,16>::filter3 takes 1649 cycles\" (a = int8_t, typeid's name; the graph's splitInt8 instance): its tile.cycles() difference" + "; graph_split.cpp:23-24 (SplitGraphTest) and graph_split.h:53 connect in to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in"),
-		Mechanism: "the model runs at the input stream's bound (1600 bytes, 400 words at one a cycle: 404 cycles, stream stalls included), its copy loops of 1 to 3 128-bit reads flattened; the figure is 1245 cycles above that bound for 50 such loops (5 a row), and filter2's 833 above it for 30 (3 a row): about 25 cycles a loop in both, which we believe is what the vendor compiler spends on each small loop it keeps (set-up, the stream read's latency before the first write, no overlap between loops); the model flattens them (LLVM's full-unroll size policy, backend/flatten.go) and does not reproduce that cost",
+		Mechanism: "the model runs at the input PLIO's rate (64 bits at 500 MHz with the array at 1.25 GHz, 0.8 word a cycle, UG1079; 400 words: 470 cycles, stream stalls included), its copy loops of 1 to 3 128-bit reads flattened; the figure is 1179 cycles above that for 50 such loops (5 a row), and filter2's 767 above it for 30 (3 a row): about 24 and 26 cycles a loop, which we believe is what the vendor compiler spends on each small loop it keeps (set-up, the stream read's latency before the first write, no overlap between loops); the model flattens them (LLVM's full-unroll size policy, backend/flatten.go) and does not reproduce that cost",
 	},
 	{
 		Name: "SplitInt8<int8_t,10,160,64,-32>::filter2", Source: onnx2versalSplitInt8,
 		File: "design/aie_src/split.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "SplitInt8<int8_t,10,160,64,-32>",
 		Published: 1237, Where: "split.h, the class comment \"SplitInt8<a,10,160,64,-32>::filter2 takes 1237 cycles\" (the graph's splitInt8_neg instance): its tile.cycles() difference" + "; graph_split.cpp:23-24 (SplitGraphTest) and graph_split.h:53 connect in to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in"),
-		Mechanism: "as SplitInt8::filter3: the model at the input stream's bound (400 words, 404 cycles); the figure is about 28 cycles above it for each of the 30 small copy loops the kernel runs (3 a row), a per-loop cost the model lacks where it flattens them",
+		Mechanism: "as SplitInt8::filter3: the model at the input PLIO's rate (400 words, 470 cycles); the figure is about 26 cycles above it for each of the 30 small copy loops the kernel runs (3 a row), a per-loop cost the model lacks where it flattens them",
 	},
 	{
 		Name: "Conv3x3ReluStreamCacheCKK<26,28,24,1,1,1,1,4,3,1>", Source: onnx2versalConv3x3,
@@ -272,13 +271,11 @@ var corpus = []entry{
 		Name: "Pad2DStreamFloat<float,2,32,32,1,1,1,1>", Source: onnx2versalPad,
 		File: "design/aie_src/pad.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Pad2DStreamFloat<float,2,32,32,1,1,1,1>",
 		Published: 2867, Where: "pad.h, the class comment \"Pad2DStreamFloat<f,2,32,32,1,1,1,1> takes 2867 cycles\" (the graph's pad2DFloat instance, graph_pad.cpp): its tile.cycles() difference" + "; graph_pad.cpp:23-26 (Pad2DStreamGraphTest) and graph_pad.h:55-56 connect in and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in", "out"),
-		Mechanism: "the model runs at the output port's bound (2 x 34 x 34 = 2312 words at one a cycle: 2314 cycles, stream stalls included), the 128-bit moves (getf_wss / put_wms) and the pad words' put_ms flattened, a pad word's 32-bit write on the ST slot (movs) beside a 128-bit move; the figure is 553 cycles above it, about 8 a row for the 68 rows' small pad and copy loops: as for SplitInt8, a per-loop cost of the vendor's code that the model, which flattens them, lacks",
 	},
 	{
 		Name: "Pad2DStreamScalar<float,2,32,32,1,1,1,1>", Source: onnx2versalPad,
 		File: "design/aie_src/pad.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "Pad2DStreamScalar<float,2,32,32,1,1,1,1>",
 		Published: 2964, Where: "pad.h, the class comment \"Pad2DStreamScalar<f,2,32,32,1,1,1,1> takes 2964 cycles\" (the graph's pad2DScalar instance): its tile.cycles() difference" + "; graph_pad.cpp:23-26 (Pad2DStreamGraphTest) and graph_pad.h:55-56 connect in and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("in", "out"),
-		Mechanism: "the model runs at the output port's bound (2312 words at one a cycle: 2314 cycles, stream stalls included): each element's 32-bit stream read and write share a bundle, as AIE1's move encodings allow (a read as mov0 on MV0 or mov1 on MV1, a write as mov1 on MV1 or movs on ST: llvm-aie MV_SSA2SCL/MV_SSB2SCL, MV_SCL2MSB/MV_SCL2MSA; backend/adf.go), where one MV1 slot for both took 4362 cycles; the figure is 650 cycles above the bound, about 10 for each of the 64 input rows, whose copy loop of 32 words and pad loops the model flattens: as for Pad2DStreamFloat and SplitInt8, a per-loop cost of the vendor's code that the model lacks",
 	},
 	{
 		Name: "Qgemm<int8_t,int8_t,1,80,32>", Source: onnx2versal,
@@ -331,6 +328,7 @@ var corpus = []entry{
 		Name: "QLinearAddInt8<int8_t,16384,0>", Source: onnx2versal,
 		File: "design/aie_src/qlinearadd.cc", Defines: []string{"__LOG_VERBOSE__"}, Instance: "QLinearAddInt8<int8_t,16384,0>(0.036632415,0.11731018,0.062222864,-128,-6,-128)",
 		Published: 8231, Where: "qlinearadd.h, the class comment (it says <float_t, 16384, 1>, add.h's; graph_qlinearadd.cpp instantiates <int8_t, 16384, 0> with these arguments, at e56ba12 where the figure was written and here; the filter is the same for int8, the constructor changed): its tile.cycles() difference" + "; graph_qlinearadd.cpp:29-34 (QLinearAddGraphTest) and graph_qlinearadd.h:62-64 connect inA, inB and out to a PLIO" + pl64, Scope: "counter", PLIO: plio64("inA", "inB", "out"),
+		Mechanism: "at the PLIOs' rate (64 bits at the Makefile's --pl-freq=500 with the array at 1.25 GHz: 25.6 bits a cycle, UG1079) each port's 16 bytes an iteration take 5 cycles: 1024 iterations, 5120 cycles; the figure is 8 cycles an iteration. A PLIO at UG1079's default clock (a quarter of the AIE clock, 16 bits a cycle) would give 8192, but the project compiles with --pl-freq=500, and Pad2DStream*, ConcatFloat and AddFloat agree with 500 MHz (within 4%) where a quarter would put them 33-59% high; what else holds the vendor's loop at 8 cycles is not known (not investigated)",
 	},
 	{
 		Name: "DequantizeLinearScalar<int8_t,1,96,84>", Source: onnx2versal,
