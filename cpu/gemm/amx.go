@@ -275,10 +275,11 @@ func ForceAMXModel() (restore func()) {
 	return func() { forceAMX = old }
 }
 
-// PackedU8S8 is an int8 B operand (k x n) packed once for many GemmU8S8 calls that share it
-// (a convolution's weights): where the AMX kernels run, B goes into their VNNI tiles once;
-// elsewhere Gemm runs GemmU8S8 on the original B.
-type PackedU8S8 struct {
+// packedInt8 is an int8 B operand (k x n) packed once for many calls that share it (a
+// convolution's weights): where the AMX kernels run, B goes into their VNNI tiles once;
+// elsewhere the calls run the unpacked GEMM on the original B. A is uint8 (PackedU8S8) or
+// int8 (PackedS8S8).
+type packedInt8 struct {
 	o    Options
 	tB   Transpose
 	n, k int
@@ -287,62 +288,20 @@ type PackedU8S8 struct {
 	amx  *amxPacked[int8]
 }
 
-// PackU8S8 packs B (k x n, op(B) per tB, row stride ldb) for Gemm calls (row-major only). B
-// must not change while the PackedU8S8 is in use.
-func (o Options) PackU8S8(tB Transpose, n, k int, b []int8, ldb int) (*PackedU8S8, error) {
+// PackedU8S8 is B packed for GemmU8S8 calls (uint8 A).
+type PackedU8S8 struct{ packedInt8 }
+
+// PackedS8S8 is B packed for GemmS8S8 calls (int8 A).
+type PackedS8S8 struct{ packedInt8 }
+
+func (o Options) packInt8(name string, tB Transpose, n, k int, b []int8, ldb int) (packedInt8, error) {
 	if o.Layout != RowMajor {
-		return nil, fmt.Errorf("gemm: PackU8S8 takes row-major operands")
+		return packedInt8{}, fmt.Errorf("gemm: %s takes row-major operands", name)
 	}
 	if _, err := o.check(NoTrans, tB, 1, n, k, max(1, k), ldb, max(1, n), k, len(b), n); err != nil {
-		return nil, err
+		return packedInt8{}, err
 	}
-	p := &PackedU8S8{o: o, tB: tB, n: n, k: k, b: b, ldb: ldb}
-	if useAMX() && n > 0 && k > 0 {
-		_, vb := views(args{ldb: ldb, transB: tB == Trans}, []uint8(nil), b)
-		p.amx = packAMXAll(vb, n, k, 1)
-	}
-	return p, nil
-}
-
-// Gemm computes C = alpha*op(A)*B + beta*C for uint8 op(A) m x k (row stride lda).
-func (p *PackedU8S8) Gemm(tA Transpose, m int, alpha int32, a []uint8, lda int, beta int32, c []int32, ldc int) error {
-	if p.amx == nil {
-		return p.o.GemmU8S8(tA, p.tB, m, p.n, p.k, alpha, a, lda, p.b, p.ldb, beta, c, ldc)
-	}
-	ar, err := p.o.check(tA, p.tB, m, p.n, p.k, lda, p.ldb, ldc, len(a), len(p.b), len(c))
-	if err != nil {
-		return err
-	}
-	threads, err := p.o.threads()
-	if err != nil {
-		return err
-	}
-	va, vb := views(ar, a, p.b)
-	amxGEMMPacked(amxU8S8, 1, threads, ar.m, ar.n, ar.k, alpha, va, vb, p.amx, beta, c, ar.ldc)
-	return nil
-}
-
-// PackedS8S8 is PackedU8S8 for int8 A (GemmS8S8): B goes into the AMX kernels' VNNI tiles
-// once where they run; elsewhere Gemm runs GemmS8S8 on the original B.
-type PackedS8S8 struct {
-	o    Options
-	tB   Transpose
-	n, k int
-	b    []int8
-	ldb  int
-	amx  *amxPacked[int8]
-}
-
-// PackS8S8 packs B (k x n, op(B) per tB, row stride ldb) for Gemm calls (row-major only). B
-// must not change while the PackedS8S8 is in use.
-func (o Options) PackS8S8(tB Transpose, n, k int, b []int8, ldb int) (*PackedS8S8, error) {
-	if o.Layout != RowMajor {
-		return nil, fmt.Errorf("gemm: PackS8S8 takes row-major operands")
-	}
-	if _, err := o.check(NoTrans, tB, 1, n, k, max(1, k), ldb, max(1, n), k, len(b), n); err != nil {
-		return nil, err
-	}
-	p := &PackedS8S8{o: o, tB: tB, n: n, k: k, b: b, ldb: ldb}
+	p := packedInt8{o: o, tB: tB, n: n, k: k, b: b, ldb: ldb}
 	if useAMX() && n > 0 && k > 0 {
 		_, vb := views(args{ldb: ldb, transB: tB == Trans}, []int8(nil), b)
 		p.amx = packAMXAll(vb, n, k, 1)
@@ -350,11 +309,43 @@ func (o Options) PackS8S8(tB Transpose, n, k int, b []int8, ldb int) (*PackedS8S
 	return p, nil
 }
 
+// PackU8S8 packs B (k x n, op(B) per tB, row stride ldb) for Gemm calls (row-major only). B
+// must not change while the PackedU8S8 is in use.
+func (o Options) PackU8S8(tB Transpose, n, k int, b []int8, ldb int) (*PackedU8S8, error) {
+	p, err := o.packInt8("PackU8S8", tB, n, k, b, ldb)
+	if err != nil {
+		return nil, err
+	}
+	return &PackedU8S8{p}, nil
+}
+
+// PackS8S8 is PackU8S8 for GemmS8S8 calls.
+func (o Options) PackS8S8(tB Transpose, n, k int, b []int8, ldb int) (*PackedS8S8, error) {
+	p, err := o.packInt8("PackS8S8", tB, n, k, b, ldb)
+	if err != nil {
+		return nil, err
+	}
+	return &PackedS8S8{p}, nil
+}
+
+// Gemm computes C = alpha*op(A)*B + beta*C for uint8 op(A) m x k (row stride lda).
+func (p *PackedU8S8) Gemm(tA Transpose, m int, alpha int32, a []uint8, lda int, beta int32, c []int32, ldc int) error {
+	if p.amx == nil {
+		return p.o.GemmU8S8(tA, p.tB, m, p.n, p.k, alpha, a, lda, p.b, p.ldb, beta, c, ldc)
+	}
+	return gemmPackedInt8(&p.packedInt8, amxU8S8, tA, m, alpha, a, lda, beta, c, ldc)
+}
+
 // Gemm computes C = alpha*op(A)*B + beta*C for int8 op(A) m x k (row stride lda).
 func (p *PackedS8S8) Gemm(tA Transpose, m int, alpha int32, a []int8, lda int, beta int32, c []int32, ldc int) error {
 	if p.amx == nil {
 		return p.o.GemmS8S8(tA, p.tB, m, p.n, p.k, alpha, a, lda, p.b, p.ldb, beta, c, ldc)
 	}
+	return gemmPackedInt8(&p.packedInt8, amxS8S8, tA, m, alpha, a, lda, beta, c, ldc)
+}
+
+// gemmPackedInt8 runs the AMX kernel on the packed B.
+func gemmPackedInt8[TA uint8 | int8](p *packedInt8, kern amxKernel[TA, int8, int32], tA Transpose, m int, alpha int32, a []TA, lda int, beta int32, c []int32, ldc int) error {
 	ar, err := p.o.check(tA, p.tB, m, p.n, p.k, lda, p.ldb, ldc, len(a), len(p.b), len(c))
 	if err != nil {
 		return err
@@ -364,6 +355,6 @@ func (p *PackedS8S8) Gemm(tA Transpose, m int, alpha int32, a []int8, lda int, b
 		return err
 	}
 	va, vb := views(ar, a, p.b)
-	amxGEMMPacked(amxS8S8, 1, threads, ar.m, ar.n, ar.k, alpha, va, vb, p.amx, beta, c, ar.ldc)
+	amxGEMMPacked(kern, 1, threads, ar.m, ar.n, ar.k, alpha, va, vb, p.amx, beta, c, ar.ldc)
 	return nil
 }
