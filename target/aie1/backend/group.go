@@ -355,42 +355,10 @@ func (l *lowerer) rechain(ops, out []*vop, orig map[*vop]*vop, chains map[*vreg]
 		if len(upd) > 0 && abs[upd[0]] != 0 {
 			return nil, false
 		}
-		subs := [][]*vop{upd}
-		if nptr := min(maxChains, (4*len(upd)+nMACs-1)/max(1, nMACs)); nptr > 1 {
-			subs = make([][]*vop, nptr)
-			for k, o := range upd {
-				subs[k%nptr] = append(subs[k%nptr], o)
-			}
-			for _, sub := range subs[1:] {
-				l.nTemp++
-				p2 := l.newReg(fmt.Sprintf("%s.b%d", p.name, l.nTemp), FilePtr, 20)
-				pre = append(pre,
-					&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{{r: p2}}, uses: []vopnd{{r: p, kind: aie1.OpndPtr}}},
-					&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{{r: p2}}, uses: []vopnd{{r: p2, kind: aie1.OpndPtr}}, imm: int64(abs[sub[0]])})
-				for _, o := range sub {
-					o.mem.ptr = p2
-					for k := range o.uses {
-						if o.uses[k].r == p && o.uses[k].kind == aie1.OpndPtr {
-							o.uses[k].r = p2
-						}
-					}
-					for k := range o.defs {
-						if o.defs[k].r == p && o.defs[k].ptrUpdate {
-							o.defs[k].r = p2
-						}
-					}
-				}
-			}
-		}
-		for _, sub := range subs {
-			for k, o := range sub {
-				if k+1 < len(sub) {
-					o.mem.postInc = abs[sub[k+1]] - abs[o]
-				} else {
-					o.mem.postInc = total + abs[sub[0]] - abs[o]
-				}
-				o.mem.offset = 0
-			}
+		nptr := max(1, min(maxChains, (4*len(upd)+nMACs-1)/max(1, nMACs)))
+		pre = append(pre, l.dealChain(p, upd, nptr, abs, total, "b")...)
+		for _, o := range upd {
+			o.mem.offset = 0
 		}
 		cur := 0
 		for _, o := range out {
@@ -411,3 +379,45 @@ func (l *lowerer) rechain(ops, out []*vop, orig map[*vop]*vop, chains map[*vreg]
 // chain is split when its post-increments (two cycles each) take longer than the body's MACs
 // (one cycle each), into as many pointers as bring it below them.
 const maxChains = 4
+
+// dealChain deals p's post-incrementing accesses upd (in body order, the first at p's value)
+// round-robin to nptr pointers, the first p and the others copies of p set up before the loop
+// (pre) at their first access's address; each access's post-increment then steps its own
+// pointer to that pointer's next access, and the last wraps by total, p's step an iteration.
+// abs holds each access's address relative to p at the iteration's start.
+func (l *lowerer) dealChain(p *vreg, upd []*vop, nptr int, abs map[*vop]int, total int, tag string) (pre []*vop) {
+	subs := make([][]*vop, nptr)
+	for k, o := range upd {
+		subs[k%nptr] = append(subs[k%nptr], o)
+	}
+	for _, sub := range subs[1:] {
+		l.nTemp++
+		p2 := l.newReg(fmt.Sprintf("%s.%s%d", p.name, tag, l.nTemp), FilePtr, 20)
+		pre = append(pre,
+			&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{{r: p2}}, uses: []vopnd{{r: p, kind: aie1.OpndPtr}}},
+			&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{{r: p2}}, uses: []vopnd{{r: p2, kind: aie1.OpndPtr}}, imm: int64(abs[sub[0]])})
+		for _, o := range sub {
+			o.mem.ptr = p2
+			for k := range o.uses {
+				if o.uses[k].r == p && o.uses[k].kind == aie1.OpndPtr {
+					o.uses[k].r = p2
+				}
+			}
+			for k := range o.defs {
+				if o.defs[k].r == p && o.defs[k].ptrUpdate {
+					o.defs[k].r = p2
+				}
+			}
+		}
+	}
+	for _, sub := range subs {
+		for k, o := range sub {
+			if k+1 < len(sub) {
+				o.mem.postInc = abs[sub[k+1]] - abs[o]
+			} else {
+				o.mem.postInc = total + abs[sub[0]] - abs[o]
+			}
+		}
+	}
+	return pre
+}

@@ -1,7 +1,6 @@
 package backend
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/sumacdev/sumac/target/aie1"
@@ -156,39 +155,7 @@ func (l *lowerer) rechainN(ops []*vop, chains map[*vreg][]*vop, nptr int) ([]*vo
 			return nil, false
 		}
 		nptr = min(nptr, len(upd))
-		subs := make([][]*vop, nptr)
-		for k, o := range upd {
-			subs[k%nptr] = append(subs[k%nptr], o)
-		}
-		for _, sub := range subs[1:] {
-			l.nTemp++
-			p2 := l.newReg(fmt.Sprintf("%s.c%d", p.name, l.nTemp), FilePtr, 20)
-			pre = append(pre,
-				&vop{name: "mov", alts: mvAlts, itin: &aie1.ItinMOV, defs: []vopnd{{r: p2}}, uses: []vopnd{{r: p, kind: aie1.OpndPtr}}},
-				&vop{name: "padd", alts: paddAlts, itin: &aie1.ItinPADD, defs: []vopnd{{r: p2}}, uses: []vopnd{{r: p2, kind: aie1.OpndPtr}}, imm: int64(abs[sub[0]])})
-			for _, o := range sub {
-				o.mem.ptr = p2
-				for k := range o.uses {
-					if o.uses[k].r == p && o.uses[k].kind == aie1.OpndPtr {
-						o.uses[k].r = p2
-					}
-				}
-				for k := range o.defs {
-					if o.defs[k].r == p && o.defs[k].ptrUpdate {
-						o.defs[k].r = p2
-					}
-				}
-			}
-		}
-		for _, sub := range subs {
-			for k, o := range sub {
-				if k+1 < len(sub) {
-					o.mem.postInc = abs[sub[k+1]] - abs[o]
-				} else {
-					o.mem.postInc = total + abs[sub[0]] - abs[o]
-				}
-			}
-		}
+		pre = append(pre, l.dealChain(p, upd, nptr, abs, total, "c")...)
 		// accesses without a post-modify keep their addresses relative to the main pointer
 		cur := 0
 		for _, o := range ops {
