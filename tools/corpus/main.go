@@ -50,10 +50,15 @@ func main() {
 	root := flag.String("root", "", "directory holding the checkouts, ROOT/<owner>+<name>@<commit12>/")
 	asJSON := flag.Bool("json", false, "print the rows as JSON")
 	only := flag.String("only", "", "run only the entries whose name contains this")
+	trees := flag.Bool("trees", false, "print the shell commands that make the trees under -root from clones of the sources (CLONES/<owner>+<name>)")
 	flag.Parse()
 	if *root == "" {
 		fmt.Fprintln(os.Stderr, "corpus: -root DIR is required (see the package comment and docs/aie-corpus.md)")
 		os.Exit(2)
+	}
+	if *trees {
+		printTrees(*root)
+		return
 	}
 	var rows []row
 	for _, k := range corpus {
@@ -71,6 +76,33 @@ func main() {
 	print(rows)
 }
 
+// printTrees prints, for each source the corpus uses, the commands that export its pinned
+// commit from a clone into its tree (only the paths the entries read: some repositories hold
+// large-file objects elsewhere that an export of the whole tree cannot fetch).
+func printTrees(root string) {
+	seen := map[source]bool{}
+	for _, k := range corpus {
+		if seen[k.Source] {
+			continue
+		}
+		seen[k.Source] = true
+		dirs := map[string]bool{}
+		for _, e := range corpus {
+			if e.Source == k.Source {
+				dirs[strings.SplitN(e.File, "/", 2)[0]] = true
+			}
+		}
+		var paths []string
+		for d := range dirs {
+			paths = append(paths, d)
+		}
+		sort.Strings(paths)
+		clone := "CLONES/" + strings.ReplaceAll(k.Source.Repo, "/", "+")
+		fmt.Printf("# %s (git clone https://github.com/%s %s)\n", k.Source.Repo, k.Source.Repo, clone)
+		fmt.Printf("mkdir -p %q && git -C %s archive %s %s | tar -x -C %q\n", tree(root, k.Source), clone, k.Source.Commit, strings.Join(paths, " "), tree(root, k.Source))
+	}
+}
+
 // tree is where an entry's source lives.
 func tree(root string, s source) string {
 	return filepath.Join(root, fmt.Sprintf("%s@%s", strings.ReplaceAll(s.Repo, "/", "+"), s.Commit[:12]))
@@ -85,6 +117,10 @@ func run(root string, k entry) row {
 		incs = append(incs, filepath.Join(dir, d))
 	}
 	r.Command = command(file, k, incs)
+	if _, err := os.Stat(dir); err != nil {
+		r.Failure = fmt.Sprintf("no tree %s (-trees prints the commands that make it)", dir)
+		return r
+	}
 	if head := gitHead(dir); head != "" && head != k.Source.Commit {
 		r.Failure = fmt.Sprintf("%s is a checkout of %s, not the pinned %s", dir, head, k.Source.Commit)
 		return r
