@@ -14,7 +14,16 @@ import (
 // (LoopUnrollPass.cpp: a loop with a constant trip count is fully unrolled when the unrolled
 // size stays under -unroll-threshold, 150 by default). A loop marked chess_flatten_loop is
 // flattened up to maxForcedFlattenStmts: the source asks for it (UG1079 "Loop Flattening and
-// Unrolling"). Nests flatten from the inside out. Inside the copies, a value defined afresh
+// Unrolling"). A loop marked chess_prepare_for_pipelining flattens under the same rule: full
+// unrolling of a constant trip count comes before any pipelining, and only a request not to
+// unroll stops it (LLVM LoopUnrollPass.cpp computeUnrollCount, "exact full unrolling",
+// whatever the loop's pipelining hints; llvm-aie AIEBaseTargetTransformInfo.cpp
+// adjustUnrollingPreferences leaves a loop to the software pipeliner only by turning
+// partial and runtime unrolling off), and the loop around it, now innermost, is the one
+// software-pipelined (LLVM's MachinePipeliner takes innermost loops). Such a small loop
+// pipelined on its own overlaps nothing but its own few iterations, each run paying a
+// prologue and an epilogue. Compile also keeps the marked loops as loops (flattening only
+// the others) and keeps the faster program. Nests flatten from the inside out. Inside the copies, a value defined afresh
 // (not read by its own definition, not a partial update) gets a variable of its own, as SSA
 // renaming does, so the copies do not serialize on one register; the last definition keeps
 // the variable's name, which is what code after the copies reads. Integer arithmetic on the
@@ -36,16 +45,19 @@ const (
 
 // flattenKernel returns k with its small constant loops flattened and its pointer additions
 // forwarded into the accesses, or nil if nothing changed. k is not modified.
-func flattenKernel(k *kernel.Kernel) *kernel.Kernel { return flattenWith(k, false) }
+func flattenKernel(k *kernel.Kernel) *kernel.Kernel { k2, _ := flattenWith(k, false, false); return k2 }
 
 // narrowKernel is flattenKernel followed by operand narrowing, or nil if that changes
 // nothing over flattenKernel.
-func narrowKernel(k *kernel.Kernel) *kernel.Kernel { return flattenWith(k, true) }
+func narrowKernel(k *kernel.Kernel) *kernel.Kernel { k2, _ := flattenWith(k, true, false); return k2 }
 
-func flattenWith(k *kernel.Kernel, narrow bool) *kernel.Kernel {
+// flattenWith flattens k's small constant loops (those marked chess_prepare_for_pipelining
+// too unless keepMarked), forwards its pointer additions and, if narrow, narrows its MAC
+// operands. It returns nil if nothing changed, and whether a marked loop was flattened.
+func flattenWith(k *kernel.Kernel, narrow, keepMarked bool) (*kernel.Kernel, bool) {
 	k2 := *k
 	k2.Vars = append([]*kernel.Var(nil), k.Vars...)
-	f := &flattener{k: &k2, names: map[string]bool{}}
+	f := &flattener{k: &k2, names: map[string]bool{}, keepMarked: keepMarked}
 	for _, v := range k.Vars {
 		f.names[v.Name] = true
 	}
@@ -57,18 +69,18 @@ func flattenWith(k *kernel.Kernel, narrow bool) *kernel.Kernel {
 		n1 := f.narrowAll()
 		n2 := f.cseAll()
 		if !n1 && !n2 {
-			return nil
+			return nil, false
 		}
 		f.changed = true
 	}
 	if !f.changed {
-		return nil
+		return nil, false
 	}
 	f.dce()
 	if k2.Validate() != nil {
-		return nil
+		return nil, false
 	}
-	return &k2
+	return &k2, f.nmarked > 0
 }
 
 type flattener struct {
@@ -77,6 +89,10 @@ type flattener struct {
 	changed bool
 	nfresh  int
 	nloops  int
+	// keepMarked: loops marked chess_prepare_for_pipelining stay loops; nmarked counts
+	// the marked loops flattened.
+	keepMarked bool
+	nmarked    int
 }
 
 func (f *flattener) fresh(v *kernel.Var) *kernel.Var {
@@ -120,7 +136,7 @@ func (f *flattener) body(body []kernel.Stmt) []kernel.Stmt {
 // flatten returns the copies of l's body, or false when l is not flattened.
 func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	trip, ok := l.TripCount()
-	if !ok || trip < 0 || l.Pipelined || l.Var == nil || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
+	if !ok || trip < 0 || l.Pipelined && f.keepMarked || l.Var == nil || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
 		return nil, false
 	}
 	limit := int64(maxFlattenStmts)
@@ -152,6 +168,9 @@ func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	f.fold(seq)
 	f.changed = true
 	f.nloops++
+	if l.Pipelined {
+		f.nmarked++
+	}
 	return seq, true
 }
 
