@@ -14,20 +14,21 @@ import (
 // (LoopUnrollPass.cpp: a loop with a constant trip count is fully unrolled when the unrolled
 // size stays under -unroll-threshold, 150 by default). A loop marked chess_flatten_loop is
 // flattened up to maxForcedFlattenStmts: the source asks for it (UG1079 "Loop Flattening and
-// Unrolling"). A loop marked chess_prepare_for_pipelining flattens under the same rule: full
-// unrolling of a constant trip count comes before any pipelining, and only a request not to
-// unroll stops it (LLVM LoopUnrollPass.cpp computeUnrollCount, "exact full unrolling",
-// whatever the loop's pipelining hints; llvm-aie AIEBaseTargetTransformInfo.cpp
-// adjustUnrollingPreferences leaves a loop to the software pipeliner only by turning
-// partial and runtime unrolling off), and the loop around it, now innermost, is the one
-// software-pipelined (LLVM's MachinePipeliner takes innermost loops). Such a small loop
-// pipelined on its own overlaps nothing but its own few iterations, each run paying a
-// prologue and an epilogue. Compile also keeps the marked loops as loops (flattening only
-// the others) and keeps the faster program. Nests flatten from the inside out. Inside the copies, a value defined afresh
-// (not read by its own definition, not a partial update) gets a variable of its own, as SSA
-// renaming does, so the copies do not serialize on one register; the last definition keeps
-// the variable's name, which is what code after the copies reads. Integer arithmetic on the
-// now-constant counters is folded.
+// Unrolling"). A loop marked chess_prepare_for_pipelining flattens under the same rule when it
+// runs fewer than minPipelineTrip times: full unrolling of a constant trip count comes before
+// pipelining, and only a request not to unroll stops it (LLVM LoopUnrollPass.cpp
+// computeUnrollCount tries "exact full unrolling" whatever the loop's pipelining hints), and
+// the vendor's LLVM leaves a loop to the software pipeliner instead of unrolling it when it
+// runs at least 9 times (llvm-aie AIEBaseTargetTransformInfo.cpp adjustUnrollingPreferences,
+// -aie-prefer-swp-over-unroll). The loop around the flattened one, now innermost, is the one
+// software-pipelined (LLVM's MachinePipeliner takes innermost loops): a loop of two or three
+// iterations pipelined on its own overlaps only those, and pays a prologue and an epilogue
+// at every entry. Compile also compiles the kernel with the marked loops kept (only the
+// others flattened) and keeps the faster program. Nests flatten from the inside out. Inside
+// the copies, a value defined afresh (not read by its own definition, not a partial update)
+// gets a variable of its own, as SSA renaming does, so the copies do not serialize on one
+// register; the last definition keeps the variable's name, which is what code after the
+// copies reads. Integer arithmetic on the now-constant counters is folded.
 //
 // Strength reduction: an access *(q + c) through q = p + n (C pointer arithmetic, the kernel
 // IR's ptradd) becomes the access p[n + c] when nothing redefines p or n in between and q is
@@ -41,6 +42,9 @@ import (
 const (
 	maxFlattenStmts       = 150
 	maxForcedFlattenStmts = 1024
+	// minPipelineTrip: a loop marked chess_prepare_for_pipelining that runs at least this
+	// many times stays a loop (llvm-aie's -aie-prefer-swp-over-unroll, 9).
+	minPipelineTrip = 9
 )
 
 // flattenKernel returns k with its small constant loops flattened and its pointer additions
@@ -136,7 +140,7 @@ func (f *flattener) body(body []kernel.Stmt) []kernel.Stmt {
 // flatten returns the copies of l's body, or false when l is not flattened.
 func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	trip, ok := l.TripCount()
-	if !ok || trip < 0 || l.Pipelined && f.keepMarked || l.Var == nil || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
+	if !ok || trip < 0 || l.Pipelined && (f.keepMarked || trip >= minPipelineTrip) || l.Var == nil || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
 		return nil, false
 	}
 	limit := int64(maxFlattenStmts)
