@@ -54,6 +54,7 @@ var adfKernels = []struct {
 	{file: "widen.cc", timing: true},
 	{file: "ports.cc", timing: true},
 	{file: "scale32.cc", timing: true},
+	{file: "pointwise.cc", instance: "pointwise<8, 24, 2, 2>", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
