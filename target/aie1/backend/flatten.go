@@ -140,7 +140,7 @@ func (f *flattener) body(body []kernel.Stmt) []kernel.Stmt {
 // flatten returns the copies of l's body, or false when l is not flattened.
 func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	trip, ok := l.TripCount()
-	if !ok || trip < 0 || l.Pipelined && (f.keepMarked || trip >= minPipelineTrip) || l.Var == nil || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
+	if !ok || trip < 0 || l.Pipelined && (f.keepMarked || trip >= minPipelineTrip) || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
 		return nil, false
 	}
 	limit := int64(maxFlattenStmts)
@@ -152,18 +152,28 @@ func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	}
 	for _, st := range l.Body {
 		in, ok := st.(*kernel.Instr)
-		if !ok || in.Dst == l.Var {
+		if !ok || l.Var != nil && in.Dst == l.Var {
 			return nil, false // nested control flow, or the body writes the counter
 		}
 	}
 	var seq []kernel.Stmt
 	for c := int64(0); c < trip; c++ {
+		if l.Var == nil {
+			// no counter (the body does not read it, as in generated kernels): plain copies
+			for _, st := range l.Body {
+				n := *st.(*kernel.Instr)
+				n.Args = append([]kernel.Operand(nil), n.Args...)
+				seq = append(seq, &n)
+			}
+			continue
+		}
 		seq = append(seq, substVar(l.Body, l.Var, l.Start.Imm+c*l.Step.Imm)...)
 	}
 	// The counter's final value, for code after the loop that reads it (a dead move otherwise,
 	// removed by dce).
 	final := l.Start.Imm + trip*l.Step.Imm
-	if l.Var.Type.IsIntScalar() && final >= 0 && final < 1<<31 {
+	if l.Var == nil {
+	} else if l.Var.Type.IsIntScalar() && final >= 0 && final < 1<<31 {
 		seq = append(seq, &kernel.Instr{Op: kernel.OpMov, Dst: l.Var, Args: []kernel.Operand{kernel.Imm(final)}, Pos: l.Pos})
 	} else {
 		return nil, false
