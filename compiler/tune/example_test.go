@@ -21,7 +21,7 @@ func ExampleRun() {
 	fmt.Printf("%s: %d MACs in %d cycles (%.1f MACs/cycle of %d), verified %v\n", r.Name, r.MACs, r.Cycles, r.MACsPerCycle, r.Peak, r.Verified)
 	fmt.Println(r.Schedule)
 	// Output:
-	// 3x3: 576 MACs in 56 cycles (10.3 MACs/cycle of 32), verified true
+	// 3x3: 576 MACs in 53 cycles (10.9 MACs/cycle of 32), verified true
 	// vec=x order=kxy u=1,2,1 fuse=taps O=KYX W=KCSR I=CY'X' padr=4
 }
 
@@ -55,5 +55,5 @@ func ExampleExplore() {
 	best := sp.Candidates[sp.Best]
 	fmt.Printf("%d evaluated, %d refused, %d pruned; best %d cycles\n", n[tune.StageEvaluated], n[tune.StageRefused], n[tune.StagePruned], best.Cycles)
 	// Output:
-	// 42 evaluated, 0 refused, 276 pruned; best 56 cycles
+	// 42 evaluated, 0 refused, 276 pruned; best 53 cycles
 }

@@ -214,23 +214,40 @@ type kernelVariant struct {
 
 // kernelVariants builds k's flattened and narrowed rewrites (flatten.go) once, for every
 // compileVariants call of one Compile; none when opt.NoFlatten or when a rewrite changes nothing.
+// When the rewrites flatten a loop marked chess_prepare_for_pipelining, the same rewrites with
+// the marked loops kept as loops are variants too.
 func kernelVariants(k *kernel.Kernel, opt Options) []kernelVariant {
 	if opt.NoFlatten {
 		return nil
 	}
 	var vs []kernelVariant
-	for _, v := range []struct {
-		make func(*kernel.Kernel) *kernel.Kernel
-		note string
-	}{
-		{flattenKernel, "small constant loops flattened and pointer additions forwarded into the accesses (flatten.go)"},
-		{narrowKernel, "small constant loops flattened, pointer additions forwarded and MAC operands loaded in place (flatten.go)"},
-	} {
-		if k2 := v.make(k); k2 != nil {
-			vs = append(vs, kernelVariant{k2, v.note})
-			if k3 := promoteArrays(k2); k3 != nil {
-				vs = append(vs, kernelVariant{k3, v.note + "; small local arrays in registers (promote.go)"})
+	for _, keepMarked := range []bool{false, true} {
+		marked := false
+		for _, v := range []struct {
+			narrow bool
+			note   string
+		}{
+			{false, "small constant loops flattened and pointer additions forwarded into the accesses (flatten.go)"},
+			{true, "small constant loops flattened, pointer additions forwarded and MAC operands loaded in place (flatten.go)"},
+		} {
+			k2, m := flattenWith(k, v.narrow, keepMarked)
+			marked = marked || m
+			if k2 == nil {
+				continue
 			}
+			note := v.note
+			if keepMarked {
+				note += "; loops marked chess_prepare_for_pipelining kept"
+			} else if m {
+				note += "; loops marked chess_prepare_for_pipelining flattened too"
+			}
+			vs = append(vs, kernelVariant{k2, note})
+			if k3 := promoteArrays(k2); k3 != nil {
+				vs = append(vs, kernelVariant{k3, note + "; small local arrays in registers (promote.go)"})
+			}
+		}
+		if !marked {
+			break // no marked loop flattened: keeping them changes nothing
 		}
 	}
 	return vs

@@ -14,11 +14,21 @@ import (
 // (LoopUnrollPass.cpp: a loop with a constant trip count is fully unrolled when the unrolled
 // size stays under -unroll-threshold, 150 by default). A loop marked chess_flatten_loop is
 // flattened up to maxForcedFlattenStmts: the source asks for it (UG1079 "Loop Flattening and
-// Unrolling"). Nests flatten from the inside out. Inside the copies, a value defined afresh
-// (not read by its own definition, not a partial update) gets a variable of its own, as SSA
-// renaming does, so the copies do not serialize on one register; the last definition keeps
-// the variable's name, which is what code after the copies reads. Integer arithmetic on the
-// now-constant counters is folded.
+// Unrolling"). A loop marked chess_prepare_for_pipelining flattens under the same rule when it
+// runs fewer than minPipelineTrip times: full unrolling of a constant trip count comes before
+// pipelining, and only a request not to unroll stops it (LLVM LoopUnrollPass.cpp
+// computeUnrollCount tries "exact full unrolling" whatever the loop's pipelining hints), and
+// the vendor's LLVM leaves a loop to the software pipeliner instead of unrolling it when it
+// runs at least 9 times (llvm-aie AIEBaseTargetTransformInfo.cpp adjustUnrollingPreferences,
+// -aie-prefer-swp-over-unroll). The loop around the flattened one, now innermost, is the one
+// software-pipelined (LLVM's MachinePipeliner takes innermost loops): a loop of two or three
+// iterations pipelined on its own overlaps only those, and pays a prologue and an epilogue
+// at every entry. Compile also compiles the kernel with the marked loops kept (only the
+// others flattened) and keeps the faster program. Nests flatten from the inside out. Inside
+// the copies, a value defined afresh (not read by its own definition, not a partial update)
+// gets a variable of its own, as SSA renaming does, so the copies do not serialize on one
+// register; the last definition keeps the variable's name, which is what code after the
+// copies reads. Integer arithmetic on the now-constant counters is folded.
 //
 // Strength reduction: an access *(q + c) through q = p + n (C pointer arithmetic, the kernel
 // IR's ptradd) becomes the access p[n + c] when nothing redefines p or n in between and q is
@@ -32,20 +42,26 @@ import (
 const (
 	maxFlattenStmts       = 150
 	maxForcedFlattenStmts = 1024
+	// minPipelineTrip: a loop marked chess_prepare_for_pipelining that runs at least this
+	// many times stays a loop (llvm-aie's -aie-prefer-swp-over-unroll, 9).
+	minPipelineTrip = 9
 )
 
 // flattenKernel returns k with its small constant loops flattened and its pointer additions
 // forwarded into the accesses, or nil if nothing changed. k is not modified.
-func flattenKernel(k *kernel.Kernel) *kernel.Kernel { return flattenWith(k, false) }
+func flattenKernel(k *kernel.Kernel) *kernel.Kernel { k2, _ := flattenWith(k, false, false); return k2 }
 
 // narrowKernel is flattenKernel followed by operand narrowing, or nil if that changes
 // nothing over flattenKernel.
-func narrowKernel(k *kernel.Kernel) *kernel.Kernel { return flattenWith(k, true) }
+func narrowKernel(k *kernel.Kernel) *kernel.Kernel { k2, _ := flattenWith(k, true, false); return k2 }
 
-func flattenWith(k *kernel.Kernel, narrow bool) *kernel.Kernel {
+// flattenWith flattens k's small constant loops (those marked chess_prepare_for_pipelining
+// too unless keepMarked), forwards its pointer additions and, if narrow, narrows its MAC
+// operands. It returns nil if nothing changed, and whether a marked loop was flattened.
+func flattenWith(k *kernel.Kernel, narrow, keepMarked bool) (*kernel.Kernel, bool) {
 	k2 := *k
 	k2.Vars = append([]*kernel.Var(nil), k.Vars...)
-	f := &flattener{k: &k2, names: map[string]bool{}}
+	f := &flattener{k: &k2, names: map[string]bool{}, keepMarked: keepMarked}
 	for _, v := range k.Vars {
 		f.names[v.Name] = true
 	}
@@ -57,18 +73,18 @@ func flattenWith(k *kernel.Kernel, narrow bool) *kernel.Kernel {
 		n1 := f.narrowAll()
 		n2 := f.cseAll()
 		if !n1 && !n2 {
-			return nil
+			return nil, false
 		}
 		f.changed = true
 	}
 	if !f.changed {
-		return nil
+		return nil, false
 	}
 	f.dce()
 	if k2.Validate() != nil {
-		return nil
+		return nil, false
 	}
-	return &k2
+	return &k2, f.nmarked > 0
 }
 
 type flattener struct {
@@ -77,6 +93,10 @@ type flattener struct {
 	changed bool
 	nfresh  int
 	nloops  int
+	// keepMarked: loops marked chess_prepare_for_pipelining stay loops; nmarked counts
+	// the marked loops flattened.
+	keepMarked bool
+	nmarked    int
 }
 
 func (f *flattener) fresh(v *kernel.Var) *kernel.Var {
@@ -120,7 +140,7 @@ func (f *flattener) body(body []kernel.Stmt) []kernel.Stmt {
 // flatten returns the copies of l's body, or false when l is not flattened.
 func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	trip, ok := l.TripCount()
-	if !ok || trip < 0 || l.Pipelined || l.Var == nil || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
+	if !ok || trip < 0 || l.Pipelined && (f.keepMarked || trip >= minPipelineTrip) || !l.Start.IsIntImm() || !l.Step.IsIntImm() {
 		return nil, false
 	}
 	limit := int64(maxFlattenStmts)
@@ -132,18 +152,28 @@ func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	}
 	for _, st := range l.Body {
 		in, ok := st.(*kernel.Instr)
-		if !ok || in.Dst == l.Var {
+		if !ok || l.Var != nil && in.Dst == l.Var {
 			return nil, false // nested control flow, or the body writes the counter
 		}
 	}
 	var seq []kernel.Stmt
 	for c := int64(0); c < trip; c++ {
+		if l.Var == nil {
+			// no counter (the body does not read it, as in generated kernels): plain copies
+			for _, st := range l.Body {
+				n := *st.(*kernel.Instr)
+				n.Args = append([]kernel.Operand(nil), n.Args...)
+				seq = append(seq, &n)
+			}
+			continue
+		}
 		seq = append(seq, substVar(l.Body, l.Var, l.Start.Imm+c*l.Step.Imm)...)
 	}
 	// The counter's final value, for code after the loop that reads it (a dead move otherwise,
 	// removed by dce).
 	final := l.Start.Imm + trip*l.Step.Imm
-	if l.Var.Type.IsIntScalar() && final >= 0 && final < 1<<31 {
+	if l.Var == nil {
+	} else if l.Var.Type.IsIntScalar() && final >= 0 && final < 1<<31 {
 		seq = append(seq, &kernel.Instr{Op: kernel.OpMov, Dst: l.Var, Args: []kernel.Operand{kernel.Imm(final)}, Pos: l.Pos})
 	} else {
 		return nil, false
@@ -152,6 +182,9 @@ func (f *flattener) flatten(l *kernel.Loop) ([]kernel.Stmt, bool) {
 	f.fold(seq)
 	f.changed = true
 	f.nloops++
+	if l.Pipelined {
+		f.nmarked++
+	}
 	return seq, true
 }
 

@@ -28,6 +28,9 @@ func TestFlattenExact(t *testing.T) {
 		{"strided.cc", 1, false},      // the 16-iteration pipelined loop stays
 		{"flat_fir.cc", -1, false},
 		{"weighted.cc", -1, false},
+		// the 2-iteration channel loop, marked for pipelining, and the column loop around it
+		// flatten; the map and row loops stay
+		{"pointwise.cc", 2, false},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			path := filepath.Join("..", "testdata", "adf", c.file)
@@ -36,8 +39,11 @@ func TestFlattenExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfg := &cfront.Config{}
-			if c.file == "weighted.cc" {
+			switch c.file {
+			case "weighted.cc":
 				cfg.Instance = "weighted<64, 2>"
+			case "pointwise.cc":
+				cfg.Instance = "pointwise<8, 24, 2, 2>"
 			}
 			k, err := cfront.ParseKernelConfig(path, src, cfg)
 			if err != nil {
@@ -103,5 +109,53 @@ func TestFlattenExact(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFlattenMarkedInner: a loop marked chess_prepare_for_pipelining that runs fewer than 9
+// times flattens like an unmarked one, and the loop around it is software-pipelined
+// (backend/flatten.go); Compile keeps that program, which is faster than the one that keeps
+// the marked loop as written.
+func TestFlattenMarkedInner(t *testing.T) {
+	path := filepath.Join("..", "testdata", "adf", "pointwise.cc")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := cfront.ParseKernelConfig(path, src, &cfront.Config{Instance: "pointwise<8, 24, 2, 2>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, sizes := randomData(t, k, 3)
+	want, err := interp.Run(k, interp.Config{Data: data, Sizes: sizes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := backend.Compile(k, backend.Options{Sizes: sizes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	if !strings.Contains(notes, "loops marked chess_prepare_for_pipelining flattened too") {
+		t.Errorf("the marked channel loop was not flattened:\n%s", notes)
+	}
+	if !strings.Contains(notes, "pointwise.cc:13:9: modulo scheduled") {
+		t.Errorf("the row loop was not software-pipelined:\n%s", notes)
+	}
+	got, err := Run(p, Config{Data: data, Sizes: sizes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, w := range want.Data {
+		if !bytes.Equal(got.Data[name], w) {
+			t.Errorf("%s: the simulation differs from the interpreter", name)
+		}
+	}
+	p0, err := backend.Compile(k, backend.Options{Sizes: sizes, NoFlatten: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.StaticCycles() >= p0.StaticCycles() {
+		t.Errorf("%d cycles flattened, %d as written", p.StaticCycles(), p0.StaticCycles())
 	}
 }

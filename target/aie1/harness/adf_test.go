@@ -59,6 +59,7 @@ var adfKernels = []struct {
 	{file: "if_select.cc", timing: true},
 	{file: "narrow_read.cc", timing: true},
 	{file: "port_streams.cc", timing: true},
+	{file: "pointwise.cc", instance: "pointwise<8, 24, 2, 2>", timing: true},
 }
 
 // TestADFKernels runs every ADF test kernel as `sumac sim` does (interpreter, g++ emulation
