@@ -55,5 +55,25 @@ func TestLoopSetupSeqInTrace(t *testing.T) {
 				t.Errorf("%s: %s differs from the interpreter's", order, name)
 			}
 		}
+		// a run too long for a trace: the reference engine alone, without the trace's
+		// writer lists
+		p2, err := backend.Compile(k, backend.Options{Sizes: sizes, BodyOrder: order})
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxTraceInstrs = 1000
+		ref, err := Run(p2, Config{Data: data, Sizes: sizes})
+		maxTraceInstrs = 1 << 22
+		if err != nil {
+			t.Fatalf("%s, without a trace: %v", order, err)
+		}
+		if ref.Cycles != got.Cycles {
+			t.Errorf("%s: %d cycles without a trace, %d with", order, ref.Cycles, got.Cycles)
+		}
+		for name, w := range want.Data {
+			if !bytes.Equal(ref.Data[name], w) {
+				t.Errorf("%s, without a trace: %s differs from the interpreter's", order, name)
+			}
+		}
 	}
 }

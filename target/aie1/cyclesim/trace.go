@@ -116,7 +116,7 @@ func (st *loopStack) next(pc int) int {
 
 // maxTraceInstrs bounds the trace kept per program (24 bytes an instruction); longer runs use
 // the single-pass reference engine (run), which needs no trace.
-const maxTraceInstrs = 1 << 22
+var maxTraceInstrs = 1 << 22 // a variable for the tests
 
 func buildTrace(p *backend.Program, noop []bool) *trace {
 	tr := &trace{}
