@@ -78,13 +78,23 @@ type unit struct {
 	cur uint8
 	vis int64 // cycle from which val[cur] is visible
 	// top holds the largest writer seqs issued so far, descending (-1: none): the reference
-	// engine's fallback for the write a read must see when the program has no trace (want)
-	top [8]int64
+	// engine's fallback for the write a read must see when the program has no trace (want).
+	// It must hold the wanted writer and every write issued ahead of the read that comes
+	// later in program order; in a legal program those are still in flight, so within the
+	// longest latency (8 cycles, aie1.ItinLoad) of the read. Eight entries were too few: the
+	// allocator pipelines fills, one per cycle into one register, each landing as its reader
+	// reads (the flattened conv2d of testdata/adf/conv_fills.cc has 9 writes of one register
+	// issued ahead of the read of the first).
+	top [topWriters]int64
 	// kinds has bit k set once a write of kind k (pendingWrite.kind) has landed
 	kinds uint8
 	file  backend.File
 	idx   int
 }
+
+// topWriters is the length of unit.top: a few writes a cycle for the 8 cycles a write can be
+// in flight (aie1.ItinLoad), with room to spare.
+const topWriters = 32
 
 // regVal is the contents of a unit with its writer (dynamic sequence number; -1 reset).
 type regVal struct {
@@ -469,7 +479,9 @@ func Run(p *backend.Program, cfg Config) (*Result, error) {
 		i := int(g - unitBase[f])
 		u := &s.files[f][i]
 		*u = unit{file: f, idx: i}
-		u.top = [8]int64{-1, -1, -1, -1, -1, -1, -1, -1}
+		for j := range u.top {
+			u.top[j] = -1
+		}
 		u.vis = -1 << 40
 		u.val[0].seq = -1
 		u.val[1].seq = -1
