@@ -14,22 +14,48 @@ import (
 func amxConv(c *op.Conv2D) bool { return gemm.AMXInUse() && c.K/c.Groups >= minPanelFill }
 
 func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) convRunner[uint8, int32] {
+	return newAMXInt8(c, weights, threads, kernels.AMXConvU8S8, func(opt gemm.Options, n, k int, b []int8) (packedGemm[uint8], error) {
+		p, err := opt.PackU8S8(gemm.NoTrans, n, k, b, n)
+		if err != nil {
+			return nil, err
+		}
+		return p.Gemm, nil
+	})
+}
+
+func newAMXS8S8(c *op.Conv2D, weights []int8, threads int) convRunner[int8, int32] {
+	return newAMXInt8(c, weights, threads, kernels.AMXConvS8S8, func(opt gemm.Options, n, k int, b []int8) (packedGemm[int8], error) {
+		p, err := opt.PackS8S8(gemm.NoTrans, n, k, b, n)
+		if err != nil {
+			return nil, err
+		}
+		return p.Gemm, nil
+	})
+}
+
+// packedGemm is a packed B's Gemm method (gemm.PackedU8S8, gemm.PackedS8S8).
+type packedGemm[A uint8 | int8] func(tA gemm.Transpose, m int, alpha int32, a []A, lda int, beta int32, c []int32, ldc int) error
+
+// newAMXInt8 is the int8-weight AMX plan: the direct tile kernel where it applies, else the
+// GEMM lowering with the weights packed into the AMX kernels' VNNI tiles once (pack).
+func newAMXInt8[A uint8 | int8](c *op.Conv2D, weights []int8, threads int,
+	direct func(tiles, kg int, a []A, lda int, offs []int, b []int8, c []int32, ldc int, load bool),
+	pack func(opt gemm.Options, n, k int, b []int8) (packedGemm[A], error)) convRunner[A, int32] {
 	if amxDirectFits(c, 1) {
-		return newAMXDirect(c, weights, threads, 1, kernels.AMXConvU8S8)
+		return newAMXDirect(c, weights, threads, 1, direct)
 	}
 	opt := gemm.Options{Threads: threads, OverlapA: true}
-	g := newGemmConv[uint8, int8, int32](c, weights, 4)
-	// The weights go into the AMX kernels' VNNI tiles once (gemm.PackU8S8).
-	var packed []*gemm.PackedU8S8
+	g := newGemmConv[A, int8, int32](c, weights, 4)
+	var packed []packedGemm[A]
 	for _, b := range g.blocks() {
-		p, err := opt.PackU8S8(gemm.NoTrans, b.n, b.k, b.b, b.n)
+		p, err := pack(opt, b.n, b.k, b.b)
 		if err != nil {
 			panic(err) // the shapes were validated: an error here is a bug
 		}
 		packed = append(packed, p)
 	}
-	g.gemm = func(blk, m, n, k int, a []uint8, lda int, out []int32, ldc int, acc bool) error {
-		return packed[blk].Gemm(gemm.NoTrans, m, 1, a, lda, int32(b2i(acc)), out, ldc)
+	g.gemm = func(blk, m, n, k int, a []A, lda int, out []int32, ldc int, acc bool) error {
+		return packed[blk](gemm.NoTrans, m, 1, a, lda, int32(b2i(acc)), out, ldc)
 	}
 	return g
 }
@@ -37,26 +63,6 @@ func newAMXU8S8(c *op.Conv2D, weights []int8, threads int) convRunner[uint8, int
 // convRunner is an AMX plan's convolution: gemmConv (the GEMM lowering) or amxDirect.
 type convRunner[A, O any] interface {
 	run(in []A, out []O) error
-}
-
-func newAMXS8S8(c *op.Conv2D, weights []int8, threads int) convRunner[int8, int32] {
-	if amxDirectFits(c, 1) {
-		return newAMXDirect(c, weights, threads, 1, kernels.AMXConvS8S8)
-	}
-	opt := gemm.Options{Threads: threads, OverlapA: true}
-	g := newGemmConv[int8, int8, int32](c, weights, 4)
-	var packed []*gemm.PackedS8S8
-	for _, b := range g.blocks() {
-		p, err := opt.PackS8S8(gemm.NoTrans, b.n, b.k, b.b, b.n)
-		if err != nil {
-			panic(err) // the shapes were validated: an error here is a bug
-		}
-		packed = append(packed, p)
-	}
-	g.gemm = func(blk, m, n, k int, a []int8, lda int, out []int32, ldc int, acc bool) error {
-		return packed[blk].Gemm(gemm.NoTrans, m, 1, a, lda, int32(b2i(acc)), out, ldc)
-	}
-	return g
 }
 
 func b2i(v bool) int {
