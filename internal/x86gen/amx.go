@@ -269,20 +269,9 @@ func (k AMXKernel) emit(a *asm) {
 	a.label("block")
 	a.ins("MOVQ", "kg+0(FP)", "CX")
 	a.ins("MOVQ", "b+16(FP)", "DI")
-	a.ins("MOVQ", "R9", "R12")
-	a.ins("SHLQ", imm(log2(amxRows)), "R12")
-	a.ins("ADDQ", "R8", "R12") // C's second row block
+	emitAMXSecondCBlock(a)
 	a.ins("TESTQ", "R10", "R10")
-	a.ins("JZ", "zero")
-	for _, o := range p.LoadC {
-		k.emitOp(a, o)
-	}
-	a.ins("JMP", "loop")
-	a.label("zero")
-	for _, o := range p.ZeroC {
-		k.emitOp(a, o)
-	}
-	a.label("loop")
+	emitAMXCTiles(a, "JZ", p, func(o AMXOp) { k.emitOp(a, o) })
 	for _, o := range p.Body {
 		k.emitOp(a, o)
 	}
@@ -295,6 +284,27 @@ func (k AMXKernel) emit(a *asm) {
 	}
 	// The next block: 32 rows of C further (R12 + 16 rows), the next A panel (SI already
 	// points at it), the same B panel.
+	emitAMXNextBlock(a)
+}
+
+// emitAMXCTiles writes, after the caller's test of the load flag, the jump (jz) past the C
+// tile loads to the zeroing, both ending at the k loop's label.
+func emitAMXCTiles(a *asm, jz string, p AMXProgram, emitOp func(AMXOp)) {
+	a.ins(jz, "zero")
+	for _, o := range p.LoadC {
+		emitOp(o)
+	}
+	a.ins("JMP", "loop")
+	a.label("zero")
+	for _, o := range p.ZeroC {
+		emitOp(o)
+	}
+	a.label("loop")
+}
+
+// emitAMXNextBlock writes the step to the next block of 32 C rows (R8 = R12 + 16 rows), the
+// block loop's branch on DX and the tiles' release.
+func emitAMXNextBlock(a *asm) {
 	a.ins("MOVQ", "R9", "R8")
 	a.ins("SHLQ", imm(log2(amxRows)), "R8")
 	a.ins("ADDQ", "R12", "R8")
@@ -303,6 +313,13 @@ func (k AMXKernel) emit(a *asm) {
 	a.amxIns("TILERELEASE", "TILERELEASE", 0, 0, 0, "", "", 0)
 	a.ins("RET")
 	a.blank()
+}
+
+// emitAMXSecondCBlock writes R12 = R8 + 16 rows of C (ldc in R9): C's second row block.
+func emitAMXSecondCBlock(a *asm) {
+	a.ins("MOVQ", "R9", "R12")
+	a.ins("SHLQ", imm(log2(amxRows)), "R12")
+	a.ins("ADDQ", "R8", "R12") // C's second row block
 }
 
 // emitPeak writes the register-only loop of the kernel's arithmetic: n iterations of its four
@@ -447,20 +464,9 @@ func (k AMXConvKernel) emit(a *asm) {
 	a.ins("MOVQ", "kg+0(FP)", "CX")
 	a.ins("MOVQ", "b+16(FP)", "DI")
 	a.ins("MOVQ", "offs+64(FP)", "BX")
-	a.ins("MOVQ", "R9", "R12")
-	a.ins("SHLQ", imm(log2(amxRows)), "R12")
-	a.ins("ADDQ", "R8", "R12") // C's second row block
+	emitAMXSecondCBlock(a)
 	a.ins("CMPQ", "load+40(FP)", "$0")
-	a.ins("JEQ", "zero")
-	for _, o := range p.LoadC {
-		k.emitOp(a, o)
-	}
-	a.ins("JMP", "loop")
-	a.label("zero")
-	for _, o := range p.ZeroC {
-		k.emitOp(a, o)
-	}
-	a.label("loop")
+	emitAMXCTiles(a, "JEQ", p, func(o AMXOp) { k.emitOp(a, o) })
 	a.ins("MOVQ", "(BX)", "AX") // this step's A: a + offs[step]
 	if k.Elem == AMXBF16 {
 		a.ins("SHLQ", imm(1), "AX")
@@ -483,14 +489,7 @@ func (k AMXConvKernel) emit(a *asm) {
 	a.ins("MOVQ", "R11", "AX")
 	a.ins("SHLQ", imm(log2(amxBlockMN)), "AX")
 	a.ins("ADDQ", "AX", "SI")
-	a.ins("MOVQ", "R9", "R8")
-	a.ins("SHLQ", imm(log2(amxRows)), "R8")
-	a.ins("ADDQ", "R12", "R8")
-	a.ins("DECQ", "DX")
-	a.ins("JNZ", "block")
-	a.amxIns("TILERELEASE", "TILERELEASE", 0, 0, 0, "", "", 0)
-	a.ins("RET")
-	a.blank()
+	emitAMXNextBlock(a)
 }
 
 // AMXConvCatalog is the direct convolution tile kernel set cpu/kernels ships.
